@@ -1,0 +1,195 @@
+# kernpack -- Lua templates -> NVRTC cubin packs -> a tiny Driver-API runtime.
+#
+#   make            check/install build deps, build lib, CLI, generator and packs
+#   make test       build everything, then run the Check suite (GPU cases skip
+#                   visibly without a GPU)
+#   make bench      build the benchmark (run it on a GPU machine)
+#   make fuzz       build and run the libFuzzer target for the pack reader
+#   make install    PREFIX=/usr/local DESTDIR=
+#   V=1 shows full commands; O=dir moves the build directory.
+
+CUDA_HOME ?= /usr/local/cuda
+O ?= build
+B := $(O)
+PREFIX ?= /usr/local
+ARCHS ?= sm_80 sm_86 sm_89 sm_90a sm_120 compute_80
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+WARN := -Wall -Wextra -Wshadow -Wpointer-arith -Wcast-align -Wstrict-prototypes \
+        -Wmissing-prototypes -Wno-unused-parameter -Wformat=2 -Wundef
+CFLAGS ?= -O2 -g
+KP_CFLAGS := -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -pthread -Iinclude -Iruntime \
+             -isystem $(CUDA_HOME)/include -MMD -MP
+LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
+LUA_LIBDIR := $(shell pkg-config --variable=libdir lua5.4 2>/dev/null)
+LUA_STATIC := $(LUA_LIBDIR)/liblua5.4.a
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBDIR := $(shell pkg-config --variable=libdir check 2>/dev/null)
+CHECK_STATIC := $(CHECK_LIBDIR)/libcheck_pic.a $(CHECK_LIBDIR)/libsubunit.a
+NVRTC_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc
+
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-7s %s\n' $(1) $(2)
+endif
+
+.PHONY: all deps lib packs test bench fuzz install clean build-all run-tests build-bench \
+        run-fuzz do-install
+.SUFFIXES:
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+# The user-facing targets first make sure the Debian packages are there, then
+# run the real work in a sub-make, whose pkg-config queries and generated
+# rules ($(B)/variants.mk) see the freshly installed packages.
+SUBMAKE = $(MAKE) --no-print-directory KP_SUB=1
+all: deps
+	$(Q)$(SUBMAKE) build-all
+test: deps
+	$(Q)$(SUBMAKE) build-all
+	$(Q)$(SUBMAKE) run-tests
+bench: deps
+	$(Q)$(SUBMAKE) build-bench
+fuzz: deps
+	$(Q)$(SUBMAKE) run-fuzz
+install: deps
+	$(Q)$(SUBMAKE) do-install
+
+build-all: lib $(B)/bin/kp packs
+
+# ---- dependencies -----------------------------------------------------------
+# Installs missing Debian packages when we are root (or sudo works without a
+# password); otherwise prints the exact command and stops.
+DEB_PKGS := liblua5.4-dev check pkg-config
+deps:
+	$(Q)missing=""; \
+	for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  elif sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "kernpack needs:$$missing -- run: sudo apt-get install$$missing"; exit 1; fi; \
+	fi; \
+	test -x $(CUDA_HOME)/bin/nvcc -o -f $(CUDA_HOME)/lib64/libnvrtc.so || \
+	  { echo "CUDA toolkit not found in $(CUDA_HOME) (set CUDA_HOME)"; exit 1; }
+
+# ---- runtime library --------------------------------------------------------
+RT_SRC := $(wildcard runtime/*.c)
+RT_OBJ := $(RT_SRC:%.c=$(B)/obj/%.o)
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) $(KP_CFLAGS) $(LUA_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+
+lib: $(B)/lib/libkernpack.a $(B)/lib/libkernpack.so
+
+$(B)/lib/libkernpack.a: $(RT_OBJ)
+	@mkdir -p $(@D)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/lib/libkernpack.so: $(RT_OBJ)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libkernpack.so.0 -o $@ $^ -ldl -lpthread
+
+# ---- generator --------------------------------------------------------------
+GEN_SRC := $(wildcard gen/*.c)
+GEN_OBJ := $(GEN_SRC:%.c=$(B)/obj/%.o)
+GEN_LIB_OBJ := $(filter-out $(B)/obj/gen/kpgen.o,$(GEN_OBJ))
+KPGEN := $(B)/bin/kpgen
+
+$(KPGEN): $(GEN_OBJ) $(B)/lib/libkernpack.a
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) -o $@ $^ $(LUA_STATIC) $(NVRTC_LIBS) -lm -ldl -lpthread
+
+# ---- variants and packs -----------------------------------------------------
+TEMPLATES := $(sort $(wildcard templates/*.lua))
+SRCDIR := $(B)/src
+
+kp_emit = $(call say,GEN,$(1)) ; $(KPGEN) emit $(1) $(SRCDIR) && touch $@
+
+$(B)/variants.mk: $(TEMPLATES) templates/kp_device.cuh $(KPGEN)
+	$(call say,GEN,$@)
+	$(Q)mkdir -p $(SRCDIR) && $(KPGEN) mk $(SRCDIR) $(TEMPLATES) > $@.tmp && mv $@.tmp $@
+
+ifeq ($(KP_SUB),1)
+-include $(B)/variants.mk
+endif
+
+# one target per (target, variant): $(B)/obj/<target>/<variant>.bin (+ .info)
+.SECONDEXPANSION:
+$(B)/obj/sm_%.bin $(B)/obj/compute_%.bin: $(SRCDIR)/$$(notdir $$*).cu $(KPGEN)
+	@mkdir -p $(@D)
+	$(call say,NVRTC,$(notdir $(@D))/$(notdir $*))
+	$(Q)$(KPGEN) compile $< $(notdir $(@D)) $(basename $@)
+
+# (the pattern stem above includes the target dir; this helper lists them)
+variant_bins = $(foreach v,$(KP_VARIANTS),$(B)/obj/$(1)/$(v).bin)
+
+$(B)/packs/%.kpk: $$(call variant_bins,$$*) $(TEMPLATES) $(KPGEN)
+	@mkdir -p $(@D)
+	$(Q)$(KPGEN) pack $* $(B)/obj/$* $(SRCDIR) $@ $(TEMPLATES)
+
+PACKS := $(ARCHS:%=$(B)/packs/%.kpk)
+packs: $(PACKS)
+
+# ---- CLI --------------------------------------------------------------------
+TOOL_SRC := $(wildcard tools/*.c)
+$(B)/bin/kp: $(TOOL_SRC:%.c=$(B)/obj/%.o) $(B)/lib/libkernpack.a
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) -o $@ $^ -ldl -lpthread -lm
+
+# ---- tests ------------------------------------------------------------------
+TEST_SRC := $(wildcard tests/*.c)
+TEST_BIN := $(B)/tests/check_kernpack
+$(TEST_BIN): $(TEST_SRC:%.c=$(B)/obj/%.o) $(GEN_LIB_OBJ) $(B)/lib/libkernpack.a
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) -o $@ $^ $(CHECK_STATIC) $(LUA_STATIC) $(NVRTC_LIBS) -lm -ldl -lpthread -lrt
+
+run-tests: $(TEST_BIN)
+	$(Q)KP_PACK_DIR=$(abspath $(B)/packs) KP_TEMPLATE_DIR=$(abspath templates) $(TEST_BIN)
+
+# ---- benchmark --------------------------------------------------------------
+build-bench: build-all $(B)/bin/kpbench
+$(B)/bin/kpbench: $(B)/obj/bench/kpbench.o $(B)/lib/libkernpack.a
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) -o $@ $^ -ldl -lpthread -lm
+
+# ---- fuzzing (clang + libFuzzer) ------------------------------------------------
+FUZZ_TIME ?= 60
+run-fuzz: $(B)/bin/fuzz_pack
+	$(Q)mkdir -p $(B)/fuzz-corpus && cp -n $(B)/packs/compute_80.kpk $(B)/fuzz-corpus/ 2>/dev/null; \
+	$(B)/bin/fuzz_pack -max_total_time=$(FUZZ_TIME) -max_len=262144 $(B)/fuzz-corpus
+$(B)/bin/fuzz_pack: fuzz/fuzz_pack.c runtime/pack_read.c runtime/checksum.c runtime/status.c | packs
+	@mkdir -p $(@D)
+	$(call say,CLANG,$@)
+	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Iruntime -o $@ $^
+
+# ---- install ------------------------------------------------------------------
+do-install: build-all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/share/kernpack/packs $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/kernpack.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(B)/lib/libkernpack.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/lib/libkernpack.so $(DESTDIR)$(PREFIX)/lib/libkernpack.so.0
+	ln -sf libkernpack.so.0 $(DESTDIR)$(PREFIX)/lib/libkernpack.so
+	install -m 755 $(B)/bin/kp $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(PACKS) $(DESTDIR)$(PREFIX)/share/kernpack/packs/
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: kernpack\nDescription: GPU transformer kernels from cubin packs\nVersion: 0.1.0\nLibs: -L$${libdir} -lkernpack\nLibs.private: -ldl -lpthread\nCflags: -I$${includedir}\n' \
+	  $(PREFIX) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/kernpack.pc
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

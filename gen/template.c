@@ -1,0 +1,370 @@
+/*
+** template.c -- embed Lua 5.4, run one template, collect its variants.
+**
+** Errors raised while a template runs carry "<file>:<line>:" of the template
+** line that caused them (luaL_error at level 1 names the caller of the C
+** function, i.e. the `variant { ... }` call), followed by a traceback.
+*/
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "template.h"
+
+#define KG_MAX_COLS 2147483647ull /* kernels index columns with int */
+
+typedef struct kg_state {
+  kg_template *t;
+  const char *libtext;
+  const char *chunkname;
+} kg_state;
+
+static kg_state *get_state(lua_State *L) {
+  return (kg_state *)lua_touserdata(L, lua_upvalueindex(1));
+}
+
+static int dtype_of(const char *s) {
+  for (int i = 0; i < KP_DTYPE_COUNT_; i++)
+    if (strcmp(s, kp_dtype_name((kp_dtype)i)) == 0) return i;
+  return -1;
+}
+
+static int is_ident(const char *s) {
+  if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
+  for (; *s; s++)
+    if (!(isalnum((unsigned char)*s) || *s == '_')) return 0;
+  return 1;
+}
+
+/* ctype("bf16") -> "kp_bf16" */
+static int l_ctype(lua_State *L) {
+  static const char *const names[] = {"float", "kp_f16", "kp_bf16"};
+  int dt = dtype_of(luaL_checkstring(L, 1));
+  if (dt < 0) return luaL_error(L, "ctype: unknown dtype '%s'", lua_tostring(L, 1));
+  lua_pushstring(L, names[dt]);
+  return 1;
+}
+
+static int l_esize(lua_State *L) {
+  int dt = dtype_of(luaL_checkstring(L, 1));
+  if (dt < 0) return luaL_error(L, "esize: unknown dtype '%s'", lua_tostring(L, 1));
+  lua_pushinteger(L, (lua_Integer)kp_dtype_size((kp_dtype)dt));
+  return 1;
+}
+
+/* subst("f<${T}>", {T = "float"}): every ${key} must be in the table. */
+static int l_subst(lua_State *L) {
+  size_t len;
+  const char *s = luaL_checklstring(L, 1, &len);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  for (size_t i = 0; i < len;) {
+    if (s[i] == '$' && i + 1 < len && s[i + 1] == '{') {
+      const char *end = memchr(s + i + 2, '}', len - i - 2);
+      if (!end) return luaL_error(L, "subst: unterminated ${ at offset %d", (int)i);
+      lua_pushlstring(L, s + i + 2, (size_t)(end - (s + i + 2)));
+      lua_gettable(L, 2); /* replaces the key with its value */
+      if (lua_isnil(L, -1)) {
+        lua_pushlstring(L, s + i + 2, (size_t)(end - (s + i + 2)));
+        return luaL_error(L, "subst: no value for ${%s}", lua_tostring(L, -1));
+      }
+      if (!lua_isstring(L, -1)) return luaL_error(L, "subst: value for ${...} is not a string or number");
+      luaL_addvalue(&b);
+      i = (size_t)(end - s) + 1;
+    } else {
+      luaL_addchar(&b, s[i]);
+      i++;
+    }
+  }
+  luaL_pushresult(&b);
+  return 1;
+}
+
+static int l_family(lua_State *L) {
+  kg_state *st = get_state(L);
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (st->t->family[0]) return luaL_error(L, "family declared twice");
+  lua_getfield(L, 1, "name");
+  const char *name = lua_tostring(L, -1);
+  if (!name || !is_ident(name) || strlen(name) >= sizeof st->t->family)
+    return luaL_error(L, "family: 'name' must be an identifier shorter than 64 characters");
+  lua_getfield(L, 1, "signature");
+  const char *sig = lua_tostring(L, -1);
+  if (!sig || strlen(sig) >= sizeof st->t->signature)
+    return luaL_error(L, "family: 'signature' (kernel argument kinds, e.g. \"p,l,i\") is required");
+  for (const char *c = sig; *c; c++)
+    if (!strchr("plif,", *c))
+      return luaL_error(L, "family: signature '%s': kinds are p (pointer), l (int64), "
+                           "i (int32), f (float)", sig);
+  strcpy(st->t->family, name);
+  strcpy(st->t->signature, sig);
+  return 0;
+}
+
+static lua_Integer opt_int(lua_State *L, int tbl, const char *key, lua_Integer def,
+                           lua_Integer lo, lua_Integer hi) {
+  lua_getfield(L, tbl, key);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return def;
+  }
+  int ok;
+  lua_Integer v = lua_tointegerx(L, -1, &ok);
+  if (!ok) luaL_error(L, "variant: field '%s' must be an integer", key);
+  if (v < lo || v > hi)
+    luaL_error(L, "variant: field '%s' = %I out of range [%I, %I]", key, v, lo, hi);
+  lua_pop(L, 1);
+  return v;
+}
+
+static char *dupstr(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* params table -> "k1=v1,k2=v2" with keys sorted, so output is deterministic */
+static void params_string(lua_State *L, int tbl, char *out, size_t outlen) {
+  const char *keys[64];
+  int n = 0;
+  size_t len = 0;
+  out[0] = 0;
+  lua_pushnil(L);
+  while (lua_next(L, tbl)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING) luaL_error(L, "variant: params keys must be strings");
+    if (n == 64) luaL_error(L, "variant: more than 64 params");
+    keys[n++] = lua_tostring(L, -1); /* anchored by the table */
+  }
+  qsort(keys, (size_t)n, sizeof keys[0], cmp_str);
+  for (int i = 0; i < n; i++) {
+    lua_getfield(L, tbl, keys[i]);
+    if (!lua_isstring(L, -1) && !lua_isboolean(L, -1))
+      luaL_error(L, "variant: param '%s' must be a number, string or boolean", keys[i]);
+    const char *v = lua_isboolean(L, -1) ? (lua_toboolean(L, -1) ? "true" : "false")
+                                         : lua_tostring(L, -1);
+    int w = snprintf(out + len, outlen - len, "%s%s=%s", i ? "," : "", keys[i], v);
+    lua_pop(L, 1);
+    if (w < 0 || (size_t)w >= outlen - len) luaL_error(L, "variant: params too long");
+    len += (size_t)w;
+  }
+}
+
+static int l_variant(lua_State *L) {
+  kg_state *st = get_state(L);
+  kg_template *t = st->t;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (!t->family[0]) return luaL_error(L, "variant declared before family{}");
+
+  lua_getfield(L, 1, "name");
+  const char *name = lua_tostring(L, -1);
+  if (!name || !is_ident(name) || strlen(name) > 200)
+    return luaL_error(L, "variant: 'name' must be a C identifier (it is the kernel symbol)");
+  if (strncmp(name, t->family, strlen(t->family)) != 0)
+    return luaL_error(L, "variant '%s': name must start with the family name '%s'", name,
+                      t->family);
+  if (kg_template_find(t, name)) return luaL_error(L, "variant '%s' declared twice", name);
+
+  lua_getfield(L, 1, "dtype");
+  const char *dts = lua_tostring(L, -1);
+  int dt = dts ? dtype_of(dts) : -1;
+  if (dt < 0) return luaL_error(L, "variant '%s': dtype must be one of f32, f16, bf16", name);
+
+  lua_getfield(L, 1, "source");
+  size_t slen;
+  const char *src = lua_tolstring(L, -1, &slen);
+  if (!src || lua_type(L, -1) != LUA_TSTRING)
+    return luaL_error(L, "variant '%s': 'source' (CUDA C++ text) is required", name);
+  if (!strstr(src, name))
+    return luaL_error(L, "variant '%s': source does not define a kernel of that name", name);
+
+  kpk_entry e;
+  memset(&e, 0, sizeof e);
+  e.dtype = (uint32_t)dt;
+  e.block = (uint32_t)opt_int(L, 1, "block", -1, 32, 1024);
+  if (e.block % 32) return luaL_error(L, "variant '%s': block must be a multiple of 32", name);
+  e.rows_per_block = (uint32_t)opt_int(L, 1, "rows_per_block", 1, 1, 1 << 20);
+  e.min_cols = (uint64_t)opt_int(L, 1, "min_cols", 1, 1, (lua_Integer)KG_MAX_COLS);
+  e.max_cols = (uint64_t)opt_int(L, 1, "max_cols", (lua_Integer)KG_MAX_COLS, 1,
+                                 (lua_Integer)KG_MAX_COLS);
+  if (e.max_cols < e.min_cols)
+    return luaL_error(L, "variant '%s': max_cols < min_cols", name);
+  e.align = (uint32_t)opt_int(L, 1, "align", (lua_Integer)kp_dtype_size((kp_dtype)dt), 1, 256);
+  if (e.align & (e.align - 1))
+    return luaL_error(L, "variant '%s': align must be a power of two", name);
+  e.min_sm = (uint32_t)opt_int(L, 1, "min_sm", 80, 0, 1000);
+  e.max_sm = (uint32_t)opt_int(L, 1, "max_sm", 0, 0, 1000);
+  e.rank = (int32_t)opt_int(L, 1, "rank", 0, -1000000, 1000000);
+  e.smem = (uint32_t)opt_int(L, 1, "smem", 0, 0, 232448);
+
+  char params[1024] = "";
+  lua_getfield(L, 1, "params");
+  int ptbl = lua_gettop(L);
+  if (lua_istable(L, ptbl)) params_string(L, ptbl, params, sizeof params);
+  else if (!lua_isnil(L, ptbl)) return luaL_error(L, "variant '%s': params must be a table", name);
+
+  /* where this variant was declared, for the banner */
+  lua_Debug ar;
+  int line = 0;
+  if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar)) line = ar.currentline;
+
+  luaL_Buffer sb;
+  luaL_buffinit(L, &sb);
+  lua_pushfstring(L,
+                  "// generated by kpgen from %s (line %d) -- do not edit\n"
+                  "// variant %s: dtype=%s %s\n\n",
+                  st->chunkname, line, name, dts, params);
+  luaL_addvalue(&sb);
+  luaL_addstring(&sb, st->libtext);
+  luaL_addstring(&sb, "\n// ---- kernel ----\n");
+  luaL_addlstring(&sb, src, slen);
+  luaL_pushresult(&sb);
+  size_t full_len;
+  const char *full = lua_tolstring(L, -1, &full_len);
+
+  if (t->n == t->cap) {
+    int cap = t->cap ? t->cap * 2 : 32;
+    kg_variant *nv = realloc(t->v, (size_t)cap * sizeof *nv);
+    if (!nv) return luaL_error(L, "out of memory");
+    t->v = nv;
+    t->cap = cap;
+  }
+  kg_variant *v = &t->v[t->n];
+  memset(v, 0, sizeof *v);
+  v->e = e;
+  v->e.family = t->family;
+  v->e.signature = t->signature;
+  v->e.name = dupstr(name);
+  v->e.entry = v->e.name;
+  v->e.params = dupstr(params);
+  v->e.options = "";
+  v->source = malloc(full_len + 1);
+  if (!v->e.name || !v->e.params || !v->source) return luaL_error(L, "out of memory");
+  memcpy(v->source, full, full_len + 1);
+  v->source_len = full_len;
+  t->n++;
+  return 0;
+}
+
+static int traceback(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  luaL_traceback(L, L, msg ? msg : "(error object is not a string)", 1);
+  return 1;
+}
+
+int kg_template_load_string(kg_template *t, const char *chunkname, const char *text,
+                            const char *libtext, char *err, size_t errlen) {
+  memset(t, 0, sizeof *t);
+  snprintf(t->path, sizeof t->path, "%s", chunkname);
+  lua_State *L = luaL_newstate();
+  if (!L) {
+    snprintf(err, errlen, "%s: cannot create Lua state", chunkname);
+    return -1;
+  }
+  luaL_openlibs(L);
+  kg_state st = {t, libtext, chunkname};
+  static const luaL_Reg fns[] = {{"family", l_family}, {"variant", l_variant}, {NULL, NULL}};
+  lua_pushglobaltable(L);
+  lua_pushlightuserdata(L, &st);
+  luaL_setfuncs(L, fns, 1);
+  lua_pushcfunction(L, l_ctype);
+  lua_setfield(L, -2, "ctype");
+  lua_pushcfunction(L, l_esize);
+  lua_setfield(L, -2, "esize");
+  lua_pushcfunction(L, l_subst);
+  lua_setfield(L, -2, "subst");
+  lua_newtable(L);
+  for (int i = 0; i < KP_DTYPE_COUNT_; i++) {
+    lua_pushstring(L, kp_dtype_name((kp_dtype)i));
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "DTYPES");
+  lua_pop(L, 1);
+
+  lua_pushcfunction(L, traceback);
+  char chunk[520];
+  snprintf(chunk, sizeof chunk, "@%s", chunkname);
+  int rc = luaL_loadbuffer(L, text, strlen(text), chunk);
+  if (rc == LUA_OK) rc = lua_pcall(L, 0, 0, -2);
+  if (rc == LUA_OK && !t->family[0]) {
+    snprintf(err, errlen, "%s: template declared no family{}", chunkname);
+    rc = -1;
+  } else if (rc == LUA_OK && t->n == 0) {
+    snprintf(err, errlen, "%s: template declared no variants", chunkname);
+    rc = -1;
+  } else if (rc != LUA_OK) {
+    const char *m = lua_tostring(L, -1);
+    snprintf(err, errlen, "%s", m ? m : "unknown Lua error");
+  }
+  lua_close(L);
+  if (rc != LUA_OK) {
+    kg_template_free(t);
+    return -1;
+  }
+  return 0;
+}
+
+static char *read_file(const char *path, char *err, size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, errlen, "%s: cannot open", path);
+    return NULL;
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    snprintf(err, errlen, "%s: read error", path);
+    free(buf);
+    fclose(f);
+    return NULL;
+  }
+  buf[n] = 0;
+  fclose(f);
+  return buf;
+}
+
+int kg_template_load(kg_template *t, const char *path, const char *libpath, char *err,
+                     size_t errlen) {
+  memset(t, 0, sizeof *t);
+  char *text = read_file(path, err, errlen);
+  if (!text) return -1;
+  char *lib = read_file(libpath, err, errlen);
+  if (!lib) {
+    free(text);
+    return -1;
+  }
+  int rc = kg_template_load_string(t, path, text, lib, err, errlen);
+  free(text);
+  free(lib);
+  return rc;
+}
+
+void kg_template_free(kg_template *t) {
+  for (int i = 0; i < t->n; i++) {
+    free((char *)t->v[i].e.name);
+    free((char *)t->v[i].e.params);
+    free(t->v[i].source);
+  }
+  free(t->v);
+  t->v = NULL;
+  t->n = t->cap = 0;
+}
+
+const kg_variant *kg_template_find(const kg_template *t, const char *name) {
+  for (int i = 0; i < t->n; i++)
+    if (strcmp(t->v[i].e.name, name) == 0) return &t->v[i];
+  return NULL;
+}

@@ -1,0 +1,214 @@
+/*
+** kernpack.h -- the whole public contract of libkernpack.
+**
+** kernpack runs transformer kernels (softmax, RMSNorm, SwiGLU, RoPE, ...)
+** that were generated from Lua templates and compiled ahead of time with
+** NVRTC into per-architecture cubin packs.  The library loads the CUDA
+** driver with dlopen, so it links and loads on machines without one and
+** reports KP_ERR_NO_DRIVER there.
+**
+** Conventions
+** - Every fallible call returns kp_status; results go through the last
+**   out-parameter.  A per-context detail message (kp_ctx_errmsg) says what
+**   was wrong and where.
+** - Device pointers are plain `void *` (a CUdeviceptr cast to a pointer);
+**   a stream is a CUstream cast to `void *` (NULL = the legacy stream).
+** - Shapes are in elements; strides ("ld") are in elements between the
+**   starts of consecutive rows and must be >= the row length.
+** - Every op accumulates in fp32 whatever the storage dtype.
+** - Thread safety: a kp_ctx may be used from several threads at once.
+**   The library never prints (unless the application installs a log
+**   callback or sets KP_LOG), never exits and never aborts.
+** - No CUDA header is needed to use this one.
+*/
+#ifndef KERNPACK_H
+#define KERNPACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define KP_API __attribute__((visibility("default")))
+#else
+#define KP_API
+#endif
+
+#define KP_VERSION_MAJOR 0
+#define KP_VERSION_MINOR 1
+#define KP_VERSION_PATCH 0
+#define KP_VERSION_STRING "0.1.0"
+/* Runtime twin of the macros: the version of the library actually loaded. */
+KP_API const char *kp_version(void);
+
+/*
+** Status codes.  One list defines the enum, kp_status_name() and
+** kp_strerror(), so they cannot drift apart.
+*/
+#define KP_STATUS_LIST(X)                                                     \
+  X(KP_OK, "success")                                                         \
+  X(KP_ERR_INVALID_ARG, "invalid argument")                                   \
+  X(KP_ERR_UNSUPPORTED, "unsupported dtype, shape or architecture")           \
+  X(KP_ERR_MISALIGNED, "pointer or stride not aligned to the element size")   \
+  X(KP_ERR_NO_DRIVER, "CUDA driver library not found")                        \
+  X(KP_ERR_NO_DEVICE, "no usable CUDA device")                                \
+  X(KP_ERR_CUDA, "CUDA driver call failed")                                   \
+  X(KP_ERR_PACK_NOT_FOUND, "no kernel pack found")                            \
+  X(KP_ERR_PACK_CORRUPT, "kernel pack is corrupt or truncated")              \
+  X(KP_ERR_PACK_VERSION, "kernel pack has an unsupported format version")     \
+  X(KP_ERR_NO_VARIANT, "no kernel variant applies to this call")              \
+  X(KP_ERR_IO, "file input/output error")                                     \
+  X(KP_ERR_NOMEM, "out of host memory")
+
+typedef enum kp_status {
+#define KP_STATUS_ENUM_(name, text) name,
+  KP_STATUS_LIST(KP_STATUS_ENUM_)
+#undef KP_STATUS_ENUM_
+  KP_STATUS_COUNT_
+} kp_status;
+
+/* "KP_ERR_CUDA" for KP_ERR_CUDA; "KP_UNKNOWN" outside the list. */
+KP_API const char *kp_status_name(kp_status s);
+/* Fixed English text for a status; never NULL. */
+KP_API const char *kp_strerror(kp_status s);
+
+/* Storage dtypes.  Accumulation is always fp32. */
+typedef enum kp_dtype { KP_F32 = 0, KP_F16 = 1, KP_BF16 = 2, KP_DTYPE_COUNT_ } kp_dtype;
+/* "f32", "f16", "bf16"; NULL for anything else. */
+KP_API const char *kp_dtype_name(kp_dtype dt);
+/* Bytes per element; 0 for an unknown dtype. */
+KP_API size_t kp_dtype_size(kp_dtype dt);
+
+typedef struct kp_ctx kp_ctx;
+
+/* Log levels for the optional callback (and KP_LOG=error|warn|info|debug). */
+typedef enum kp_log_level { KP_LOG_ERROR = 0, KP_LOG_WARN, KP_LOG_INFO, KP_LOG_DEBUG } kp_log_level;
+typedef void (*kp_log_fn)(void *userdata, kp_log_level level, const char *msg);
+
+/*
+** Context options.  Zero-initialise (or call kp_options_init) and set what
+** you need.  Strings are copied; the struct may be freed after create.
+*/
+typedef struct kp_options {
+  int device;             /* CUDA device ordinal; KP_NO_DEVICE for pack-only use */
+  int use_current_context; /* 1: run in the calling thread's current context
+                             (must belong to `device`); 0: the device's
+                             primary context (retained for the ctx lifetime) */
+  const char *pack_dir;   /* directory holding <target>.kpk; NULL: $KP_PACK_DIR,
+                             then the build/install default */
+  const char *pack_path;  /* explicit pack file; overrides pack_dir */
+  kp_log_fn log;          /* NULL: silent unless $KP_LOG is set (then stderr) */
+  void *log_userdata;
+  kp_log_level log_level; /* most verbose level passed to `log` */
+} kp_options;
+
+#define KP_NO_DEVICE (-1)
+
+/* Default options: device 0, primary context, packs from the default dir. */
+KP_API void kp_options_init(kp_options *opt);
+
+/*
+** Create a context bound to one device (or to none, with KP_NO_DEVICE:
+** then packs can be inspected and calls validated, but nothing launches).
+** `opt` may be NULL for the defaults.  On failure *out is still set when
+** possible so that kp_ctx_errmsg can explain; destroy it either way.
+*/
+KP_API kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out);
+/* Release modules and the retained context.  NULL is a harmless no-op. */
+KP_API void kp_ctx_destroy(kp_ctx *ctx);
+/* Detail of the last failure on this ctx (per thread); never NULL. */
+KP_API const char *kp_ctx_errmsg(const kp_ctx *ctx);
+
+typedef struct kp_device_info {
+  char name[128];
+  int ordinal;
+  int sm;                 /* e.g. 90 for compute capability 9.0 */
+  int sm_count;
+  int driver_version;     /* e.g. 13000 */
+  size_t smem_per_block_optin;
+  size_t smem_per_sm;
+  size_t l2_bytes;
+  char target[16];        /* pack target chosen, e.g. "sm_90a" */
+  char pack_path[512];    /* pack file in use, "" if none */
+} kp_device_info;
+
+KP_API kp_status kp_ctx_device_info(kp_ctx *ctx, kp_device_info *out);
+
+/* ---- ops ---------------------------------------------------------------
+** All ops: rows >= 1, cols >= 1, strides >= the row length, every pointer
+** aligned to the element size.  Wider alignment (16 bytes of every row
+** start) enables vectorised variants.  Nothing is written on failure.
+*/
+
+/* y = softmax(x) along each row.  x, y: (rows, cols). y may equal x. */
+KP_API kp_status kp_softmax(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx,
+                            void *y, int64_t ldy, int64_t rows, int64_t cols, void *stream);
+
+/* y = x / sqrt(mean(x^2) + eps) * w.  x, y: (rows, cols); w: (cols). */
+KP_API kp_status kp_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx,
+                            const void *w, void *y, int64_t ldy, int64_t rows,
+                            int64_t cols, float eps, void *stream);
+
+/* residual += x (stored in dt); y = rmsnorm(residual) * w.
+** x, residual, y: (rows, cols); w: (cols). */
+KP_API kp_status kp_add_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx,
+                                void *residual, int64_t ldr, const void *w, void *y,
+                                int64_t ldy, int64_t rows, int64_t cols, float eps,
+                                void *stream);
+
+/* y = silu(gate) * up.  gate, up: (rows, cols) sharing stride ldin (they
+** may be the two halves of one (rows, 2*cols) tensor); y: (rows, cols). */
+KP_API kp_status kp_swiglu(kp_ctx *ctx, kp_dtype dt, const void *gate, const void *up,
+                           int64_t ldin, void *y, int64_t ldy, int64_t rows, int64_t cols,
+                           void *stream);
+
+typedef enum kp_gelu { KP_GELU_ERF = 0, KP_GELU_TANH = 1 } kp_gelu;
+
+/* y = gelu(gate) * up, with the exact (erf) or tanh-approximated GELU. */
+KP_API kp_status kp_geglu(kp_ctx *ctx, kp_dtype dt, kp_gelu form, const void *gate,
+                          const void *up, int64_t ldin, void *y, int64_t ldy,
+                          int64_t rows, int64_t cols, void *stream);
+
+/* h = rmsnorm(x) * w over the whole row of 2*cols; y = silu(h[:cols]) * h[cols:].
+** x: (rows, 2*cols), stride ldx; w: (2*cols); y: (rows, cols). */
+KP_API kp_status kp_rmsnorm_swiglu(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx,
+                                   const void *w, void *y, int64_t ldy, int64_t rows,
+                                   int64_t cols, float eps, void *stream);
+
+typedef enum kp_rope_layout {
+  KP_ROPE_NEOX = 0, /* rotate halves: pairs (i, i + rot_dim/2) */
+  KP_ROPE_GPTJ = 1  /* rotate interleaved pairs (2i, 2i + 1) */
+} kp_rope_layout;
+
+/*
+** RoPE on q and k in place, in one launch.
+** q: (tokens, heads_q, head_dim) with element strides q_stride_token and
+** q_stride_head (the last dim is contiguous); k likewise.  The first rot_dim
+** (even, <= head_dim) dims of each head are rotated; the rest are untouched.
+** Angles: either cos and sin are given, f32 (tokens, rot_dim/2) with row
+** stride cs_stride, or they are computed as
+**   pos * theta^(-2i/rot_dim),  i = 0 .. rot_dim/2-1
+** with pos = positions[token] (int32, device) or the token index when
+** positions is NULL.
+*/
+typedef struct kp_rope_desc {
+  int64_t tokens, heads_q, heads_k, head_dim, rot_dim;
+  int64_t q_stride_token, q_stride_head;
+  int64_t k_stride_token, k_stride_head;
+  kp_rope_layout layout;
+  const float *cos, *sin; /* both or neither */
+  int64_t cs_stride;
+  const int32_t *positions;
+  float theta;            /* e.g. 10000 */
+} kp_rope_desc;
+
+KP_API kp_status kp_rope(kp_ctx *ctx, kp_dtype dt, void *q, void *k,
+                         const kp_rope_desc *desc, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KERNPACK_H */

@@ -1,0 +1,105 @@
+/*
+** pack.h -- the .kpk kernel pack format, shared by the generator (writer)
+** and the runtime (reader).
+**
+** A pack holds every variant of every family compiled for one target
+** (e.g. sm_90a, or compute_80 for PTX).  All integers are little-endian.
+**
+**   offset 0   header       (KPK_HEADER_SIZE bytes, fixed layout below)
+**              index        n_entries * KPK_ENTRY_SIZE bytes
+**              strings      NUL-terminated strings; entries refer to them
+**                           by offset from the start of this section
+**              blobs        cubin/PTX images and generated sources
+**
+** Header (all u32 unless noted):
+**   0  magic "KERNPACK" (8 bytes)   8  format version   12 header size
+**   16 target, char[16], NUL-padded 32 toolkit (NVRTC) version, major*1000+minor*10
+**   36 n_entries                    40 u64 index offset  48 u64 strings offset
+**   56 u64 strings size             64 u64 blobs offset  72 u64 blobs size
+**   80 crc32 of index               84 crc32 of strings  88 u64 file size
+**   96 crc32 of bytes 0..95 of the header
+** Each blob carries its own crc32 in its entry, so a corrupt kernel is
+** caught when it is loaded, and `kp verify` checks them all up front.
+*/
+#ifndef KP_PACK_H
+#define KP_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernpack.h"
+
+#define KPK_MAGIC "KERNPACK"
+#define KPK_FORMAT_VERSION 1
+#define KPK_HEADER_SIZE 128
+#define KPK_ENTRY_SIZE 160
+#define KPK_MAX_ENTRIES 65536
+#define KPK_MAX_FILE (1ull << 32)
+
+/* One variant's record: what it is, when it applies, and what it cost. */
+typedef struct kpk_entry {
+  /* identity (string offsets resolved to pointers by the reader) */
+  const char *family;    /* "softmax" */
+  const char *name;      /* "softmax_bf16_row_v8_t256" */
+  const char *entry;     /* extern "C" kernel symbol */
+  const char *params;    /* "vec=8,threads=256,..." for humans and tools */
+  const char *signature; /* kernel argument kinds, checked by the runtime */
+  const char *options;   /* NVRTC options used */
+  uint32_t dtype;        /* kp_dtype */
+  /* applicability */
+  uint64_t min_cols, max_cols; /* inclusive range of the family's cols */
+  uint32_t align;        /* bytes every row start must be aligned to */
+  uint32_t min_sm, max_sm; /* inclusive, 0 = unbounded */
+  int32_t rank;          /* higher wins among applicable variants */
+  /* launch geometry */
+  uint32_t block;        /* threads per block */
+  uint32_t rows_per_block;
+  uint32_t smem;         /* dynamic shared memory bytes */
+  /* what ptxas reported */
+  uint32_t regs, stack, spill_stores, spill_loads;
+  uint32_t is_ptx;       /* image is PTX text, not a cubin */
+  uint64_t src_hash;     /* FNV-1a 64 of the generated source */
+  /* blobs (offsets relative to the blobs section) */
+  uint64_t image_off, image_size; uint32_t image_crc;
+  uint64_t src_off, src_size; uint32_t src_crc;
+} kpk_entry;
+
+typedef struct kpk_pack {
+  char path[512];
+  char target[16];
+  uint32_t version;
+  uint32_t toolkit;
+  uint32_t n_entries;
+  kpk_entry *entries;
+  uint8_t *data;    /* the whole file */
+  size_t size;
+  const uint8_t *blobs;
+  uint64_t blobs_size;
+} kpk_pack;
+
+uint32_t kp_crc32(const void *p, size_t n);
+uint64_t kp_fnv1a64(const void *p, size_t n);
+
+/*
+** Parse a pack from memory (takes ownership of `data`, freed by
+** kpk_close even on failure) or from a file.  On failure returns a status
+** and writes "<path>: <what is wrong>" into err.
+*/
+kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
+                    char *err, size_t errlen);
+kp_status kpk_open(kpk_pack *pk, const char *path, char *err, size_t errlen);
+void kpk_close(kpk_pack *pk);
+/* Check one entry's image and source checksums. */
+kp_status kpk_check_entry(const kpk_pack *pk, uint32_t i, char *err, size_t errlen);
+
+/* Writer: build a pack in memory, then save. */
+typedef struct kpk_writer kpk_writer;
+kpk_writer *kpk_writer_new(const char *target, uint32_t toolkit);
+/* Copies the strings and blobs of `e` (its *_off/_size/_crc are ignored). */
+int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t image_size,
+                   const void *src, size_t src_size);
+/* Serialise; *out is malloc'd. Returns 0 on success. */
+int kpk_writer_finish(kpk_writer *w, uint8_t **out, size_t *size);
+void kpk_writer_free(kpk_writer *w);
+
+#endif /* KP_PACK_H */

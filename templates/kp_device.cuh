@@ -1,0 +1,247 @@
+// kp_device.cuh -- the device library every template's kernels use.
+//
+// The generator pastes this file into each generated source, so a variant's
+// source is self-contained (the pack stores it for JIT) and needs no CUDA
+// header: NVRTC compiles it in tens of milliseconds.  Everything targets
+// sm_80 and newer (cvt.rn.bf16x2 / f16x2).
+//
+// Contents: storage types and conversions, 16-byte vector loads/stores that
+// convert to/from fp32 registers, warp and block reductions, activations.
+
+typedef unsigned short kp_u16;
+typedef unsigned int kp_u32;
+
+struct __align__(2) kp_f16 { kp_u16 bits; };
+struct __align__(2) kp_bf16 { kp_u16 bits; };
+
+// ---- scalar conversions -----------------------------------------------------
+
+__device__ __forceinline__ float kp_to_f32(float v) { return v; }
+__device__ __forceinline__ float kp_to_f32(kp_bf16 v) {
+  return __uint_as_float(((kp_u32)v.bits) << 16);
+}
+__device__ __forceinline__ float kp_to_f32(kp_f16 v) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(v.bits));
+  return f;
+}
+
+template <class T> __device__ __forceinline__ T kp_from_f32(float v);
+template <> __device__ __forceinline__ float kp_from_f32<float>(float v) { return v; }
+template <> __device__ __forceinline__ kp_bf16 kp_from_f32<kp_bf16>(float v) {
+  kp_bf16 r;
+  asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r.bits) : "f"(v));
+  return r;
+}
+template <> __device__ __forceinline__ kp_f16 kp_from_f32<kp_f16>(float v) {
+  kp_f16 r;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r.bits) : "f"(v));
+  return r;
+}
+
+// ---- packed pairs: one 32-bit word <-> two floats ----------------------------
+
+template <class T> struct kp_pair;
+template <> struct kp_pair<kp_bf16> {
+  static __device__ __forceinline__ void unpack(kp_u32 w, float &lo, float &hi) {
+    lo = __uint_as_float(w << 16);
+    hi = __uint_as_float(w & 0xffff0000u);
+  }
+  static __device__ __forceinline__ kp_u32 pack(float lo, float hi) {
+    kp_u32 w;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(hi), "f"(lo));
+    return w;
+  }
+};
+template <> struct kp_pair<kp_f16> {
+  static __device__ __forceinline__ void unpack(kp_u32 w, float &lo, float &hi) {
+    asm("{ .reg .f16 l, h;\n\t mov.b32 {l, h}, %2;\n\t cvt.f32.f16 %0, l;\n\t cvt.f32.f16 %1, h; }"
+        : "=f"(lo), "=f"(hi) : "r"(w));
+  }
+  static __device__ __forceinline__ kp_u32 pack(float lo, float hi) {
+    kp_u32 w;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(hi), "f"(lo));
+    return w;
+  }
+};
+
+// ---- vectors of N elements held as floats -------------------------------------
+//
+// kp_load<T, N>(p, v): N consecutive elements at p (aligned to N*sizeof(T),
+// at most 16 bytes) into fp32 registers, in as few loads as possible.
+// kp_store<T, N>(p, v): the reverse, rounding to nearest even.
+// The _cs forms stream past L1/L2 (data that is read or written once).
+
+template <int BYTES> struct kp_raw;
+template <> struct kp_raw<16> { typedef uint4 t; };
+template <> struct kp_raw<8> { typedef uint2 t; };
+template <> struct kp_raw<4> { typedef kp_u32 t; };
+
+template <class T, int N> struct kp_vec_io {
+  enum { BYTES = N * (int)sizeof(T), WORDS = BYTES / 4 };
+  typedef typename kp_raw<BYTES>::t raw;
+  static __device__ __forceinline__ void from_words(const kp_u32 *w, float *v) {
+    if constexpr (sizeof(T) == 4) {
+#pragma unroll
+      for (int i = 0; i < N; i++) v[i] = __uint_as_float(w[i]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < WORDS; i++) kp_pair<T>::unpack(w[i], v[2 * i], v[2 * i + 1]);
+    }
+  }
+  static __device__ __forceinline__ void to_words(const float *v, kp_u32 *w) {
+    if constexpr (sizeof(T) == 4) {
+#pragma unroll
+      for (int i = 0; i < N; i++) w[i] = __float_as_uint(v[i]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < WORDS; i++) w[i] = kp_pair<T>::pack(v[2 * i], v[2 * i + 1]);
+    }
+  }
+};
+
+// One element (N == 1, or 2-byte types in a 2-byte slot).
+template <class T> __device__ __forceinline__ float kp_load1(const T *p) { return kp_to_f32(*p); }
+template <class T> __device__ __forceinline__ void kp_store1(T *p, float v) { *p = kp_from_f32<T>(v); }
+
+template <class T, int N> __device__ __forceinline__ void kp_load(const T *p, float *v) {
+  if constexpr (N * sizeof(T) < 4) {
+#pragma unroll
+    for (int i = 0; i < N; i++) v[i] = kp_load1(p + i);
+  } else {
+    typedef kp_vec_io<T, N> io;
+    union { typename io::raw r; kp_u32 w[io::WORDS]; } u;
+    u.r = *reinterpret_cast<const typename io::raw *>(p);
+    io::from_words(u.w, v);
+  }
+}
+
+template <class T, int N> __device__ __forceinline__ void kp_store(T *p, const float *v) {
+  if constexpr (N * sizeof(T) < 4) {
+#pragma unroll
+    for (int i = 0; i < N; i++) kp_store1(p + i, v[i]);
+  } else {
+    typedef kp_vec_io<T, N> io;
+    union { typename io::raw r; kp_u32 w[io::WORDS]; } u;
+    io::to_words(v, u.w);
+    *reinterpret_cast<typename io::raw *>(p) = u.r;
+  }
+}
+
+// Streaming 16-byte forms (ld.global.nc with no L1 allocation, st.global.cs):
+// for tensors touched exactly once, so they do not evict what is reused.
+__device__ __forceinline__ uint4 kp_ld16_stream(const void *p) {
+  uint4 r;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+  return r;
+}
+__device__ __forceinline__ void kp_st16_stream(void *p, uint4 v) {
+  asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};"
+               :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+
+template <class T, int N> __device__ __forceinline__ void kp_load_cs(const T *p, float *v) {
+  if constexpr (N * sizeof(T) == 16) {
+    typedef kp_vec_io<T, N> io;
+    union { uint4 r; kp_u32 w[4]; } u;
+    u.r = kp_ld16_stream(p);
+    io::from_words(u.w, v);
+  } else {
+    kp_load<T, N>(p, v);
+  }
+}
+template <class T, int N> __device__ __forceinline__ void kp_store_cs(T *p, const float *v) {
+  if constexpr (N * sizeof(T) == 16) {
+    typedef kp_vec_io<T, N> io;
+    union { uint4 r; kp_u32 w[4]; } u;
+    io::to_words(v, u.w);
+    kp_st16_stream(p, u.r);
+  } else {
+    kp_store<T, N>(p, v);
+  }
+}
+
+// Load N elements starting at element `c` of a row of `cols`, filling the
+// ones past the end with `pad`: a full vector when it fits, else one by one.
+template <class T, int N>
+__device__ __forceinline__ void kp_load_tail(const T *row, long long c, long long cols, float pad,
+                                             float *v) {
+  if (c + N <= cols) {
+    kp_load<T, N>(row + c, v);
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; i++) v[i] = (c + i < cols) ? kp_load1(row + c + i) : pad;
+  }
+}
+template <class T, int N>
+__device__ __forceinline__ void kp_store_tail(T *row, long long c, long long cols, const float *v) {
+  if (c + N <= cols) {
+    kp_store<T, N>(row + c, v);
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; i++)
+      if (c + i < cols) kp_store1(row + c + i, v[i]);
+  }
+}
+
+// ---- reductions ----------------------------------------------------------------
+
+__device__ __forceinline__ float kp_warp_sum(float v) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+__device__ __forceinline__ float kp_warp_max(float v) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+// Block-wide reductions for THREADS (a multiple of 32) threads; every thread
+// gets the result.  `scratch` is 32 floats of shared memory; the trailing
+// barrier makes it safe to call again with the same scratch.
+template <int THREADS>
+__device__ __forceinline__ float kp_block_sum(float v, float *scratch) {
+  v = kp_warp_sum(v);
+  if (THREADS == 32) return v;
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  v = lane < THREADS / 32 ? scratch[lane] : 0.f;
+  v = kp_warp_sum(v);
+  __syncthreads();
+  return v;
+}
+template <int THREADS>
+__device__ __forceinline__ float kp_block_max(float v, float *scratch) {
+  v = kp_warp_max(v);
+  if (THREADS == 32) return v;
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  v = lane < THREADS / 32 ? scratch[lane] : -__int_as_float(0x7f800000);
+  v = kp_warp_max(v);
+  __syncthreads();
+  return v;
+}
+
+// ---- math -----------------------------------------------------------------------
+
+#define KP_LOG2E 1.4426950408889634f
+#define KP_INF __int_as_float(0x7f800000)
+
+// exp(x) through ex2.approx (2 ulp), the fast path softmax needs.
+__device__ __forceinline__ float kp_exp(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x * KP_LOG2E));
+  return y;
+}
+__device__ __forceinline__ float kp_silu(float x) { return __fdividef(x, 1.f + kp_exp(-x)); }
+__device__ __forceinline__ float kp_gelu_erf(float x) {
+  return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
+}
+__device__ __forceinline__ float kp_gelu_tanh(float x) {
+  const float k0 = 0.7978845608028654f, k1 = 0.044715f;
+  return 0.5f * x * (1.f + tanhf(k0 * (x + k1 * x * x * x)));
+}

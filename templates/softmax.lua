@@ -1,0 +1,146 @@
+-- softmax.lua -- y = softmax(x) along rows, numerically stable, fp32 math.
+--
+-- Kernel arguments: (const T *x, long long ldx, T *y, long long ldy, int rows, int cols)
+-- x, y: (rows, cols) with row strides ldx, ldy (elements).
+--
+-- Variant space:
+--   warp   one warp per row, the row held in registers: short rows
+--   block  one block per row, the row held in registers: rows up to 32K
+--   loop   one block per row, online max/sum pass then a write pass: any length
+-- `vec` is elements per 16-byte access (needs 16-byte aligned row starts);
+-- vec=1 is the fallback for any alignment.  Ranking: the smallest register
+-- variant that holds the row, then the looped ones.
+
+family { name = "softmax", signature = "p,l,p,l,i,i" }
+
+local KERNELS = [[
+// Row in registers: THREADS threads share one row when ROWS_PER_BLOCK == 1,
+// or each warp owns a row (THREADS == 32 per row) otherwise.
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK>
+__device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long ldx,
+                                             T *__restrict__ y, long long ldy, int rows,
+                                             int cols) {
+  __shared__ float scratch[32];
+  const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
+  const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
+  const long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + sub;
+  if (row >= rows) return; // whole warps (or the whole block) leave together
+  const T *xr = x + row * ldx;
+  T *yr = y + row * ldy;
+  float v[NV][VEC];
+#pragma unroll
+  for (int n = 0; n < NV; n++) {
+    const long long c = ((long long)n * LANES + lane) * VEC;
+    kp_load_tail<T, VEC>(xr, c, cols, -KP_INF, v[n]);
+  }
+  float m = -KP_INF;
+#pragma unroll
+  for (int n = 0; n < NV; n++)
+#pragma unroll
+    for (int i = 0; i < VEC; i++) m = fmaxf(m, v[n][i]);
+  m = LANES == 32 ? kp_warp_max(m) : kp_block_max<LANES>(m, scratch);
+  float s = 0.f;
+#pragma unroll
+  for (int n = 0; n < NV; n++)
+#pragma unroll
+    for (int i = 0; i < VEC; i++) { v[n][i] = kp_exp(v[n][i] - m); s += v[n][i]; }
+  s = LANES == 32 ? kp_warp_sum(s) : kp_block_sum<LANES>(s, scratch);
+  const float inv = 1.f / s;
+#pragma unroll
+  for (int n = 0; n < NV; n++) {
+    const long long c = ((long long)n * LANES + lane) * VEC;
+#pragma unroll
+    for (int i = 0; i < VEC; i++) v[n][i] *= inv;
+    if (c < cols) kp_store_tail<T, VEC>(yr, c, cols, v[n]);
+  }
+}
+
+// Any length: pass 1 keeps a running (max, sum) per thread (online softmax),
+// pass 2 re-reads the row (from L2 when it fits) and writes.
+template <class T, int VEC, int THREADS>
+__device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long ldx,
+                                             T *__restrict__ y, long long ldy, int rows,
+                                             int cols) {
+  __shared__ float scratch[32];
+  const long long row = blockIdx.x;
+  if (row >= rows) return;
+  const T *xr = x + row * ldx;
+  T *yr = y + row * ldy;
+  float m = -KP_INF, s = 0.f;
+  for (long long c = (long long)threadIdx.x * VEC; c < cols; c += (long long)THREADS * VEC) {
+    float v[VEC];
+    kp_load_tail<T, VEC>(xr, c, cols, -KP_INF, v);
+    float cm = v[0];
+#pragma unroll
+    for (int i = 1; i < VEC; i++) cm = fmaxf(cm, v[i]);
+    const float nm = fmaxf(m, cm);
+    if (nm != -KP_INF) {
+      s *= kp_exp(m - nm);
+#pragma unroll
+      for (int i = 0; i < VEC; i++) s += kp_exp(v[i] - nm);
+      m = nm;
+    }
+  }
+  const float M = kp_block_max<THREADS>(m, scratch);
+  const float S = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
+  const float inv = 1.f / S;
+  for (long long c = (long long)threadIdx.x * VEC; c < cols; c += (long long)THREADS * VEC) {
+    float v[VEC];
+    kp_load_tail<T, VEC>(xr, c, cols, -KP_INF, v);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) v[i] = kp_exp(v[i] - M) * inv;
+    kp_store_tail<T, VEC>(yr, c, cols, v);
+  }
+}
+]]
+
+local ENTRY = [[
+extern "C" __global__ void __launch_bounds__(${block})
+${name}(const ${T} *x, long long ldx, ${T} *y, long long ldy, int rows, int cols) {
+  ${call}(x, ldx, y, ldy, rows, cols);
+}
+]]
+
+local function emit(dt, kind, p)
+  local T = ctype(dt)
+  local vec = p.vec
+  local name, call, max_cols, block, rpb, rank
+  if kind == "warp" then
+    name = string.format("softmax_%s_warp_v%d_n%d", dt, vec, p.nv)
+    block, rpb = 128, 4
+    call = string.format("softmax_regs<%s, %d, %d, 32, 4>", T, vec, p.nv)
+    max_cols = 32 * vec * p.nv
+    rank = 300 - p.nv
+  elseif kind == "block" then
+    name = string.format("softmax_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
+    block, rpb = p.threads, 1
+    call = string.format("softmax_regs<%s, %d, %d, %d, 1>", T, vec, p.nv, p.threads)
+    max_cols = p.threads * vec * p.nv
+    rank = 200 - max_cols // 1024
+  else
+    name = string.format("softmax_%s_loop_t%d_v%d", dt, p.threads, vec)
+    block, rpb = p.threads, 1
+    call = string.format("softmax_loop<%s, %d, %d>", T, vec, p.threads)
+    max_cols = nil
+    rank = vec > 1 and 100 or 0
+  end
+  p.kind = kind
+  variant {
+    name = name, dtype = dt, params = p,
+    block = block, rows_per_block = rpb,
+    max_cols = max_cols,
+    align = vec * esize(dt),
+    rank = rank,
+    source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
+  }
+end
+
+for _, dt in ipairs(DTYPES) do
+  local vec = 16 // esize(dt)
+  for _, nv in ipairs({ 1, 2, 4 }) do emit(dt, "warp", { vec = vec, nv = nv }) end
+  for _, c in ipairs({ { 128, 2 }, { 256, 2 }, { 256, 4 }, { 512, 4 }, { 1024, 4 } }) do
+    emit(dt, "block", { vec = vec, threads = c[1], nv = c[2] })
+  end
+  emit(dt, "loop", { vec = vec, threads = 512 })
+  emit(dt, "loop", { vec = 1, threads = 256 })
+end
