@@ -19,9 +19,9 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 WARN := -Wall -Wextra -Wshadow -Wpointer-arith -Wcast-align -Wstrict-prototypes \
-        -Wmissing-prototypes -Wno-unused-parameter -Wformat=2 -Wundef
+        -Wmissing-prototypes -Wno-unused-parameter -Wformat=2 -Wundef -Wno-format-truncation
 CFLAGS ?= -O2 -g
-KP_CFLAGS := -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -pthread -Iinclude -Iruntime \
+KP_CFLAGS := -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -pthread -Iinclude -Iruntime -Igen \
              -isystem $(CUDA_HOME)/include -MMD -MP
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBDIR := $(shell pkg-config --variable=libdir lua5.4 2>/dev/null)

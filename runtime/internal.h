@@ -1,0 +1,128 @@
+/*
+** internal.h -- the context and the pieces of the runtime that share it.
+** Nothing here is exported from libkernpack.so (-fvisibility=hidden).
+**
+**   ctx.c     create/destroy, device properties, pack discovery, errors, log
+**   select.c  which pack fits a device; which variant fits a call (pure)
+**   launch.c  per-call variant cache, lazy module load, cuLaunchKernel
+**   ops.c     the public ops: argument checks, alignment, kernel arguments
+*/
+#ifndef KP_INTERNAL_H
+#define KP_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+
+#include "driver.h"
+#include "kernpack.h"
+#include "pack.h"
+
+/* The families the runtime knows how to launch, with the kernel argument
+** kinds each expects (checked against every pack entry before use, so a
+** pack built from different templates cannot be launched with wrong args). */
+#define KP_FAMILY_LIST(X)                              \
+  X(SOFTMAX, "softmax", "p,l,p,l,i,i")                 \
+  X(RMSNORM, "rmsnorm", "p,l,p,p,l,i,i,f")             \
+  X(ADD_RMSNORM, "add_rmsnorm", "p,l,p,l,p,p,l,i,i,f") \
+  X(SWIGLU, "swiglu", "p,p,l,p,l,i,i")                 \
+  X(GEGLU, "geglu", "p,p,l,p,l,i,i,i")                 \
+  X(RMSNORM_SWIGLU, "rmsnorm_swiglu", "p,l,p,p,l,i,i,f") \
+  X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,f")
+
+typedef enum kp_family {
+#define KP_FAMILY_ENUM_(id, name, sig) KP_FAM_##id,
+  KP_FAMILY_LIST(KP_FAMILY_ENUM_)
+#undef KP_FAMILY_ENUM_
+  KP_FAM_COUNT
+} kp_family;
+
+const char *kp_family_name(kp_family f);
+const char *kp_family_signature(kp_family f);
+
+/* ---- select.c -------------------------------------------------------------- */
+
+/* What a call needs; the device side of applicability. */
+typedef struct kp_call {
+  kp_family family;
+  kp_dtype dtype;
+  uint64_t cols;
+  uint32_t align;     /* bytes: largest power of two <= 16 dividing all row starts */
+} kp_call;
+
+typedef struct kp_devprops {
+  int sm;             /* 90 */
+  size_t smem_optin;  /* max dynamic shared memory per block after opt-in */
+} kp_devprops;
+
+/* Is entry e usable for this call on this device?  If not and why != NULL,
+** says which constraint failed. */
+int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d, char *why,
+                     size_t whylen);
+/* Index of the highest-ranked applicable entry (ties: lowest index), or -1
+** with an explanation in why. */
+int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d, char *why,
+                      size_t whylen);
+/* How well a pack target serves a device: 0 exact arch-specific cubin
+** (sm_90a on sm 90), 1 exact cubin, 2 older cubin of the same major, 3 PTX
+** no newer than the device; -1 unusable.  Lower is better; for 2 and 3 the
+** caller prefers the newest. */
+int kp_target_score(const char *target, int sm, int *target_sm);
+
+/* ---- ctx.c -------------------------------------------------------------- */
+
+typedef struct kp_slot {
+  uint64_t key;       /* 0 = empty */
+  CUfunction fn;
+  const kpk_entry *e;
+} kp_slot;
+
+#define KP_CACHE_SLOTS 1024
+
+struct kp_ctx {
+  const kp_driver *drv;     /* NULL for a pack-only (KP_NO_DEVICE) ctx */
+  int ordinal;
+  CUdevice dev;
+  CUcontext cu;
+  int owns_primary;
+  kp_device_info info;
+  kp_devprops props;
+  kpk_pack pack;
+  int have_pack;
+  char pack_err[768];       /* why no pack is loaded, reported on first op */
+  pthread_mutex_t lock;     /* guards modules/funcs/cache below */
+  CUmodule *modules;        /* per pack entry, loaded on first use */
+  CUfunction *funcs;
+  kp_slot cache[KP_CACHE_SLOTS];
+  int cache_used;
+  kp_log_fn log;
+  void *log_ud;
+  kp_log_level log_level;
+};
+
+/* Record the detail message for this ctx and thread; returns s. */
+kp_status kp_fail(const kp_ctx *ctx, kp_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Record a failed driver call: "<what>: CUDA_ERROR_X (text) at file:line". */
+kp_status kp_cu_fail(const kp_ctx *ctx, CUresult r, const char *what, const char *file,
+                     int line);
+void kp_log(const kp_ctx *ctx, kp_log_level lvl, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Evaluate a driver call; on failure record it and jump to `done` with st set. */
+#define KP_CU(ctx, call)                                              \
+  do {                                                                \
+    CUresult kp_r_ = (call);                                          \
+    if (kp_r_ != CUDA_SUCCESS) {                                      \
+      st = kp_cu_fail((ctx), kp_r_, #call, __FILE__, __LINE__);       \
+      goto done;                                                      \
+    }                                                                 \
+  } while (0)
+
+/* ---- launch.c ------------------------------------------------------------ */
+
+/* Pick (cached) and launch the variant for `c`: grid.x = ceil(rows /
+** rows_per_block).  args are the kernel arguments in signature order. */
+kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, void *stream);
+void kp_launch_release(kp_ctx *ctx);
+
+#endif /* KP_INTERNAL_H */

@@ -1,0 +1,139 @@
+/*
+** launch.c -- the per-call path: cached variant choice, lazy module load,
+** cuLaunchKernel.
+**
+** The first call with a given (family, dtype, cols, alignment) runs the
+** selection rule and loads the chosen variant's module; later calls find the
+** CUfunction in a small open-addressing table, so the host cost of a call is
+** one mutex, one probe and cuLaunchKernel.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static uint64_t cache_key(const kp_call *c) {
+  uint32_t a = 0;
+  while ((1u << a) < c->align && a < 31) a++;
+  return 1ull << 63 | (uint64_t)c->family << 52 | (uint64_t)c->dtype << 48 |
+         (uint64_t)a << 40 | (c->cols & 0xFFFFFFFFFFull);
+}
+
+static uint32_t slot_of(uint64_t key) {
+  key ^= key >> 33;
+  key *= 0xff51afd7ed558ccdull;
+  key ^= key >> 33;
+  return (uint32_t)key & (KP_CACHE_SLOTS - 1);
+}
+
+/* Load entry i's module into the ctx's context (caller holds the lock and
+** has made the context current). */
+static kp_status load_entry(kp_ctx *ctx, uint32_t i) {
+  kp_status st = KP_OK;
+  const kp_driver *d = ctx->drv;
+  const kpk_entry *e = &ctx->pack.entries[i];
+  char err[600];
+  if (ctx->funcs[i]) return KP_OK;
+  st = kpk_check_entry(&ctx->pack, i, err, sizeof err);
+  if (st != KP_OK) return kp_fail(ctx, st, "%s", err);
+  CUmodule m = NULL;
+  KP_CU(ctx, d->cuModuleLoadData(&m, ctx->pack.blobs + e->image_off));
+  CUfunction f;
+  CUresult r = d->cuModuleGetFunction(&f, m, e->entry);
+  if (r != CUDA_SUCCESS) {
+    d->cuModuleUnload(m);
+    return kp_fail(ctx, KP_ERR_PACK_CORRUPT, "pack %s: variant %s: kernel symbol %s not in its image",
+                   ctx->pack.path, e->name, e->entry);
+  }
+  if (e->smem > 48 * 1024) {
+    r = d->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)e->smem);
+    if (r != CUDA_SUCCESS) {
+      d->cuModuleUnload(m);
+      return kp_cu_fail(ctx, r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", __FILE__,
+                        __LINE__);
+    }
+  }
+  ctx->modules[i] = m;
+  ctx->funcs[i] = f;
+  kp_log(ctx, KP_LOG_DEBUG, "loaded %s (%s) from %s", e->name, e->is_ptx ? "PTX" : "cubin",
+         ctx->pack.path);
+done:
+  return st;
+}
+
+/* Slow path under the lock: select, check the signature, load, remember. */
+static kp_status resolve(kp_ctx *ctx, const kp_call *c, uint64_t key, uint32_t h, kp_slot *out) {
+  char why[700];
+  int i = kp_select_variant(&ctx->pack, c, &ctx->props, why, sizeof why);
+  if (i < 0) return kp_fail(ctx, KP_ERR_NO_VARIANT, "%s", why);
+  const kpk_entry *e = &ctx->pack.entries[i];
+  if (strcmp(e->signature, kp_family_signature(c->family)) != 0)
+    return kp_fail(ctx, KP_ERR_PACK_VERSION,
+                   "pack %s: variant %s takes arguments (%s), this library passes (%s): "
+                   "rebuild the pack with this version",
+                   ctx->pack.path, e->name, e->signature, kp_family_signature(c->family));
+  kp_status st = load_entry(ctx, (uint32_t)i);
+  if (st != KP_OK) return st;
+  if (ctx->cache_used >= KP_CACHE_SLOTS * 3 / 4) { /* many shapes: start over */
+    memset(ctx->cache, 0, sizeof ctx->cache);
+    ctx->cache_used = 0;
+  }
+  while (ctx->cache[h].key) h = (h + 1) & (KP_CACHE_SLOTS - 1);
+  ctx->cache[h].key = key;
+  ctx->cache[h].fn = ctx->funcs[i];
+  ctx->cache[h].e = e;
+  ctx->cache_used++;
+  *out = ctx->cache[h];
+  kp_log(ctx, KP_LOG_DEBUG, "%s %s cols=%llu align=%u -> %s", kp_family_name(c->family),
+         kp_dtype_name(c->dtype), (unsigned long long)c->cols, c->align, e->name);
+  return KP_OK;
+}
+
+kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, void *stream) {
+  kp_status st = KP_OK;
+  if (!ctx->drv)
+    return kp_fail(ctx, KP_ERR_NO_DEVICE, "%s: context has no device (KP_NO_DEVICE)",
+                   kp_family_name(c->family));
+  if (!ctx->have_pack) return kp_fail(ctx, KP_ERR_PACK_NOT_FOUND, "%s", ctx->pack_err);
+  const kp_driver *d = ctx->drv;
+  CUcontext cur = NULL, popped;
+  int pushed = 0;
+  KP_CU(ctx, d->cuCtxGetCurrent(&cur));
+  if (cur != ctx->cu) {
+    KP_CU(ctx, d->cuCtxPushCurrent(ctx->cu));
+    pushed = 1;
+  }
+
+  uint64_t key = cache_key(c);
+  uint32_t h = slot_of(key);
+  kp_slot s = {0, NULL, NULL};
+  pthread_mutex_lock(&ctx->lock);
+  for (uint32_t p = h;; p = (p + 1) & (KP_CACHE_SLOTS - 1)) {
+    if (ctx->cache[p].key == key) { s = ctx->cache[p]; break; }
+    if (!ctx->cache[p].key) break;
+  }
+  if (!s.key) st = resolve(ctx, c, key, h, &s);
+  pthread_mutex_unlock(&ctx->lock);
+  if (st != KP_OK) goto done;
+
+  uint64_t grid = ((uint64_t)rows + s.e->rows_per_block - 1) / s.e->rows_per_block;
+  if (grid > 0x7FFFFFFFull) {
+    st = kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: %lld rows need %llu blocks, more than a grid holds",
+                 kp_family_name(c->family), (long long)rows, (unsigned long long)grid);
+    goto done;
+  }
+  KP_CU(ctx, d->cuLaunchKernel(s.fn, (unsigned)grid, 1, 1, s.e->block, 1, 1, s.e->smem,
+                               (CUstream)stream, args, NULL));
+done:
+  if (pushed) d->cuCtxPopCurrent(&popped);
+  return st;
+}
+
+void kp_launch_release(kp_ctx *ctx) {
+  if (!ctx->drv || !ctx->modules) return;
+  CUcontext popped;
+  int pushed = ctx->drv->cuCtxPushCurrent(ctx->cu) == CUDA_SUCCESS;
+  for (uint32_t i = 0; i < ctx->pack.n_entries; i++)
+    if (ctx->modules[i]) ctx->drv->cuModuleUnload(ctx->modules[i]);
+  if (pushed) ctx->drv->cuCtxPopCurrent(&popped);
+}

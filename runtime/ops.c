@@ -1,0 +1,244 @@
+/*
+** ops.c -- the public ops: check every argument (nothing is launched, so
+** nothing is written, unless all pass), work out the alignment the call
+** offers to vectorised variants, and pack the kernel arguments in the order
+** of the family's signature (internal.h).
+*/
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* Largest power of two <= 16 dividing v (16 for v == 0). */
+static uint32_t align_of(uint64_t v) {
+  uint32_t a = 16;
+  while (a > 1 && v % a) a >>= 1;
+  return a;
+}
+
+typedef struct opcheck {
+  kp_ctx *ctx;
+  const char *op;
+  size_t es;
+  uint32_t align;
+} opcheck;
+
+static kp_status begin(opcheck *k, kp_ctx *ctx, const char *op, kp_dtype dt, int64_t rows,
+                       int64_t cols) {
+  k->ctx = ctx;
+  k->op = op;
+  k->align = 16;
+  if (!ctx) return kp_fail(NULL, KP_ERR_INVALID_ARG, "%s: ctx is NULL", op);
+  k->es = kp_dtype_size(dt);
+  if (!k->es)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: dtype %d is not one of f32, f16, bf16", op,
+                   (int)dt);
+  if (rows < 1) return kp_fail(ctx, KP_ERR_INVALID_ARG, "%s: rows=%lld: must be >= 1", op, (long long)rows);
+  if (cols < 1) return kp_fail(ctx, KP_ERR_INVALID_ARG, "%s: cols=%lld: must be >= 1", op, (long long)cols);
+  if (rows > INT_MAX || cols > INT_MAX)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: rows=%lld cols=%lld: each must be <= %d", op,
+                   (long long)rows, (long long)cols, INT_MAX);
+  return KP_OK;
+}
+
+/* A (rows, cols) tensor with row stride ld, in elements. */
+static kp_status tensor(opcheck *k, const char *name, const void *p, int64_t ld, int64_t rows,
+                        int64_t cols) {
+  if (!p) return kp_fail(k->ctx, KP_ERR_INVALID_ARG, "%s: %s is NULL", k->op, name);
+  if (ld < cols)
+    return kp_fail(k->ctx, KP_ERR_INVALID_ARG, "%s: %s row stride %lld < row length %lld", k->op,
+                   name, (long long)ld, (long long)cols);
+  if ((uintptr_t)p % k->es)
+    return kp_fail(k->ctx, KP_ERR_MISALIGNED, "%s: %s=%p is not aligned to %zu bytes", k->op,
+                   name, p, k->es);
+  /* the last byte touched must be addressable without overflow */
+  if (rows > 1 && (uint64_t)(rows - 1) > ((uint64_t)INT64_MAX / k->es - (uint64_t)cols) / (uint64_t)ld)
+    return kp_fail(k->ctx, KP_ERR_INVALID_ARG, "%s: %s of %lld rows with stride %lld overflows",
+                   k->op, name, (long long)rows, (long long)ld);
+  uint32_t a = align_of((uintptr_t)p);
+  if (rows > 1) {
+    uint32_t b = align_of((uint64_t)ld * k->es);
+    if (b < a) a = b;
+  }
+  if (a < k->align) k->align = a;
+  return KP_OK;
+}
+
+static kp_status vector(opcheck *k, const char *name, const void *p) {
+  return tensor(k, name, p, 1, 1, 1);
+}
+
+static kp_status eps_ok(opcheck *k, float eps) {
+  if (!(eps >= 0.f) || isinf(eps))
+    return kp_fail(k->ctx, KP_ERR_INVALID_ARG, "%s: eps=%g: must be finite and >= 0", k->op,
+                   (double)eps);
+  return KP_OK;
+}
+
+#define TRY(x) do { kp_status s_ = (x); if (s_ != KP_OK) return s_; } while (0)
+
+static kp_status go(opcheck *k, kp_family f, kp_dtype dt, int64_t cols, int64_t rows,
+                    void **args, void *stream) {
+  kp_call c = {f, dt, (uint64_t)cols, k->align};
+  return kp_launch(k->ctx, &c, rows, args, stream);
+}
+
+kp_status kp_softmax(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, void *y, int64_t ldy,
+                     int64_t rows, int64_t cols, void *stream) {
+  opcheck k;
+  TRY(begin(&k, ctx, "softmax", dt, rows, cols));
+  TRY(tensor(&k, "x", x, ldx, rows, cols));
+  TRY(tensor(&k, "y", y, ldy, rows, cols));
+  long long lx = ldx, ly = ldy;
+  int r = (int)rows, n = (int)cols;
+  void *args[] = {&x, &lx, &y, &ly, &r, &n};
+  return go(&k, KP_FAM_SOFTMAX, dt, cols, rows, args, stream);
+}
+
+kp_status kp_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, const void *w, void *y,
+                     int64_t ldy, int64_t rows, int64_t cols, float eps, void *stream) {
+  opcheck k;
+  TRY(begin(&k, ctx, "rmsnorm", dt, rows, cols));
+  TRY(tensor(&k, "x", x, ldx, rows, cols));
+  TRY(vector(&k, "w", w));
+  TRY(tensor(&k, "y", y, ldy, rows, cols));
+  TRY(eps_ok(&k, eps));
+  long long lx = ldx, ly = ldy;
+  int r = (int)rows, n = (int)cols;
+  void *args[] = {&x, &lx, &w, &y, &ly, &r, &n, &eps};
+  return go(&k, KP_FAM_RMSNORM, dt, cols, rows, args, stream);
+}
+
+kp_status kp_add_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, void *residual,
+                         int64_t ldr, const void *w, void *y, int64_t ldy, int64_t rows,
+                         int64_t cols, float eps, void *stream) {
+  opcheck k;
+  TRY(begin(&k, ctx, "add_rmsnorm", dt, rows, cols));
+  TRY(tensor(&k, "x", x, ldx, rows, cols));
+  TRY(tensor(&k, "residual", residual, ldr, rows, cols));
+  TRY(vector(&k, "w", w));
+  TRY(tensor(&k, "y", y, ldy, rows, cols));
+  TRY(eps_ok(&k, eps));
+  long long lx = ldx, lr = ldr, ly = ldy;
+  int r = (int)rows, n = (int)cols;
+  void *args[] = {&x, &lx, &residual, &lr, &w, &y, &ly, &r, &n, &eps};
+  return go(&k, KP_FAM_ADD_RMSNORM, dt, cols, rows, args, stream);
+}
+
+kp_status kp_swiglu(kp_ctx *ctx, kp_dtype dt, const void *gate, const void *up, int64_t ldin,
+                    void *y, int64_t ldy, int64_t rows, int64_t cols, void *stream) {
+  opcheck k;
+  TRY(begin(&k, ctx, "swiglu", dt, rows, cols));
+  TRY(tensor(&k, "gate", gate, ldin, rows, cols));
+  TRY(tensor(&k, "up", up, ldin, rows, cols));
+  TRY(tensor(&k, "y", y, ldy, rows, cols));
+  long long li = ldin, ly = ldy;
+  int r = (int)rows, n = (int)cols;
+  void *args[] = {&gate, &up, &li, &y, &ly, &r, &n};
+  return go(&k, KP_FAM_SWIGLU, dt, cols, rows, args, stream);
+}
+
+kp_status kp_geglu(kp_ctx *ctx, kp_dtype dt, kp_gelu form, const void *gate, const void *up,
+                   int64_t ldin, void *y, int64_t ldy, int64_t rows, int64_t cols, void *stream) {
+  opcheck k;
+  TRY(begin(&k, ctx, "geglu", dt, rows, cols));
+  if (form != KP_GELU_ERF && form != KP_GELU_TANH)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "geglu: form %d is not KP_GELU_ERF or KP_GELU_TANH",
+                   (int)form);
+  TRY(tensor(&k, "gate", gate, ldin, rows, cols));
+  TRY(tensor(&k, "up", up, ldin, rows, cols));
+  TRY(tensor(&k, "y", y, ldy, rows, cols));
+  long long li = ldin, ly = ldy;
+  int r = (int)rows, n = (int)cols, t = form == KP_GELU_TANH;
+  void *args[] = {&gate, &up, &li, &y, &ly, &r, &n, &t};
+  return go(&k, KP_FAM_GEGLU, dt, cols, rows, args, stream);
+}
+
+kp_status kp_rmsnorm_swiglu(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, const void *w,
+                            void *y, int64_t ldy, int64_t rows, int64_t cols, float eps,
+                            void *stream) {
+  opcheck k;
+  TRY(begin(&k, ctx, "rmsnorm_swiglu", dt, rows, cols));
+  if (cols > INT_MAX / 2)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "rmsnorm_swiglu: cols=%lld: 2*cols must be <= %d",
+                   (long long)cols, INT_MAX);
+  TRY(tensor(&k, "x", x, ldx, rows, 2 * cols));
+  TRY(vector(&k, "w", w));
+  TRY(tensor(&k, "y", y, ldy, rows, cols));
+  TRY(eps_ok(&k, eps));
+  /* the up half starts `cols` elements into each row of x and of w */
+  uint32_t a = align_of((uint64_t)cols * k.es);
+  if (a < k.align) k.align = a;
+  long long lx = ldx, ly = ldy;
+  int r = (int)rows, n = (int)cols;
+  void *args[] = {&x, &lx, &w, &y, &ly, &r, &n, &eps};
+  return go(&k, KP_FAM_RMSNORM_SWIGLU, dt, cols, rows, args, stream);
+}
+
+/* q or k: (tokens, heads, head_dim), strides in elements, last dim contiguous */
+static kp_status heads(opcheck *k, const char *name, const void *p, int64_t tokens,
+                       int64_t nheads, int64_t head_dim, int64_t st, int64_t sh) {
+  if (nheads == 0) return KP_OK;
+  if (sh < head_dim)
+    return kp_fail(k->ctx, KP_ERR_INVALID_ARG, "rope: %s head stride %lld < head_dim %lld", name,
+                   (long long)sh, (long long)head_dim);
+  if (nheads > INT_MAX / 2 || sh > INT64_MAX / nheads)
+    return kp_fail(k->ctx, KP_ERR_INVALID_ARG, "rope: %s has too many heads", name);
+  int64_t row = (nheads - 1) * sh + head_dim;
+  if (st < row)
+    return kp_fail(k->ctx, KP_ERR_INVALID_ARG,
+                   "rope: %s token stride %lld < %lld (heads overlap the next token)", name,
+                   (long long)st, (long long)row);
+  TRY(tensor(k, name, p, st, tokens, row));
+  uint32_t a = align_of((uint64_t)sh * k->es);
+  if (a < k->align) k->align = a;
+  return KP_OK;
+}
+
+kp_status kp_rope(kp_ctx *ctx, kp_dtype dt, void *q, void *k, const kp_rope_desc *d, void *stream) {
+  opcheck c;
+  if (ctx && !d) return kp_fail(ctx, KP_ERR_INVALID_ARG, "rope: desc is NULL");
+  if (ctx && d->rot_dim < 2)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "rope: rot_dim=%lld: must be >= 2", (long long)d->rot_dim);
+  TRY(begin(&c, ctx, "rope", dt, d ? d->tokens : 0, d ? d->rot_dim : 0));
+  if (d->heads_q < 0 || d->heads_k < 0 || d->heads_q + d->heads_k == 0)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "rope: heads_q=%lld heads_k=%lld: need >= 0 and one > 0",
+                   (long long)d->heads_q, (long long)d->heads_k);
+  if (d->rot_dim % 2 || d->rot_dim > d->head_dim)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "rope: rot_dim=%lld must be even and <= head_dim=%lld",
+                   (long long)d->rot_dim, (long long)d->head_dim);
+  if (d->layout != KP_ROPE_NEOX && d->layout != KP_ROPE_GPTJ)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "rope: layout %d is not NEOX or GPTJ", (int)d->layout);
+  TRY(heads(&c, "q", q, d->tokens, d->heads_q, d->head_dim, d->q_stride_token, d->q_stride_head));
+  TRY(heads(&c, "k", k, d->tokens, d->heads_k, d->head_dim, d->k_stride_token, d->k_stride_head));
+  if (!d->cos != !d->sin)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "rope: give both cos and sin, or neither");
+  int64_t half = d->rot_dim / 2;
+  if (d->cos) {
+    size_t es = c.es;
+    c.es = 4; /* the tables are f32 */
+    TRY(tensor(&c, "cos", d->cos, d->cs_stride, d->tokens, half));
+    TRY(tensor(&c, "sin", d->sin, d->cs_stride, d->tokens, half));
+    c.es = es;
+  } else if (!(d->theta > 0.f) || isinf(d->theta)) {
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "rope: theta=%g: must be finite and > 0 when cos/sin are not given",
+                   (double)d->theta);
+  }
+  if (d->positions && (uintptr_t)d->positions % 4)
+    return kp_fail(ctx, KP_ERR_MISALIGNED, "rope: positions=%p is not aligned to 4 bytes",
+                   (const void *)d->positions);
+  if (d->layout == KP_ROPE_NEOX) {
+    uint32_t a = align_of((uint64_t)half * c.es);
+    if (a < c.align) c.align = a;
+  }
+  const void *cs = d->cos, *sn = d->sin, *pos = d->positions;
+  long long qst = d->q_stride_token, qsh = d->q_stride_head, kst = d->k_stride_token,
+            ksh = d->k_stride_head, css = d->cs_stride;
+  int tokens = (int)d->tokens, hq = (int)d->heads_q, hk = (int)d->heads_k,
+      rot = (int)d->rot_dim, gptj = d->layout == KP_ROPE_GPTJ;
+  float theta = d->theta;
+  void *args[] = {&q, &k, &cs, &sn, &pos, &qst, &qsh, &kst, &ksh, &css,
+                  &tokens, &hq, &hk, &rot, &gptj, &theta};
+  return go(&c, KP_FAM_ROPE, dt, d->rot_dim, d->tokens, args, stream);
+}

@@ -1,0 +1,93 @@
+/*
+** select.c -- the selection rules, as pure functions of the pack, the call
+** and the device, so they can be tested on any machine.
+**
+** Variant rule: among the pack's entries of the call's family and dtype whose
+** column range holds cols, whose alignment requirement the call meets, whose
+** SM range holds the device and whose shared memory fits, take the highest
+** rank; ties go to the earliest entry.  (The tuning table, next, overrides.)
+**
+** Pack rule (kp_target_score): exact arch-specific cubin, exact cubin, the
+** newest cubin of the same major version that is not newer than the device
+** (SASS is forward compatible within a major), else the newest PTX that is
+** not newer than the device (the driver JIT-compiles it).  Arch-specific
+** ("a") cubins run only on exactly their SM.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const family_names[] = {
+#define KP_FAMILY_NAME_(id, name, sig) name,
+    KP_FAMILY_LIST(KP_FAMILY_NAME_)
+#undef KP_FAMILY_NAME_
+};
+static const char *const family_sigs[] = {
+#define KP_FAMILY_SIG_(id, name, sig) sig,
+    KP_FAMILY_LIST(KP_FAMILY_SIG_)
+#undef KP_FAMILY_SIG_
+};
+
+const char *kp_family_name(kp_family f) {
+  return (unsigned)f < KP_FAM_COUNT ? family_names[f] : "?";
+}
+const char *kp_family_signature(kp_family f) {
+  return (unsigned)f < KP_FAM_COUNT ? family_sigs[f] : "";
+}
+
+int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d, char *why,
+                     size_t whylen) {
+#define KP_NO_(...) do { if (why) snprintf(why, whylen, __VA_ARGS__); return 0; } while (0)
+  if (strcmp(e->family, kp_family_name(c->family)) != 0) KP_NO_("other family");
+  if (e->dtype != (uint32_t)c->dtype) KP_NO_("other dtype");
+  if (c->cols < e->min_cols || c->cols > e->max_cols)
+    KP_NO_("cols %llu outside [%llu, %llu]", (unsigned long long)c->cols,
+           (unsigned long long)e->min_cols, (unsigned long long)e->max_cols);
+  if (c->align < e->align) KP_NO_("needs %u-byte alignment, call has %u", e->align, c->align);
+  if (e->min_sm && (uint32_t)d->sm < e->min_sm) KP_NO_("needs sm >= %u", e->min_sm);
+  if (e->max_sm && (uint32_t)d->sm > e->max_sm) KP_NO_("needs sm <= %u", e->max_sm);
+  if (e->smem > d->smem_optin)
+    KP_NO_("needs %u bytes of shared memory, device allows %zu", e->smem, d->smem_optin);
+#undef KP_NO_
+  return 1;
+}
+
+int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d, char *why,
+                      size_t whylen) {
+  int best = -1, seen = 0;
+  for (uint32_t i = 0; i < pk->n_entries; i++) {
+    const kpk_entry *e = &pk->entries[i];
+    if (e->dtype != (uint32_t)c->dtype || strcmp(e->family, kp_family_name(c->family)) != 0)
+      continue;
+    seen++;
+    if (!kp_entry_applies(e, c, d, NULL, 0)) continue;
+    if (best < 0 || e->rank > pk->entries[best].rank) best = (int)i;
+  }
+  if (best < 0 && why)
+    snprintf(why, whylen,
+             "%s: no %s variant in pack %s applies to cols=%llu with %u-byte alignment on sm_%d "
+             "(%d %s %s variants in the pack)",
+             kp_family_name(c->family), kp_dtype_name(c->dtype), pk->path,
+             (unsigned long long)c->cols, c->align, d->sm, seen, kp_family_name(c->family),
+             kp_dtype_name(c->dtype));
+  return best;
+}
+
+int kp_target_score(const char *target, int sm, int *target_sm) {
+  int t = 0, n = 0;
+  char suffix[4] = "";
+  int is_ptx;
+  if (sscanf(target, "sm_%d%n", &t, &n) == 1) is_ptx = 0;
+  else if (sscanf(target, "compute_%d%n", &t, &n) == 1) is_ptx = 1;
+  else return -1;
+  snprintf(suffix, sizeof suffix, "%s", target + n);
+  if (target_sm) *target_sm = t;
+  if (t <= 0 || t > sm) return -1;
+  if (is_ptx) return suffix[0] ? -1 : 3; /* never arch-specific PTX */
+  if (strcmp(suffix, "a") == 0) return t == sm ? 0 : -1;
+  if (suffix[0]) return -1;
+  if (t == sm) return 1;
+  return t / 10 == sm / 10 ? 2 : -1;
+}
