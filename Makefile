@@ -126,10 +126,15 @@ endif
 
 # one target per (target, variant): $(B)/obj/<target>/<variant>.bin (+ .info)
 .SECONDEXPANSION:
-$(B)/obj/sm_%.bin $(B)/obj/compute_%.bin: $(SRCDIR)/$$(notdir $$*).cu $(KPGEN)
-	@mkdir -p $(@D)
-	$(call say,NVRTC,$(notdir $(@D))/$(notdir $*))
-	$(Q)$(KPGEN) compile $< $(notdir $(@D)) $(basename $@)
+# (two rules, not one with two targets: that would mean one recipe makes both)
+define kp_compile_rule
+$(B)/obj/$(1)%.bin: $(SRCDIR)/$$$$(notdir $$$$*).cu $(KPGEN)
+	@mkdir -p $$(@D)
+	$$(call say,NVRTC,$$(notdir $$(@D))/$$(notdir $$*))
+	$$(Q)$$(KPGEN) compile $$< $$(notdir $$(@D)) $$(basename $$@)
+endef
+$(eval $(call kp_compile_rule,sm_))
+$(eval $(call kp_compile_rule,compute_))
 
 # (the pattern stem above includes the target dir; this helper lists them)
 variant_bins = $(foreach v,$(KP_VARIANTS),$(B)/obj/$(1)/$(v).bin)

@@ -11,6 +11,7 @@
 ** and editing one template rebuilds only that template's changed variants.
 */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +23,13 @@
 
 static char errbuf[8192];
 
-__attribute__((format(printf, 1, 0))) static int die(const char *fmt, const char *a, const char *b) {
+__attribute__((format(printf, 1, 2))) static int die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
   fprintf(stderr, "kpgen: ");
-  fprintf(stderr, fmt, a, b);
+  vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+  va_end(ap);
   return 1;
 }
 
@@ -136,7 +140,7 @@ static int cmd_compile(int argc, char **argv) {
   if (argc != 3) return usage();
   size_t n;
   char *src = (char *)slurp(argv[0], &n);
-  if (!src) return die("cannot read %s%s", argv[0], "");
+  if (!src) return die("cannot read %s", argv[0]);
   unsigned char *img;
   size_t size;
   kg_compile_info info;
@@ -153,10 +157,10 @@ static int cmd_compile(int argc, char **argv) {
   free(log);
   char path[1024];
   snprintf(path, sizeof path, "%s.bin", argv[2]);
-  if (write_atomic(path, img, size)) return die("cannot write %s%s", path, "");
+  if (write_atomic(path, img, size)) return die("cannot write %s", path);
   free(img);
   snprintf(path, sizeof path, "%s.info", argv[2]);
-  if (kg_info_write(path, &info)) return die("cannot write %s%s", path, "");
+  if (kg_info_write(path, &info)) return die("cannot write %s", path);
   if (info.spill_stores || info.spill_loads)
     fprintf(stderr, "kpgen: warning: %s on %s spills (%d bytes stores, %d loads): dropped from the pack\n",
             base, argv[1], info.spill_stores, info.spill_loads);
@@ -187,12 +191,12 @@ static int cmd_pack(int argc, char **argv) {
       kg_compile_info info;
       snprintf(path, sizeof path, "%s/%s.info", objdir, var->e.name);
       if (kg_info_read(path, &info)) {
-        rc = die("cannot read %s%s", path, "");
+        rc = die("cannot read %s", path);
         break;
       }
       if (!w) {
         w = kpk_writer_new(target, (uint32_t)(info.nvrtc_major * 1000 + info.nvrtc_minor * 10));
-        if (!w) return die("out of memory%s%s", "", "");
+        if (!w) return die("out of memory");
       }
       total_ms += info.ms;
       if (info.spill_stores || info.spill_loads) {
@@ -204,7 +208,7 @@ static int cmd_pack(int argc, char **argv) {
       snprintf(path, sizeof path, "%s/%s.bin", objdir, var->e.name);
       unsigned char *img = slurp(path, &imglen);
       if (!img) {
-        rc = die("cannot read %s%s", path, "");
+        rc = die("cannot read %s", path);
         break;
       }
       kpk_entry e = var->e;
@@ -217,7 +221,7 @@ static int cmd_pack(int argc, char **argv) {
       /* PTX keeps its NUL so the reader can verify it is terminated */
       if (kpk_writer_add(w, &e, img, imglen + (info.is_ptx && (imglen == 0 || img[imglen - 1]) ? 1 : 0),
                          var->source, var->source_len))
-        rc = die("out of memory%s%s", "", "");
+        rc = die("out of memory");
       free(img);
       count++;
     }
@@ -225,7 +229,7 @@ static int cmd_pack(int argc, char **argv) {
   }
   uint8_t *buf = NULL;
   size_t size = 0;
-  if (!rc && (!w || kpk_writer_finish(w, &buf, &size))) rc = die("cannot build pack %s%s", out, "");
+  if (!rc && (!w || kpk_writer_finish(w, &buf, &size))) rc = die("cannot build pack %s", out);
   if (!rc && write_atomic(out, buf, size)) rc = die("cannot write %s: %s", out, strerror(errno));
   if (!rc)
     printf("PACK    %s: %d variants, %d dropped for spilling, %zu bytes, NVRTC %.1f s total, "

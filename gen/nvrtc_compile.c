@@ -11,6 +11,7 @@
 #include <nvrtc.h>
 
 #include "nvrtc_compile.h"
+#include "nvrtc_opts.h"
 
 static double now_ms(void) {
   struct timespec ts;
@@ -42,8 +43,7 @@ int kg_nvrtc_compile(const char *src, const char *srcname, const char *target,
 
   char arch[64];
   snprintf(arch, sizeof arch, "--gpu-architecture=%s", target);
-  const char *opts[] = {arch, "--std=c++17", "--ptxas-options=-v", "--extra-device-vectorization",
-                        "-lineinfo"};
+  const char *opts[] = {arch, KP_NVRTC_OPTIONS};
   int nopts = (int)(sizeof opts / sizeof opts[0]);
   size_t olen = 0;
   for (int i = 0; i < nopts; i++)

@@ -103,6 +103,9 @@ typedef struct kp_options {
   kp_log_fn log;          /* NULL: silent unless $KP_LOG is set (then stderr) */
   void *log_userdata;
   kp_log_level log_level; /* most verbose level passed to `log` */
+  const char *tune_path;  /* autotune table; NULL: $KP_TUNE_FILE, else <target>.tune
+                             beside the pack, else <cache dir>/<target>.tune */
+  int no_jit;             /* 1: never compile at run time (also $KP_NO_JIT=1) */
 } kp_options;
 
 #define KP_NO_DEVICE (-1)

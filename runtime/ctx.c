@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
+#include "jit.h"
+#include "tune.h"
 
 #ifndef KP_DEFAULT_PACK_DIR
 #define KP_DEFAULT_PACK_DIR "/usr/local/share/kernpack/packs"
@@ -90,7 +93,9 @@ static int self_dir(char *out, size_t n) {
   return 0;
 }
 
-/* Best pack file in dir for this device, by kp_target_score. */
+/* Best pack file in dir for this device, by kp_target_score; returns the
+** score or -1.  sm = 0 accepts any pack (a source of variant sources for
+** JIT), preferring PTX packs. */
 static int best_pack_in(const char *dir, int sm, char *path, size_t n) {
   DIR *d = opendir(dir);
   if (!d) return -1;
@@ -101,7 +106,8 @@ static int best_pack_in(const char *dir, int sm, char *path, size_t n) {
     if (len < 5 || strcmp(de->d_name + len - 4, ".kpk") != 0 || len - 4 >= 16) continue;
     char target[16];
     snprintf(target, sizeof target, "%.*s", (int)(len - 4), de->d_name);
-    int tsm, score = kp_target_score(target, sm, &tsm);
+    int tsm = 0, score = sm ? kp_target_score(target, sm, &tsm)
+                            : strncmp(target, "compute_", 8) == 0 ? 0 : 1;
     if (score < 0) continue;
     if (score < best_score || (score == best_score && tsm > best_sm)) {
       best_score = score;
@@ -110,7 +116,32 @@ static int best_pack_in(const char *dir, int sm, char *path, size_t n) {
     }
   }
   closedir(d);
-  return best_score < 99 ? 0 : -1;
+  return best_score < 99 ? best_score : -1;
+}
+
+static int jit_allowed(const kp_ctx *ctx) {
+  const char *e = getenv("KP_NO_JIT");
+  return !ctx->no_jit && !(e && *e && strcmp(e, "0") != 0);
+}
+
+/* No cubin in the pack fits the device: compile its sources for the exact
+** target if NVRTC is there and JIT is allowed.  Returns 1 if so. */
+static int try_jit(kp_ctx *ctx) {
+  if (!ctx->drv || !jit_allowed(ctx)) return 0;
+  int ma, mi;
+  char err[300];
+  if (kp_nvrtc_version(&ma, &mi, err, sizeof err) != KP_OK) {
+    kp_log(ctx, KP_LOG_INFO, "%s", err);
+    return 0;
+  }
+  snprintf(ctx->jit_target, sizeof ctx->jit_target, "sm_%d", ctx->props.sm);
+  if (ma * 1000 + mi * 10 > ctx->info.driver_version)
+    kp_log(ctx, KP_LOG_WARN, "NVRTC %d.%d is newer than the driver (CUDA %d.%d): its cubins may "
+           "not load; update the driver or use a matching NVRTC (KP_NVRTC_LIB)", ma, mi,
+           ctx->info.driver_version / 1000, ctx->info.driver_version % 1000 / 10);
+  kp_log(ctx, KP_LOG_INFO, "no cubin for sm_%d: variants will be compiled on first use for %s",
+         ctx->props.sm, ctx->jit_target);
+  return 1;
 }
 
 static void load_pack(kp_ctx *ctx, const kp_options *o) {
@@ -131,13 +162,23 @@ static void load_pack(kp_ctx *ctx, const kp_options *o) {
       }
       snprintf(dirs[nd++], sizeof dirs[0], "%s", KP_DEFAULT_PACK_DIR);
     }
-    for (int i = 0; i < nd && !path[0]; i++) {
+    /* load order: exact cubin, compatible cubin, JIT from any pack's sources, PTX */
+    int score = -1;
+    for (int i = 0; i < nd && score < 0; i++) {
       size_t l = strlen(searched);
       snprintf(searched + l, sizeof searched - l, "%s%s", i ? ", " : "", dirs[i]);
-      if (best_pack_in(dirs[i], ctx->props.sm, path, sizeof path) == 0) break;
-      path[0] = 0;
+      score = best_pack_in(dirs[i], ctx->props.sm, path, sizeof path);
+      if (score == 3 || score < 0) {
+        char src[1024];
+        if (best_pack_in(dirs[i], 0, src, sizeof src) >= 0 && try_jit(ctx)) {
+          snprintf(path, sizeof path, "%s", src);
+          score = 4;
+        }
+      }
+      if (score < 0) path[0] = 0;
     }
   }
+  ctx->pack_status = KP_ERR_PACK_NOT_FOUND;
   if (!path[0]) {
     if (ctx->drv)
       snprintf(ctx->pack_err, sizeof ctx->pack_err,
@@ -151,15 +192,71 @@ static void load_pack(kp_ctx *ctx, const kp_options *o) {
   char err[600];
   kp_status s = kpk_open(&ctx->pack, path, err, sizeof err);
   if (s != KP_OK) {
+    ctx->pack_status = s;
     snprintf(ctx->pack_err, sizeof ctx->pack_err, "%s", err);
     kp_log(ctx, KP_LOG_WARN, "%s", err);
     return;
   }
+  if (o->pack_path && ctx->drv && !ctx->jit_target[0]) {
+    int score = kp_target_score(ctx->pack.target, ctx->props.sm, NULL);
+    if ((score < 0 || score == 3) && !try_jit(ctx) && score < 0) {
+      snprintf(ctx->pack_err, sizeof ctx->pack_err,
+               "pack %s: target %s cannot run on sm_%d and run-time compilation is %s", path,
+               ctx->pack.target, ctx->props.sm, jit_allowed(ctx) ? "unavailable" : "disabled");
+      ctx->pack_status = KP_ERR_UNSUPPORTED;
+      kpk_close(&ctx->pack);
+      return;
+    }
+  }
   ctx->have_pack = 1;
-  snprintf(ctx->info.target, sizeof ctx->info.target, "%s", ctx->pack.target);
+  snprintf(ctx->info.target, sizeof ctx->info.target, "%s",
+           ctx->jit_target[0] ? ctx->jit_target : ctx->pack.target);
   snprintf(ctx->info.pack_path, sizeof ctx->info.pack_path, "%s", path);
   kp_log(ctx, KP_LOG_INFO, "using pack %s (%s, %u variants)", path, ctx->pack.target,
          ctx->pack.n_entries);
+}
+
+/* The autotune table: kp_options.tune_path or $KP_TUNE_FILE (errors are
+** the caller's), else <target>.tune beside the pack or in the cache dir
+** (problems there are logged and the table ignored). */
+static kp_status load_tune(kp_ctx *ctx, const kp_options *o) {
+  const char *env = getenv("KP_TUNE_FILE");
+  const char *explicit_path = o->tune_path ? o->tune_path : env && *env ? env : NULL;
+  char path[1024] = "";
+  if (explicit_path) {
+    snprintf(path, sizeof path, "%s", explicit_path);
+  } else if (ctx->have_pack) {
+    const char *slash = strrchr(ctx->pack.path, '/');
+    int dl = slash ? (int)(slash - ctx->pack.path) : 1;
+    snprintf(path, sizeof path, "%.*s/%s.tune", dl, slash ? ctx->pack.path : ".", ctx->info.target);
+    if (access(path, R_OK) != 0) {
+      char dir[600];
+      kp_jit_cache_dir(dir, sizeof dir);
+      snprintf(path, sizeof path, "%s/%s.tune", dir, ctx->info.target);
+      if (access(path, R_OK) != 0) return KP_OK;
+    }
+  } else {
+    return KP_OK;
+  }
+  kp_tune_table *t = calloc(1, sizeof *t);
+  if (!t) return kp_fail(ctx, KP_ERR_NOMEM, "out of memory for the tuning table");
+  char err[700], why[700];
+  kp_status st = kp_tune_load(t, path, err, sizeof err);
+  if (st != KP_OK) {
+    free(t);
+    if (explicit_path) return kp_fail(ctx, st, "%s", err);
+    kp_log(ctx, KP_LOG_WARN, "ignoring tuning table: %s", err);
+    return KP_OK;
+  }
+  if (ctx->drv && !kp_tune_matches(t, &ctx->info, why, sizeof why)) {
+    kp_log(ctx, KP_LOG_WARN, "ignoring tuning table: %s", why);
+    kp_tune_free(t);
+    free(t);
+    return KP_OK;
+  }
+  kp_log(ctx, KP_LOG_INFO, "tuning table %s: %zu measurements", path, t->n);
+  ctx->tune = t;
+  return KP_OK;
 }
 
 /* ---- device --------------------------------------------------------------- */
@@ -225,6 +322,7 @@ kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out) {
   ctx->log = o->log;
   ctx->log_ud = o->log_userdata;
   ctx->log_level = o->log_level;
+  ctx->no_jit = o->no_jit;
   ctx->ordinal = KP_NO_DEVICE;
   ctx->info.ordinal = KP_NO_DEVICE;
   *out = ctx;
@@ -233,10 +331,9 @@ kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out) {
     if (s != KP_OK) return s;
   }
   load_pack(ctx, o);
-  if (!ctx->have_pack && o->pack_path)
-    return kp_fail(ctx, strstr(ctx->pack_err, "cannot open") ? KP_ERR_PACK_NOT_FOUND
-                                                             : KP_ERR_PACK_CORRUPT,
-                   "%s", ctx->pack_err);
+  if (!ctx->have_pack && o->pack_path) return kp_fail(ctx, ctx->pack_status, "%s", ctx->pack_err);
+  kp_status ts = load_tune(ctx, o);
+  if (ts != KP_OK) return ts;
   if (ctx->have_pack) {
     ctx->modules = calloc(ctx->pack.n_entries + 1, sizeof *ctx->modules);
     ctx->funcs = calloc(ctx->pack.n_entries + 1, sizeof *ctx->funcs);
@@ -251,6 +348,8 @@ void kp_ctx_destroy(kp_ctx *ctx) {
   kp_launch_release(ctx);
   if (ctx->owns_primary) ctx->drv->cuDevicePrimaryCtxRelease(ctx->dev);
   kpk_close(&ctx->pack);
+  if (ctx->tune) kp_tune_free(ctx->tune);
+  free(ctx->tune);
   free(ctx->modules);
   free(ctx->funcs);
   pthread_mutex_destroy(&ctx->lock);

@@ -89,6 +89,7 @@ struct kp_ctx {
   kpk_pack pack;
   int have_pack;
   char pack_err[768];       /* why no pack is loaded, reported on first op */
+  kp_status pack_status;
   pthread_mutex_t lock;     /* guards modules/funcs/cache below */
   CUmodule *modules;        /* per pack entry, loaded on first use */
   CUfunction *funcs;
@@ -97,6 +98,9 @@ struct kp_ctx {
   kp_log_fn log;
   void *log_ud;
   kp_log_level log_level;
+  struct kp_tune_table *tune; /* loaded autotune table, or NULL */
+  char jit_target[16];      /* non-empty: compile the pack's sources for this target */
+  int no_jit;
 };
 
 /* Record the detail message for this ctx and thread; returns s. */
@@ -124,5 +128,10 @@ void kp_log(const kp_ctx *ctx, kp_log_level lvl, const char *fmt, ...)
 ** rows_per_block).  args are the kernel arguments in signature order. */
 kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, void *stream);
 void kp_launch_release(kp_ctx *ctx);
+/* For the tuner: the calling thread's next launches use pack entry `entry`
+** (if it applies) instead of the selection rule; -1 restores the rule. */
+void kp_force_variant(int entry);
+/* Which entry a call would get, and why (table row, bucket or ranking). */
+int kp_explain(kp_ctx *ctx, const kp_call *c, int64_t rows, char *why, size_t whylen);
 
 #endif /* KP_INTERNAL_H */

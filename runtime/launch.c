@@ -8,16 +8,24 @@
 ** one mutex, one probe and cuLaunchKernel.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "jit.h"
+#include "tune.h"
 
-static uint64_t cache_key(const kp_call *c) {
-  uint32_t a = 0;
+/* (family, dtype, alignment, rows bucket, cols): the tuning table's key */
+static uint64_t cache_key(const kp_call *c, int64_t rows) {
+  uint32_t a = 0, r = 0;
   while ((1u << a) < c->align && a < 31) a++;
+  while ((1ull << r) < (uint64_t)rows && r < 63) r++;
   return 1ull << 63 | (uint64_t)c->family << 52 | (uint64_t)c->dtype << 48 |
-         (uint64_t)a << 40 | (c->cols & 0xFFFFFFFFFFull);
+         (uint64_t)a << 44 | (uint64_t)r << 36 | (c->cols & 0xFFFFFFFFull);
 }
+
+static _Thread_local int tl_force = -1;
+void kp_force_variant(int entry) { tl_force = entry; }
 
 static uint32_t slot_of(uint64_t key) {
   key ^= key >> 33;
@@ -37,7 +45,19 @@ static kp_status load_entry(kp_ctx *ctx, uint32_t i) {
   st = kpk_check_entry(&ctx->pack, i, err, sizeof err);
   if (st != KP_OK) return kp_fail(ctx, st, "%s", err);
   CUmodule m = NULL;
-  KP_CU(ctx, d->cuModuleLoadData(&m, ctx->pack.blobs + e->image_off));
+  if (ctx->jit_target[0]) { /* no cubin for this device in the pack: compile its source */
+    kp_jit_out j;
+    st = kp_jit_get(ctx, e->name, (const char *)ctx->pack.blobs + e->src_off, (size_t)e->src_size,
+                    ctx->jit_target, &j, err, sizeof err);
+    if (st != KP_OK) return kp_fail(ctx, st, "%s", err);
+    CUresult r = d->cuModuleLoadData(&m, j.image);
+    free(j.image);
+    if (r != CUDA_SUCCESS)
+      return kp_cu_fail(ctx, r, "cuModuleLoadData of a JIT-compiled cubin (is the driver older "
+                        "than NVRTC?)", __FILE__, __LINE__);
+  } else {
+    KP_CU(ctx, d->cuModuleLoadData(&m, ctx->pack.blobs + e->image_off));
+  }
   CUfunction f;
   CUresult r = d->cuModuleGetFunction(&f, m, e->entry);
   if (r != CUDA_SUCCESS) {
@@ -61,10 +81,29 @@ done:
   return st;
 }
 
+/* The tuning table's choice if it has one that applies, else the ranking. */
+int kp_explain(kp_ctx *ctx, const kp_call *c, int64_t rows, char *why, size_t whylen) {
+  if (!ctx->have_pack) {
+    snprintf(why, whylen, "%s", ctx->pack_err);
+    return -1;
+  }
+  if (ctx->tune) {
+    int i = kp_tune_pick(ctx->tune, &ctx->pack, c, (uint64_t)rows, &ctx->props, why, whylen);
+    if (i >= 0) return i;
+  }
+  int i = kp_select_variant(&ctx->pack, c, &ctx->props, why, whylen);
+  if (i >= 0)
+    snprintf(why, whylen, "ranking: %s has the highest rank (%d) among applicable variants%s",
+             ctx->pack.entries[i].name, ctx->pack.entries[i].rank,
+             ctx->tune ? " (the table has no applicable key)" : "");
+  return i;
+}
+
 /* Slow path under the lock: select, check the signature, load, remember. */
-static kp_status resolve(kp_ctx *ctx, const kp_call *c, uint64_t key, uint32_t h, kp_slot *out) {
-  char why[700];
-  int i = kp_select_variant(&ctx->pack, c, &ctx->props, why, sizeof why);
+static kp_status resolve(kp_ctx *ctx, const kp_call *c, int64_t rows, uint64_t key, uint32_t h,
+                         kp_slot *out) {
+  char why[900];
+  int i = kp_explain(ctx, c, rows, why, sizeof why);
   if (i < 0) return kp_fail(ctx, KP_ERR_NO_VARIANT, "%s", why);
   const kpk_entry *e = &ctx->pack.entries[i];
   if (strcmp(e->signature, kp_family_signature(c->family)) != 0)
@@ -89,6 +128,26 @@ static kp_status resolve(kp_ctx *ctx, const kp_call *c, uint64_t key, uint32_t h
   return KP_OK;
 }
 
+/* The tuner's forced variant: it must exist and apply to the call. */
+static kp_status forced(kp_ctx *ctx, const kp_call *c, kp_slot *out) {
+  if ((uint32_t)tl_force >= ctx->pack.n_entries)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "forced variant %d: the pack has %u", tl_force,
+                   ctx->pack.n_entries);
+  const kpk_entry *e = &ctx->pack.entries[tl_force];
+  char why[300];
+  if (!kp_entry_applies(e, c, &ctx->props, why, sizeof why))
+    return kp_fail(ctx, KP_ERR_NO_VARIANT, "forced variant %s does not apply: %s", e->name, why);
+  if (strcmp(e->signature, kp_family_signature(c->family)) != 0)
+    return kp_fail(ctx, KP_ERR_PACK_VERSION, "variant %s: signature (%s) is not (%s)", e->name,
+                   e->signature, kp_family_signature(c->family));
+  kp_status st = load_entry(ctx, (uint32_t)tl_force);
+  if (st != KP_OK) return st;
+  out->key = 1;
+  out->fn = ctx->funcs[tl_force];
+  out->e = e;
+  return KP_OK;
+}
+
 kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, void *stream) {
   kp_status st = KP_OK;
   if (!ctx->drv)
@@ -104,15 +163,19 @@ kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, vo
     pushed = 1;
   }
 
-  uint64_t key = cache_key(c);
+  uint64_t key = cache_key(c, rows);
   uint32_t h = slot_of(key);
   kp_slot s = {0, NULL, NULL};
   pthread_mutex_lock(&ctx->lock);
-  for (uint32_t p = h;; p = (p + 1) & (KP_CACHE_SLOTS - 1)) {
-    if (ctx->cache[p].key == key) { s = ctx->cache[p]; break; }
-    if (!ctx->cache[p].key) break;
+  if (tl_force >= 0) {
+    st = forced(ctx, c, &s);
+  } else {
+    for (uint32_t p = h;; p = (p + 1) & (KP_CACHE_SLOTS - 1)) {
+      if (ctx->cache[p].key == key) { s = ctx->cache[p]; break; }
+      if (!ctx->cache[p].key) break;
+    }
+    if (!s.key) st = resolve(ctx, c, rows, key, h, &s);
   }
-  if (!s.key) st = resolve(ctx, c, key, h, &s);
   pthread_mutex_unlock(&ctx->lock);
   if (st != KP_OK) goto done;
 

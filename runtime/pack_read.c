@@ -67,6 +67,9 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
   if (kp_rd32(h + KH_HSIZE) != KPK_HEADER_SIZE)
     return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "header size %u, expected %d",
                 kp_rd32(h + KH_HSIZE), KPK_HEADER_SIZE);
+  for (int i = KH_HEADER_CRC + 4; i < KPK_HEADER_SIZE; i++)
+    if (h[i])
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "reserved header byte %d is not zero", i);
   uint64_t fsize = kp_rd64(h + KH_FILE_SIZE);
   if (fsize != size)
     return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
@@ -146,6 +149,10 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     e->src_off = kp_rd64(r + KE_SRC_OFF);
     e->src_size = kp_rd64(r + KE_SRC_SIZE);
     e->src_crc = kp_rd32(r + KE_SRC_CRC);
+    for (int b = KE_SRC_CRC + 4; b < KPK_ENTRY_SIZE; b++)
+      if (r[b])
+        return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                    "index entry %u: reserved byte %d is not zero", i, b);
 
     if (e->dtype >= KP_DTYPE_COUNT_)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "index entry %u (%s): dtype %u unknown",

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# run_gpu.sh -- the one script run on the GPU machine, from the repository root,
+# with the build/ directory (lib, bin, tests, packs) carried over from the
+# development machine.  Steps, each logged under $OUT:
+#
+#   tests         KP_REQUIRE_GPU=1 build/tests/check_kernpack      -> tests.log
+#   kpbench       build/bin/kpbench $KPBENCH_ARGS                  -> kpbench.log
+#   side_by_side  python3 bench/side_by_side.py $SIDE_ARGS         -> side_by_side.log, .json
+#   sanitizer     only if KP_SANITIZE is set ("1" = memcheck, or a list such as
+#                 "memcheck racecheck"): compute-sanitizer on kpbench --quick (bf16)
+#                                                                  -> sanitizer_<tool>.log
+#
+# A failing step never stops the others; each exit status is recorded.  Every
+# step runs under `timeout`, sized so that the whole script ends within
+# KP_DEADLINE_S seconds (default 570, under a 600 s command limit) and the
+# summary at the end -- test counts, the kpbench summary table and the
+# side-by-side table -- is always printed (only the last 12,000 characters of
+# output may come back).
+#
+# Environment: OUT (default ./build/gpu-out), KP_DEADLINE_S, KPBENCH_ARGS
+# (default --keep-going), SIDE_ARGS, KP_SANITIZE.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+OUT=${OUT:-$ROOT/build/gpu-out}
+mkdir -p "$OUT"
+export KP_PACK_DIR=$ROOT/build/packs KP_TEMPLATE_DIR=$ROOT/templates
+export PYTHONUNBUFFERED=1
+T0=$(date +%s)
+DEADLINE=${KP_DEADLINE_S:-570}
+KPBENCH_ARGS=${KPBENCH_ARGS:---keep-going}
+SIDE_ARGS=${SIDE_ARGS:-}
+
+NAMES=()
+RCS=()
+SECS=()
+
+# budget WANT: seconds a step may take, leaving 20 s for the summary
+budget() {
+  local left=$((DEADLINE - ($(date +%s) - T0) - 20)) want=$1
+  ((left < want)) && want=$left
+  ((want < 5)) && want=5
+  echo "$want"
+}
+
+# step NAME LOG WANT_SECONDS CMD...: run CMD under timeout, tee its output to LOG
+step() {
+  local name=$1 log=$2 tmo s rc
+  tmo=$(budget "$3")
+  shift 3
+  echo
+  echo "==== [$name] $* (timeout ${tmo}s) ===="
+  s=$(date +%s)
+  timeout -k 10 "$tmo" "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    echo "[$name] TIMED OUT after ${tmo}s" | tee -a "$log"
+  fi
+  echo "==== [$name] exit $rc after $(($(date +%s) - s))s ===="
+  NAMES+=("$name")
+  RCS+=("$rc")
+  SECS+=("$(($(date +%s) - s))")
+}
+
+echo "==== run_gpu.sh on $(hostname), $(date -u '+%Y-%m-%d %H:%M:%S UTC'), OUT=$OUT"
+nvidia-smi -L || echo "nvidia-smi -L failed"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+  --format=csv,noheader 2>/dev/null
+date
+# shellcheck disable=SC2012
+ls -l build/lib/libkernpack.so build/bin/kpbench build/tests/check_kernpack build/packs 2>&1 | head -20
+
+# ---- 1. GPU test suite ----------------------------------------------------------------
+step tests "$OUT/tests.log" 300 \
+  env KP_REQUIRE_GPU=1 CK_VERBOSITY=normal build/tests/check_kernpack
+
+# ---- 2. kpbench -------------------------------------------------------------------------
+# shellcheck disable=SC2086  # word splitting of the flags is intended
+step kpbench "$OUT/kpbench.log" 240 build/bin/kpbench $KPBENCH_ARGS
+
+# ---- 3. side by side with PyTorch ---------------------------------------------------------
+# shellcheck disable=SC2086
+step side_by_side "$OUT/side_by_side.log" 300 \
+  python3 -u bench/side_by_side.py --json "$OUT/side_by_side.json" $SIDE_ARGS
+
+# ---- 4. optional compute-sanitizer on a quick subset ---------------------------------------
+if [ -n "${KP_SANITIZE:-}" ]; then
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  tools=$KP_SANITIZE
+  [ "$tools" = 1 ] && tools=memcheck
+  for tool in $tools; do
+    step "sanitizer-$tool" "$OUT/sanitizer_$tool.log" 180 \
+      "$CS" --tool "$tool" --error-exitcode 3 \
+      build/bin/kpbench --quick --dtype bf16 --overhead-n 0 --keep-going
+  done
+fi
+
+# ---- summary ----------------------------------------------------------------------------------
+echo
+echo "==================== run_gpu.sh summary: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(($(date +%s) - T0)) s ===================="
+nvidia-smi -L 2>/dev/null | head -4
+fails=0
+for i in "${!NAMES[@]}"; do
+  printf '  %-22s exit %3s  %4s s\n' "${NAMES[$i]}" "${RCS[$i]}" "${SECS[$i]}"
+  [ "${RCS[$i]}" = 0 ] || fails=$((fails + 1))
+done
+
+echo "-- tests ($OUT/tests.log):"
+if [ -f "$OUT/tests.log" ]; then
+  grep -E '^GPU:|^SKIPPED|^KP_REQUIRE_GPU' "$OUT/tests.log" | head -3
+  grep -E '^[0-9]+%: Checks: ' "$OUT/tests.log" || { echo "  (no Check summary line; last lines:)"; tail -5 "$OUT/tests.log"; }
+  nf=$(grep -cE ':[EF]:' "$OUT/tests.log")
+  if [ "$nf" -gt 0 ]; then
+    echo "  failing checks ($nf, first 15, each cut to 300 chars):"
+    grep -E ':[EF]:' "$OUT/tests.log" | head -15 | cut -c1-300
+  fi
+fi
+
+echo "-- kpbench ($OUT/kpbench.log):"
+if grep -q '^==== kpbench summary' "$OUT/kpbench.log" 2>/dev/null; then
+  sed -n '/^==== kpbench summary/,$p' "$OUT/kpbench.log"
+else
+  echo "  (no summary table; last lines:)"
+  tail -8 "$OUT/kpbench.log" 2>/dev/null | cut -c1-300
+fi
+
+if [ -n "${KP_SANITIZE:-}" ]; then
+  for f in "$OUT"/sanitizer_*.log; do
+    [ -f "$f" ] || continue
+    echo "-- $(basename "$f"):"
+    grep -E 'ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY' "$f" | head -3
+    grep -E '^========= (Invalid|Race|Error|Program hit)' "$f" | head -5 | cut -c1-300
+    grep -qE 'ERROR SUMMARY|RACECHECK SUMMARY' "$f" || tail -3 "$f" | cut -c1-300
+  done
+fi
+
+echo "-- side by side ($OUT/side_by_side.log):"
+if grep -q '^==== side-by-side' "$OUT/side_by_side.log" 2>/dev/null; then
+  sed -n '/^==== side-by-side/,$p' "$OUT/side_by_side.log" | cut -c1-400
+else
+  echo "  (no table; last lines:)"
+  tail -12 "$OUT/side_by_side.log" 2>/dev/null | cut -c1-300
+fi
+echo "steps failed: $fails of ${#NAMES[@]}; logs in $OUT"
+[ "$fails" = 0 ]

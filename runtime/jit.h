@@ -1,0 +1,53 @@
+/*
+** jit.h -- compile a variant's source at first use with NVRTC (dlopen'ed
+** only when needed) and keep the result in an on-disk cache.
+**
+** Cache key: FNV-1a-64 and CRC-32 over the generated source (self-contained:
+** the device library is pasted in, there are no includes), the NVRTC options,
+** the exact target (sm_90a, sm_90 and compute_90 differ), the NVRTC version
+** and the pack format version.  Never paths or modification times.
+**
+** Cache directory: $KP_CACHE_DIR, else $XDG_CACHE_HOME/kernpack, else
+** ~/.cache/kernpack; entries live in <dir>/v1/<target>/<variant>-<key>.bin
+** with a small header (magic, size, CRC), written to a temporary file and
+** renamed into place.  Concurrent compiles of one entry are serialised with
+** flock() on <entry>.lock (released by the kernel if a process dies), with a
+** timeout after which the process compiles for itself without writing.  A
+** corrupt or truncated entry fails its CRC and is rebuilt.  A read-only or
+** missing cache directory still works, in memory only.
+*/
+#ifndef KP_JIT_H
+#define KP_JIT_H
+
+#include "internal.h"
+
+typedef struct kp_jit_out {
+  unsigned char *image; /* malloc'd cubin (or PTX for compute_XY), caller frees */
+  size_t size;
+  int from_cache;       /* 1: read from the disk cache, 0: compiled now */
+  double ms;            /* wall time of the lookup or compile */
+  char key[40];         /* hex cache key */
+  char path[700];       /* cache entry path ("" when the cache is unusable) */
+} kp_jit_out;
+
+/* NVRTC version through dlopen; KP_ERR_UNSUPPORTED with a message if absent. */
+kp_status kp_nvrtc_version(int *major, int *minor, char *err, size_t errlen);
+
+/* The cache key of (source, target) under the NVRTC found at run time. */
+kp_status kp_jit_key(const char *src, size_t srclen, const char *target, char key[40], char *err,
+                     size_t errlen);
+
+/* The cache directory in use (not created). */
+void kp_jit_cache_dir(char *out, size_t n);
+
+/*
+** Get the image of `name` (a variant, its source src) for `target`: from the
+** cache if a valid entry exists, else compile it (at most one process at a
+** time per entry) and store it.  log_ctx is used for info/debug logging
+** only.  Errors: KP_ERR_UNSUPPORTED (no NVRTC), KP_ERR_CUDA (NVRTC failed;
+** the message holds its log), KP_ERR_NOMEM.
+*/
+kp_status kp_jit_get(const kp_ctx *log_ctx, const char *name, const char *src, size_t srclen,
+                     const char *target, kp_jit_out *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,12 @@
+/*
+** nvrtc_opts.h -- the NVRTC options of every compile, at build time
+** (gen/nvrtc_compile.c) and at run time (runtime/jit.c), so that a variant
+** JIT-compiled on first use is the same code the pack would have held.
+** No -lineinfo: it triples the size of every image.
+*/
+#ifndef KP_NVRTC_OPTS_H
+#define KP_NVRTC_OPTS_H
+
+#define KP_NVRTC_OPTIONS "--std=c++17", "--ptxas-options=-v", "--extra-device-vectorization"
+
+#endif

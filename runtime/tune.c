@@ -1,0 +1,372 @@
+/*
+** tune.c -- read, write, merge and consult the autotune table (tune.h).
+*/
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tune.h"
+
+uint64_t kp_rows_bucket(uint64_t rows) {
+  uint64_t b = 1;
+  while (b < rows && b < (1ull << 62)) b <<= 1;
+  return b;
+}
+
+uint64_t kp_pack_hash(const kpk_pack *pk) {
+  uint64_t h = kp_fnv1a64(pk->target, strlen(pk->target));
+  for (uint32_t i = 0; i < pk->n_entries; i++) {
+    const kpk_entry *e = &pk->entries[i];
+    h ^= kp_fnv1a64(e->name, strlen(e->name)) + e->src_hash + e->image_crc;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+static kp_status perr(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static kp_status perr(char *err, size_t errlen, const char *path, int line, const char *fmt, ...) {
+  int n = snprintf(err, errlen, "%s:%d: ", path, line);
+  if (n >= 0 && (size_t)n < errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+  }
+  return KP_ERR_INVALID_ARG;
+}
+
+static int dtype_from(const char *s) {
+  for (int i = 0; i < KP_DTYPE_COUNT_; i++)
+    if (strcmp(s, kp_dtype_name((kp_dtype)i)) == 0) return i;
+  return -1;
+}
+
+static char *trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  char *e = s + strlen(s);
+  while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+  return s;
+}
+
+/* "key = value" header lines */
+static kp_status header_line(kp_tune_table *t, char *line, const char *path, int ln, char *err,
+                             size_t errlen) {
+  char *eq = strchr(line, '=');
+  if (!eq) return perr(err, errlen, path, ln, "expected 'key = value' or a measurement row");
+  *eq = 0;
+  char *k = trim(line), *v = trim(eq + 1);
+  char *end;
+  if (!strcmp(k, "device")) snprintf(t->device, sizeof t->device, "%s", v);
+  else if (!strcmp(k, "date")) snprintf(t->date, sizeof t->date, "%s", v);
+  else if (!strcmp(k, "sm") || !strcmp(k, "sm_count") || !strcmp(k, "driver")) {
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || x < 0 || x > 1000000)
+      return perr(err, errlen, path, ln, "%s: '%s' is not a number", k, v);
+    *(!strcmp(k, "sm") ? &t->sm : !strcmp(k, "sm_count") ? &t->sm_count : &t->driver) = (int)x;
+  } else if (!strcmp(k, "pack")) {
+    char tgt[16];
+    unsigned long long h;
+    if (sscanf(v, "%15s %llx", tgt, &h) != 2)
+      return perr(err, errlen, path, ln, "pack: expected '<target> <hex hash>'");
+    snprintf(t->pack_target, sizeof t->pack_target, "%s", tgt);
+    t->pack_hash = h;
+  } else {
+    return perr(err, errlen, path, ln, "unknown header key '%s'", k);
+  }
+  return KP_OK;
+}
+
+static kp_status data_line(kp_tune_table *t, char *line, const char *path, int ln, char *err,
+                           size_t errlen) {
+  char fam[64], dt[16], var[256], extra[2];
+  unsigned long long cols, rows;
+  unsigned align;
+  double us;
+  int n = sscanf(line, "%63s %15s %llu %u %llu %255s %lf %1s", fam, dt, &cols, &align, &rows, var,
+                 &us, extra);
+  if (n != 7)
+    return perr(err, errlen, path, ln,
+                "expected 'family dtype cols align rows variant time_us' (7 fields)");
+  kp_tune_row r;
+  memset(&r, 0, sizeof r);
+  int d = dtype_from(dt);
+  if (d < 0) return perr(err, errlen, path, ln, "unknown dtype '%s'", dt);
+  if (strlen(fam) >= sizeof r.family || strlen(var) >= sizeof r.variant)
+    return perr(err, errlen, path, ln, "family or variant name too long");
+  if (cols < 1 || cols > 2147483647ull) return perr(err, errlen, path, ln, "cols %llu out of range", cols);
+  if (align < 1 || align > 16 || (align & (align - 1)))
+    return perr(err, errlen, path, ln, "align %u is not a power of two <= 16", align);
+  if (rows < 1 || rows != kp_rows_bucket(rows))
+    return perr(err, errlen, path, ln, "rows %llu is not a power-of-two bucket", rows);
+  if (!(us > 0) || !isfinite(us)) return perr(err, errlen, path, ln, "time %g is not > 0", us);
+  strcpy(r.family, fam);
+  strcpy(r.variant, var);
+  r.dtype = (kp_dtype)d;
+  r.cols = cols;
+  r.align = align;
+  r.rows = rows;
+  r.us = us;
+  r.line = ln;
+  if (kp_tune_add(t, &r)) return KP_ERR_NOMEM;
+  return KP_OK;
+}
+
+kp_status kp_tune_parse(kp_tune_table *t, const char *text, const char *path, char *err,
+                        size_t errlen) {
+  memset(t, 0, sizeof *t);
+  snprintf(t->path, sizeof t->path, "%s", path);
+  kp_status st = KP_OK;
+  int ln = 0, seen_magic = 0;
+  const char *p = text;
+  while (*p && st == KP_OK) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    char buf[1024];
+    ln++;
+    if (len >= sizeof buf) {
+      st = perr(err, errlen, path, ln, "line longer than %zu bytes", sizeof buf - 1);
+      break;
+    }
+    memcpy(buf, p, len);
+    buf[len] = 0;
+    p += len + (nl ? 1 : 0);
+    char *s = trim(buf);
+    if (!*s || *s == '#') continue;
+    if (!seen_magic) {
+      int v;
+      char extra[2];
+      if (sscanf(s, "kernpack-tune %d %1s", &v, extra) != 1) {
+        st = perr(err, errlen, path, ln, "not a kernpack tuning table (expected 'kernpack-tune %d')",
+                  KP_TUNE_VERSION);
+      } else if (v != KP_TUNE_VERSION) {
+        st = perr(err, errlen, path, ln, "table format version %d, this library reads %d", v,
+                  KP_TUNE_VERSION);
+      }
+      seen_magic = 1;
+      continue;
+    }
+    st = strchr(s, '=') ? header_line(t, s, path, ln, err, errlen)
+                        : data_line(t, s, path, ln, err, errlen);
+  }
+  if (st == KP_OK && !seen_magic) st = perr(err, errlen, path, ln, "empty tuning table");
+  if (st != KP_OK) kp_tune_free(t);
+  return st;
+}
+
+kp_status kp_tune_load(kp_tune_table *t, const char *path, char *err, size_t errlen) {
+  memset(t, 0, sizeof *t);
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    return errno == ENOENT ? KP_ERR_PACK_NOT_FOUND : KP_ERR_IO;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  size_t got;
+  while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+    n += got;
+    if (n + 1 == cap) {
+      if (cap >= (64u << 20)) { free(buf); buf = NULL; break; }
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb) { free(buf); buf = NULL; }
+      buf = nb;
+    }
+  }
+  fclose(f);
+  if (!buf) {
+    snprintf(err, errlen, "%s: too large or out of memory", path);
+    return KP_ERR_NOMEM;
+  }
+  buf[n] = 0;
+  if (memchr(buf, 0, n)) {
+    free(buf);
+    snprintf(err, errlen, "%s: binary data in a text table", path);
+    return KP_ERR_INVALID_ARG;
+  }
+  kp_status st = kp_tune_parse(t, buf, path, err, errlen);
+  free(buf);
+  return st;
+}
+
+static int same_key(const kp_tune_row *a, const kp_tune_row *b) {
+  return !strcmp(a->family, b->family) && a->dtype == b->dtype && a->cols == b->cols &&
+         a->align == b->align && a->rows == b->rows;
+}
+
+int kp_tune_add(kp_tune_table *t, const kp_tune_row *r) {
+  for (size_t i = 0; i < t->n; i++)
+    if (same_key(&t->rows[i], r) && !strcmp(t->rows[i].variant, r->variant)) {
+      if (r->us < t->rows[i].us) t->rows[i].us = r->us;
+      return 0;
+    }
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    kp_tune_row *nr = realloc(t->rows, cap * sizeof *nr);
+    if (!nr) return -1;
+    t->rows = nr;
+    t->cap = cap;
+  }
+  t->rows[t->n++] = *r;
+  return 0;
+}
+
+static int row_cmp(const void *pa, const void *pb) {
+  const kp_tune_row *a = pa, *b = pb;
+  int c = strcmp(a->family, b->family);
+  if (c) return c;
+  if (a->dtype != b->dtype) return (int)a->dtype - (int)b->dtype;
+  if (a->cols != b->cols) return a->cols < b->cols ? -1 : 1;
+  if (a->align != b->align) return a->align < b->align ? -1 : 1;
+  if (a->rows != b->rows) return a->rows < b->rows ? -1 : 1;
+  if (a->us != b->us) return a->us < b->us ? -1 : 1;
+  return strcmp(a->variant, b->variant);
+}
+
+int kp_tune_write(const kp_tune_table *t, FILE *f) {
+  kp_tune_row *sorted = malloc((t->n ? t->n : 1) * sizeof *sorted);
+  if (!sorted) return -1;
+  memcpy(sorted, t->rows, t->n * sizeof *sorted);
+  qsort(sorted, t->n, sizeof *sorted, row_cmp);
+  fprintf(f, "kernpack-tune %d\n", KP_TUNE_VERSION);
+  fprintf(f, "device = %s\nsm = %d\nsm_count = %d\ndriver = %d\npack = %s %016llx\ndate = %s\n",
+          t->device, t->sm, t->sm_count, t->driver, t->pack_target[0] ? t->pack_target : "-",
+          (unsigned long long)t->pack_hash, t->date);
+  fprintf(f, "# family dtype cols align rows variant time_us  (best per key first)\n");
+  for (size_t i = 0; i < t->n; i++) {
+    const kp_tune_row *r = &sorted[i];
+    fprintf(f, "%s %s %llu %u %llu %s %.3f\n", r->family, kp_dtype_name(r->dtype),
+            (unsigned long long)r->cols, r->align, (unsigned long long)r->rows, r->variant, r->us);
+  }
+  free(sorted);
+  return ferror(f) ? -1 : 0;
+}
+
+kp_status kp_tune_save(const kp_tune_table *t, const char *path, char *err, size_t errlen) {
+  char tmp[600];
+  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+    return KP_ERR_IO;
+  }
+  int bad = kp_tune_write(t, f);
+  bad |= fclose(f) != 0;
+  if (bad || rename(tmp, path) != 0) {
+    snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+    remove(tmp);
+    return KP_ERR_IO;
+  }
+  return KP_OK;
+}
+
+kp_status kp_tune_merge(kp_tune_table *dst, const kp_tune_table *src, char *err, size_t errlen) {
+  if (!dst->device[0]) { /* empty destination takes src's metadata */
+    memcpy(dst->device, src->device, sizeof dst->device);
+    dst->sm = src->sm;
+    dst->sm_count = src->sm_count;
+    dst->driver = src->driver;
+    memcpy(dst->pack_target, src->pack_target, sizeof dst->pack_target);
+    dst->pack_hash = src->pack_hash;
+    memcpy(dst->date, src->date, sizeof dst->date);
+  } else if (strcmp(dst->device, src->device) || dst->sm != src->sm ||
+             dst->sm_count != src->sm_count) {
+    snprintf(err, errlen, "%s: measured on %s (sm_%d, %d SMs), not %s (sm_%d, %d SMs): not merged",
+             src->path, src->device, src->sm, src->sm_count, dst->device, dst->sm, dst->sm_count);
+    return KP_ERR_INVALID_ARG;
+  }
+  if (strcmp(src->date, dst->date) > 0) memcpy(dst->date, src->date, sizeof dst->date);
+  for (size_t i = 0; i < src->n; i++)
+    if (kp_tune_add(dst, &src->rows[i])) return KP_ERR_NOMEM;
+  return KP_OK;
+}
+
+void kp_tune_free(kp_tune_table *t) {
+  free(t->rows);
+  t->rows = NULL;
+  t->n = t->cap = 0;
+}
+
+int kp_tune_matches(const kp_tune_table *t, const kp_device_info *d, char *why, size_t whylen) {
+  if (strcmp(t->device, d->name) || t->sm != d->sm || t->sm_count != d->sm_count) {
+    snprintf(why, whylen, "%s was measured on %s (sm_%d, %d SMs); this is %s (sm_%d, %d SMs)",
+             t->path, t->device, t->sm, t->sm_count, d->name, d->sm, d->sm_count);
+    return 0;
+  }
+  return 1;
+}
+
+static int find_entry(const kpk_pack *pk, const char *name) {
+  for (uint32_t i = 0; i < pk->n_entries; i++)
+    if (!strcmp(pk->entries[i].name, name)) return (int)i;
+  return -1;
+}
+
+/* Best applicable variant measured at (cols, rows), or -1. */
+static int best_at(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t cols,
+                   uint64_t rows, const kp_devprops *d, double *us) {
+  int best = -1;
+  for (size_t i = 0; i < t->n; i++) {
+    const kp_tune_row *r = &t->rows[i];
+    if (r->cols != cols || r->rows != rows || r->align != c->align || r->dtype != c->dtype ||
+        strcmp(r->family, kp_family_name(c->family)))
+      continue;
+    int e = find_entry(pk, r->variant);
+    if (e < 0 || !kp_entry_applies(&pk->entries[e], c, d, NULL, 0)) continue;
+    if (best < 0 || r->us < *us) {
+      best = e;
+      *us = r->us;
+    }
+  }
+  return best;
+}
+
+static double log2dist(uint64_t a, uint64_t b) { return fabs(log2((double)a) - log2((double)b)); }
+
+int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t rows,
+                 const kp_devprops *d, char *how, size_t howlen) {
+  uint64_t rb = kp_rows_bucket(rows);
+  double us = 0;
+  int e = best_at(t, pk, c, c->cols, rb, d, &us);
+  if (e >= 0) {
+    snprintf(how, howlen, "table %s: exact key cols=%llu rows<=%llu: %s (%.3f us)", t->path,
+             (unsigned long long)c->cols, (unsigned long long)rb, pk->entries[e].name, us);
+    return e;
+  }
+  /* nearest key: exact cols beats any other cols; then log2 distance in
+  ** cols, then in rows; ties go to the smaller key */
+  double bd_c = INFINITY, bd_r = INFINITY;
+  uint64_t bc = 0, br = 0;
+  int best = -1;
+  double best_us = 0;
+  for (size_t i = 0; i < t->n; i++) {
+    const kp_tune_row *r = &t->rows[i];
+    if (r->align != c->align || r->dtype != c->dtype || strcmp(r->family, kp_family_name(c->family)))
+      continue;
+    double dc = log2dist(r->cols, c->cols), dr = log2dist(r->rows, rb);
+    if (dc > bd_c || (dc == bd_c && dr > bd_r) ||
+        (dc == bd_c && dr == bd_r && (r->cols > bc || (r->cols == bc && r->rows >= br))))
+      continue;
+    double u;
+    int k = best_at(t, pk, c, r->cols, r->rows, d, &u);
+    if (k < 0) continue;
+    bd_c = dc;
+    bd_r = dr;
+    bc = r->cols;
+    br = r->rows;
+    best = k;
+    best_us = u;
+  }
+  if (best >= 0)
+    snprintf(how, howlen, "table %s: nearest key cols=%llu rows<=%llu: %s (%.3f us there)",
+             t->path, (unsigned long long)bc, (unsigned long long)br, pk->entries[best].name,
+             best_us);
+  else
+    snprintf(how, howlen, "table %s: no measured key applies", t->path);
+  return best;
+}

@@ -1,0 +1,82 @@
+/*
+** tune.h -- the autotune table: measured times per (family, dtype, shape
+** key, variant), a text file people can read, diff and merge.
+**
+**   kernpack-tune 1
+**   device = NVIDIA H200
+**   sm = 90
+**   sm_count = 132
+**   driver = 13000
+**   pack = sm_90a 0123456789abcdef
+**   date = 2026-11-22T02:10:00Z
+**   # family dtype cols align rows variant time_us
+**   softmax bf16 8192 16 32768 softmax_bf16_block_t256_v8_n4 161.250
+**
+** Blank lines and lines starting with '#' are comments.  The shape key is
+** (cols, align, rows bucket): rows are recorded as their bucket, the next
+** power of two.  Every measurement is a row, so a variant added later adds
+** rows and discards none; the best (lowest time) row per key is the choice.
+*/
+#ifndef KP_TUNE_H
+#define KP_TUNE_H
+
+#include <stdio.h>
+
+#include "internal.h"
+
+#define KP_TUNE_VERSION 1
+
+typedef struct kp_tune_row {
+  char family[32];
+  kp_dtype dtype;
+  uint64_t cols;
+  uint32_t align;
+  uint64_t rows;      /* bucket: a power of two */
+  char variant[128];
+  double us;
+  int line;           /* where it was read, for messages */
+} kp_tune_row;
+
+typedef struct kp_tune_table {
+  char path[512];
+  char device[128];
+  int sm, sm_count, driver;
+  char pack_target[16];
+  uint64_t pack_hash;
+  char date[40];
+  kp_tune_row *rows;
+  size_t n, cap;
+} kp_tune_table;
+
+uint64_t kp_rows_bucket(uint64_t rows);
+/* Hash identifying a pack's contents (its index and strings). */
+uint64_t kp_pack_hash(const kpk_pack *pk);
+
+/* Parse text (NUL-terminated); errors are "<path>:<line>: what". */
+kp_status kp_tune_parse(kp_tune_table *t, const char *text, const char *path, char *err,
+                        size_t errlen);
+kp_status kp_tune_load(kp_tune_table *t, const char *path, char *err, size_t errlen);
+/* Write header and rows (sorted by key, then time). 0 on success. */
+int kp_tune_write(const kp_tune_table *t, FILE *f);
+/* Write to path atomically (temporary file + rename). */
+kp_status kp_tune_save(const kp_tune_table *t, const char *path, char *err, size_t errlen);
+/* Add a measurement; a row with the same key and variant keeps the lower time. */
+int kp_tune_add(kp_tune_table *t, const kp_tune_row *r);
+/* Merge src into dst: the device metadata must agree (else KP_ERR_INVALID_ARG). */
+kp_status kp_tune_merge(kp_tune_table *dst, const kp_tune_table *src, char *err, size_t errlen);
+void kp_tune_free(kp_tune_table *t);
+
+/* Does the table's device metadata match this device?  If not, why says how. */
+int kp_tune_matches(const kp_tune_table *t, const kp_device_info *d, char *why, size_t whylen);
+
+/*
+** The tuned choice for a call: the best row with this family, dtype and
+** alignment at the exact (cols, rows bucket); else the nearest measured key
+** (documented rule: same cols and nearest rows bucket; else the nearest cols
+** in log2 distance, then nearest rows) whose best variant applies to this
+** call.  Returns the pack entry index or -1; how says which rule decided.
+*/
+int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t rows,
+                 const kp_devprops *d, char *how, size_t howlen);
+
+#endif

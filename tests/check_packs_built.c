@@ -1,0 +1,288 @@
+/*
+** check_packs_built.c -- the packs `make` built hold what the templates
+** declare, on every default target.
+**
+** Needs $KP_PACK_DIR (the built packs) and $KP_TEMPLATE_DIR (templates/<family>.lua
+** and the device library kp_device.cuh); `make test` sets both.  A missing
+** variable or pack is a failure, not a skip: these tests are the only
+** proof that the shipped packs are complete.
+*/
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "nvrtc_compile.h"
+#include "pack.h"
+#include "template.h"
+
+#define ANY_COLS 2147483647ull /* kernels index columns with int */
+
+/* Keep in step with ARCHS in the Makefile. */
+static const char *const TARGETS[] = {"sm_80", "sm_86", "sm_89", "sm_90a", "sm_120", "compute_80"};
+#define N_TARGETS ((int)(sizeof TARGETS / sizeof TARGETS[0]))
+
+typedef struct tpl_set {
+  kg_template *t;
+  int n;
+} tpl_set;
+
+static const char *need_env(const char *name) {
+  const char *v = getenv(name);
+  ck_assert_msg(v && *v, "$%s is unset: run these tests through `make test`, which points it "
+                         "at the build", name);
+  return v;
+}
+
+static int cmp_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted *.lua names in dir (the device library is a .cuh, so not among them). */
+static char **lua_files(const char *dir, int *n) {
+  DIR *dp = opendir(dir);
+  ck_assert_msg(dp != NULL, "cannot open template directory %s", dir);
+  char **names = NULL;
+  int cnt = 0;
+  struct dirent *de;
+  while ((de = readdir(dp))) {
+    size_t len = strlen(de->d_name);
+    if (len < 5 || strcmp(de->d_name + len - 4, ".lua") != 0) continue;
+    names = realloc(names, (size_t)(cnt + 1) * sizeof *names);
+    ck_assert_ptr_nonnull(names);
+    names[cnt++] = strdup(de->d_name);
+  }
+  closedir(dp);
+  if (cnt) qsort(names, (size_t)cnt, sizeof *names, cmp_names);
+  *n = cnt;
+  return names;
+}
+
+/* Run every template, as kpgen does, to learn what each pack must hold. */
+static tpl_set load_templates(void) {
+  const char *dir = need_env("KP_TEMPLATE_DIR");
+  char lib[1024], path[1024], err[2048];
+  snprintf(lib, sizeof lib, "%s/kp_device.cuh", dir);
+  int nf;
+  char **files = lua_files(dir, &nf);
+  ck_assert_msg(nf > 0, "no templates (*.lua) in %s", dir);
+  tpl_set ts = {calloc((size_t)nf, sizeof(kg_template)), nf};
+  ck_assert_ptr_nonnull(ts.t);
+  for (int i = 0; i < nf; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    ck_assert_msg(kg_template_load(&ts.t[i], path, lib, err, sizeof err) == 0, "%s", err);
+    free(files[i]);
+  }
+  free(files);
+  return ts;
+}
+
+static void free_templates(tpl_set *ts) {
+  for (int i = 0; i < ts->n; i++) kg_template_free(&ts->t[i]);
+  free(ts->t);
+}
+
+/* Open <KP_PACK_DIR>/<target>.kpk; it must exist and parse. */
+static void open_pack(kpk_pack *pk, const char *target) {
+  char path[1024], err[1024];
+  snprintf(path, sizeof path, "%s/%s.kpk", need_env("KP_PACK_DIR"), target);
+  kp_status s = kpk_open(pk, path, err, sizeof err);
+  ck_assert_msg(s == KP_OK, "default target %s: %s (%s)", target, err, kp_status_name(s));
+}
+
+static const kpk_entry *find_entry(const kpk_pack *pk, const char *name) {
+  for (uint32_t i = 0; i < pk->n_entries; i++)
+    if (strcmp(pk->entries[i].name, name) == 0) return &pk->entries[i];
+  return NULL;
+}
+
+/* SM number a target runs on: "sm_90a" -> 90, "compute_80" -> 80. */
+static uint32_t target_sm(const char *target) {
+  const char *us = strchr(target, '_');
+  ck_assert_ptr_nonnull(us);
+  return (uint32_t)strtoul(us + 1, NULL, 10);
+}
+
+/* The pack opens, is named for its target, and every entry's checksums
+** verify with no spilling entry among them. */
+START_TEST(test_pack_opens_and_verifies) {
+  const char *target = TARGETS[_i];
+  kpk_pack pk;
+  char err[1024];
+  open_pack(&pk, target);
+  ck_assert_msg(strcmp(pk.target, target) == 0, "%s: header says target %s", pk.path, pk.target);
+  ck_assert_msg(pk.n_entries > 0, "%s holds no kernels", pk.path);
+  for (uint32_t i = 0; i < pk.n_entries; i++) {
+    const kpk_entry *e = &pk.entries[i];
+    ck_assert_msg(kpk_check_entry(&pk, i, err, sizeof err) == KP_OK, "%s", err);
+    ck_assert_msg(e->spill_stores == 0 && e->spill_loads == 0,
+                  "%s: %s spills (%u bytes stored, %u loaded)", pk.path, e->name,
+                  e->spill_stores, e->spill_loads);
+  }
+  kpk_close(&pk);
+}
+END_TEST
+
+/* compute_ packs hold NUL-terminated PTX, sm_ packs hold cubins (ELF). */
+START_TEST(test_image_kind) {
+  const char *target = TARGETS[_i];
+  int want_ptx = strncmp(target, "compute_", 8) == 0;
+  kpk_pack pk;
+  open_pack(&pk, target);
+  for (uint32_t i = 0; i < pk.n_entries; i++) {
+    const kpk_entry *e = &pk.entries[i];
+    const uint8_t *img = pk.blobs + e->image_off;
+    ck_assert_msg(!!e->is_ptx == want_ptx, "%s: %s is %s, expected %s", pk.path, e->name,
+                  e->is_ptx ? "PTX" : "a cubin", want_ptx ? "PTX" : "a cubin");
+    if (want_ptx)
+      ck_assert_msg(img[e->image_size - 1] == 0 && strstr((const char *)img, ".version"),
+                    "%s: %s is not PTX text", pk.path, e->name);
+    else
+      ck_assert_msg(e->image_size >= 4 && memcmp(img, "\x7f" "ELF", 4) == 0,
+                    "%s: %s has no ELF magic, not a cubin", pk.path, e->name);
+  }
+  kpk_close(&pk);
+}
+END_TEST
+
+/* Does the entry's stored source match the template's, past the first
+** banner line (which names the template by the path kpgen was given)? */
+static int same_source(const kpk_pack *pk, const kpk_entry *e, const kg_variant *v) {
+  const char *a = (const char *)pk->blobs + e->src_off, *b = v->source;
+  const char *na = memchr(a, '\n', (size_t)e->src_size), *nb = strchr(b, '\n');
+  if (!na || !nb) return 0;
+  size_t la = (size_t)e->src_size - (size_t)(na - a), lb = v->source_len - (size_t)(nb - b);
+  return la == lb && memcmp(na, nb, la) == 0;
+}
+
+/* Fail for a declared variant missing from the pack.  kpgen drops exactly
+** the variants that spill; the build's compile record for the variant
+** (<packs>/../obj/<target>/<name>.info, as the Makefile lays it out) says
+** by how much, or, if it says no spill, that the pack is stale. */
+static void fail_missing(const kpk_pack *pk, const kg_variant *v) {
+  char info_path[1536];
+  kg_compile_info info;
+  snprintf(info_path, sizeof info_path, "%s/../obj/%s/%s.info", need_env("KP_PACK_DIR"),
+           pk->target, v->e.name);
+  int have = kg_info_read(info_path, &info) == 0;
+  if (have && !info.spill_stores && !info.spill_loads)
+    ck_abort_msg("%s: variant %s (family %s, %s) is declared but missing from the pack, and "
+                 "it does not spill: stale pack, run make",
+                 pk->path, v->e.name, v->e.family, kp_dtype_name((kp_dtype)v->e.dtype));
+  if (have)
+    ck_abort_msg("%s: variant %s (family %s, %s) was dropped from the pack because it spills "
+                 "registers on %s (%d bytes stored, %d loaded)",
+                 pk->path, v->e.name, v->e.family, kp_dtype_name((kp_dtype)v->e.dtype),
+                 pk->target, info.spill_stores, info.spill_loads);
+  ck_abort_msg("%s: variant %s (family %s, %s) is declared but missing from the pack: kpgen "
+               "dropped it because it spills registers on %s (or the pack is stale)",
+               pk->path, v->e.name, v->e.family, kp_dtype_name((kp_dtype)v->e.dtype),
+               pk->target);
+}
+
+/* Compare one declared variant with its pack entry. */
+static void check_declared(const kpk_pack *pk, const kg_variant *v) {
+  const kpk_entry *e = find_entry(pk, v->e.name);
+  if (!e) fail_missing(pk, v);
+  ck_assert_msg(e->spill_stores == 0 && e->spill_loads == 0, "%s: %s spills", pk->path,
+                e->name);
+  ck_assert_msg(strcmp(e->family, v->e.family) == 0 && e->dtype == v->e.dtype &&
+                    e->align == v->e.align && e->min_cols == v->e.min_cols &&
+                    e->max_cols == v->e.max_cols && e->block == v->e.block &&
+                    e->rows_per_block == v->e.rows_per_block && e->rank == v->e.rank,
+                "%s: %s differs from its template declaration", pk->path, e->name);
+  ck_assert_msg(same_source(pk, e, v),
+                "%s: %s was built from another version of its template (stale pack: run make)",
+                pk->path, e->name);
+}
+
+/* Is a variant of this name declared by any template? */
+static int declared_anywhere(const tpl_set *ts, const char *name) {
+  for (int t = 0; t < ts->n; t++)
+    if (kg_template_find(&ts->t[t], name)) return 1;
+  return 0;
+}
+
+/* Every variant the templates declare for this target's SM is in the pack,
+** unchanged (so none was dropped for spilling and the pack is not stale),
+** and the pack holds nothing the templates no longer declare. */
+START_TEST(test_every_declared_variant_present) {
+  tpl_set ts = load_templates();
+  kpk_pack pk;
+  open_pack(&pk, TARGETS[_i]);
+  uint32_t sm = target_sm(pk.target);
+  for (int t = 0; t < ts.n; t++)
+    for (int v = 0; v < ts.t[t].n; v++) {
+      const kpk_entry *d = &ts.t[t].v[v].e;
+      if (d->min_sm <= sm && (d->max_sm == 0 || d->max_sm >= sm)) check_declared(&pk, &ts.t[t].v[v]);
+    }
+  for (uint32_t i = 0; i < pk.n_entries; i++)
+    ck_assert_msg(declared_anywhere(&ts, pk.entries[i].name),
+                  "%s: %s is declared by no template (stale pack: run make)", pk.path,
+                  pk.entries[i].name);
+  kpk_close(&pk);
+  free_templates(&ts);
+}
+END_TEST
+
+/* Does the pack hold a variant of family/dtype that takes any row: element
+** alignment, every column count from 1 up, and runs on the pack's SM? */
+static int has_any_shape(const kpk_pack *pk, const char *family, uint32_t dt) {
+  uint32_t sm = target_sm(pk->target);
+  for (uint32_t i = 0; i < pk->n_entries; i++) {
+    const kpk_entry *e = &pk->entries[i];
+    if (strcmp(e->family, family) || e->dtype != dt) continue;
+    if (e->align == kp_dtype_size((kp_dtype)dt) && e->max_cols >= ANY_COLS &&
+        e->min_cols <= 1 && e->min_sm <= sm && (e->max_sm == 0 || e->max_sm >= sm))
+      return 1;
+  }
+  return 0;
+}
+
+/* Every template family is in the pack in all three dtypes, each with an
+** any-shape fallback, so no call shape is left without a kernel. */
+START_TEST(test_families_dtypes_fallback) {
+  tpl_set ts = load_templates();
+  kpk_pack pk;
+  open_pack(&pk, TARGETS[_i]);
+  for (int t = 0; t < ts.n; t++) {
+    const char *fam = ts.t[t].family;
+    for (uint32_t dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
+      int found = 0;
+      for (uint32_t i = 0; i < pk.n_entries && !found; i++)
+        found = strcmp(pk.entries[i].family, fam) == 0 && pk.entries[i].dtype == dt;
+      ck_assert_msg(found, "%s: family %s (template %s) has no %s variant", pk.path, fam,
+                    ts.t[t].path, kp_dtype_name((kp_dtype)dt));
+      ck_assert_msg(has_any_shape(&pk, fam, dt),
+                    "%s: family %s %s has no any-shape fallback (align == element size, "
+                    "cols 1..%llu, runs on %s)",
+                    pk.path, fam, kp_dtype_name((kp_dtype)dt), ANY_COLS, pk.target);
+    }
+  }
+  kpk_close(&pk);
+  free_templates(&ts);
+}
+END_TEST
+
+/* The test environment itself: both variables set (a silent skip here would
+** let `make test` pass without ever looking at the packs). */
+START_TEST(test_environment) {
+  need_env("KP_PACK_DIR");
+  need_env("KP_TEMPLATE_DIR");
+}
+END_TEST
+
+Suite *packs_built_suite(void) {
+  Suite *s = suite_create("packs_built");
+  TCase *tc = tcase_create("packs_built");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_environment);
+  tcase_add_loop_test(tc, test_pack_opens_and_verifies, 0, N_TARGETS);
+  tcase_add_loop_test(tc, test_image_kind, 0, N_TARGETS);
+  tcase_add_loop_test(tc, test_every_declared_variant_present, 0, N_TARGETS);
+  tcase_add_loop_test(tc, test_families_dtypes_fallback, 0, N_TARGETS);
+  suite_add_tcase(s, tc);
+  return s;
+}

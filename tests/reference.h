@@ -1,0 +1,34 @@
+/*
+** reference.h -- host-side storage conversions and float64 reference ops
+** for the GPU op tests (check_ops_gpu.c).  No CUDA, no libkernpack.
+**
+** Conversions round to nearest, ties to even, like cvt.rn on the GPU;
+** subnormals are kept, overflow goes to inf, NaN stays NaN.
+** The references compute in double with IEEE semantics, so special inputs
+** give what PyTorch gives: a row that is all -inf softmaxes to NaN, and a
+** +inf in a row makes x - max = inf - inf = NaN.
+*/
+#ifndef KP_TEST_REFERENCE_H
+#define KP_TEST_REFERENCE_H
+
+#include <stdint.h>
+
+uint16_t ref_f32_to_f16(float f);
+float ref_f16_to_f32(uint16_t h);
+uint16_t ref_f32_to_bf16(float f);
+float ref_bf16_to_f32(uint16_t h);
+
+/* y[0..n) = softmax(x[0..n)); y may equal x. */
+void ref_softmax_row(const double *x, double *y, int64_t n);
+/* y[j] = x[j] / sqrt(mean(x^2) + eps) * w[j]; y may equal x. */
+void ref_rmsnorm_row(const double *x, const double *w, double *y, int64_t n, double eps);
+double ref_silu(double x);
+double ref_gelu_erf(double x);
+double ref_gelu_tanh(double x);
+/* theta^(-2i/rot_dim), the RoPE inverse frequency of pair i. */
+double ref_rope_inv_freq(double theta, int64_t i, int64_t rot_dim);
+/* Rotate the first rot_dim of v[] in place; cs[i], sn[i] for pair i.
+** gptj = 0: NeoX pairs (i, i + rot_dim/2); gptj = 1: pairs (2i, 2i+1). */
+void ref_rope_head(double *v, const double *cs, const double *sn, int64_t rot_dim, int gptj);
+
+#endif
