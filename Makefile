@@ -148,7 +148,7 @@ packs: $(PACKS)
 
 # ---- CLI --------------------------------------------------------------------
 TOOL_SRC := $(wildcard tools/*.c)
-$(B)/bin/kp: $(TOOL_SRC:%.c=$(B)/obj/%.o) $(B)/lib/libkernpack.a
+$(B)/bin/kp: $(TOOL_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/pack_write.o $(B)/lib/libkernpack.a
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) -o $@ $^ -ldl -lpthread -lm

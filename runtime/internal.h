@@ -128,6 +128,9 @@ void kp_log(const kp_ctx *ctx, kp_log_level lvl, const char *fmt, ...)
 ** rows_per_block).  args are the kernel arguments in signature order. */
 kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, void *stream);
 void kp_launch_release(kp_ctx *ctx);
+/* Resolve and load (JIT-compiling if needed) the variant a call would use,
+** without launching: `kp warmup`. */
+kp_status kp_prepare(kp_ctx *ctx, const kp_call *c, int64_t rows, const kpk_entry **chosen);
 /* For the tuner: the calling thread's next launches use pack entry `entry`
 ** (if it applies) instead of the selection rule; -1 restores the rule. */
 void kp_force_variant(int entry);

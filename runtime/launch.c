@@ -148,6 +148,27 @@ static kp_status forced(kp_ctx *ctx, const kp_call *c, kp_slot *out) {
   return KP_OK;
 }
 
+/* The variant for a call: forced (tuner), cached, or resolved now.  The
+** caller has made the ctx's context current. */
+static kp_status lookup(kp_ctx *ctx, const kp_call *c, int64_t rows, kp_slot *s) {
+  kp_status st = KP_OK;
+  uint64_t key = cache_key(c, rows);
+  uint32_t h = slot_of(key);
+  s->key = 0;
+  pthread_mutex_lock(&ctx->lock);
+  if (tl_force >= 0) {
+    st = forced(ctx, c, s);
+  } else {
+    for (uint32_t p = h;; p = (p + 1) & (KP_CACHE_SLOTS - 1)) {
+      if (ctx->cache[p].key == key) { *s = ctx->cache[p]; break; }
+      if (!ctx->cache[p].key) break;
+    }
+    if (!s->key) st = resolve(ctx, c, rows, key, h, s);
+  }
+  pthread_mutex_unlock(&ctx->lock);
+  return st;
+}
+
 kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, void *stream) {
   kp_status st = KP_OK;
   if (!ctx->drv)
@@ -163,20 +184,8 @@ kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, vo
     pushed = 1;
   }
 
-  uint64_t key = cache_key(c, rows);
-  uint32_t h = slot_of(key);
-  kp_slot s = {0, NULL, NULL};
-  pthread_mutex_lock(&ctx->lock);
-  if (tl_force >= 0) {
-    st = forced(ctx, c, &s);
-  } else {
-    for (uint32_t p = h;; p = (p + 1) & (KP_CACHE_SLOTS - 1)) {
-      if (ctx->cache[p].key == key) { s = ctx->cache[p]; break; }
-      if (!ctx->cache[p].key) break;
-    }
-    if (!s.key) st = resolve(ctx, c, rows, key, h, &s);
-  }
-  pthread_mutex_unlock(&ctx->lock);
+  kp_slot s;
+  st = lookup(ctx, c, rows, &s);
   if (st != KP_OK) goto done;
 
   uint64_t grid = ((uint64_t)rows + s.e->rows_per_block - 1) / s.e->rows_per_block;
@@ -189,6 +198,21 @@ kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, vo
                                (CUstream)stream, args, NULL));
 done:
   if (pushed) d->cuCtxPopCurrent(&popped);
+  return st;
+}
+
+kp_status kp_prepare(kp_ctx *ctx, const kp_call *c, int64_t rows, const kpk_entry **chosen) {
+  kp_status st = KP_OK;
+  if (!ctx->drv) return kp_fail(ctx, KP_ERR_NO_DEVICE, "context has no device (KP_NO_DEVICE)");
+  if (!ctx->have_pack) return kp_fail(ctx, KP_ERR_PACK_NOT_FOUND, "%s", ctx->pack_err);
+  const kp_driver *d = ctx->drv;
+  CUcontext popped;
+  KP_CU(ctx, d->cuCtxPushCurrent(ctx->cu));
+  kp_slot s;
+  st = lookup(ctx, c, rows, &s);
+  d->cuCtxPopCurrent(&popped);
+  if (st == KP_OK && chosen) *chosen = s.e;
+done:
   return st;
 }
 

@@ -21,6 +21,7 @@
 
 #include "driver.h"
 #include "kernpack.h"
+#include "kp_cmds.h"
 #include "pack.h"
 
 #define EXIT_USAGE 2
@@ -33,6 +34,11 @@ static const char usage_main[] =
     "  info                 library version, CUDA driver and devices, packs found\n"
     "  list PACK [--json]   every kernel variant in a pack\n"
     "  verify PACK...       check every entry's checksums and that nothing spills\n"
+    "  tune [OPTIONS]       time every variant on a GPU and write the tuning table\n"
+    "  explain FAMILY RxC DTYPE  which variant a call runs, and why\n"
+    "  prune TABLE PACK -o NEW   a slim pack: the table's winners plus the ranking's picks\n"
+    "  merge -o OUT TABLE...     merge tuning tables\n"
+    "  warmup SHAPES        load/JIT-compile ahead of time what a shape list needs\n"
     "\n"
     "`kp COMMAND --help` describes one command.  Exit status: 0 ok, 1 failure, 2 usage.\n";
 
@@ -476,6 +482,11 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "info")) rc = cmd_info(argc - 1, argv + 1);
   else if (!strcmp(cmd, "list")) rc = cmd_list(argc - 1, argv + 1);
   else if (!strcmp(cmd, "verify")) rc = cmd_verify(argc - 1, argv + 1);
+  else if (!strcmp(cmd, "tune")) rc = kp_cmd_tune(argc - 1, argv + 1);
+  else if (!strcmp(cmd, "explain")) rc = kp_cmd_explain(argc - 1, argv + 1);
+  else if (!strcmp(cmd, "prune")) rc = kp_cmd_prune(argc - 1, argv + 1);
+  else if (!strcmp(cmd, "merge")) rc = kp_cmd_merge(argc - 1, argv + 1);
+  else if (!strcmp(cmd, "warmup")) rc = kp_cmd_warmup(argc - 1, argv + 1);
   else return usage_error(usage_main, "unknown command '%s'", cmd);
   /* `kp list x > /full/disk` must not report success */
   if (fflush(stdout) || ferror(stdout)) {

@@ -1,0 +1,608 @@
+/*
+** kp_tune.c -- `kp tune`, `kp explain`, `kp prune`, `kp warmup`, `kp merge`:
+** the tune -> regenerate workflow of the CLI.
+**
+** kp tune times every applicable variant of each (family, dtype, shape) with
+** CUDA events (warm-up, median, L2 flushed before every rep), rejects any
+** whose output disagrees with the default variant's, and writes the table.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kp_cmds.h"
+#include "tune.h"
+
+/* ---- options shared by the subcommands -------------------------------------- */
+
+typedef struct tune_opts {
+  int device;
+  const char *families, *dtypes, *shapes, *out, *pack, *tune;
+  double budget_s;
+  int shard, nshards, reps;
+} tune_opts;
+
+static int in_list(const char *list, const char *name) {
+  if (!list) return 1;
+  size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *c = strchr(p, ',');
+    size_t l = c ? (size_t)(c - p) : strlen(p);
+    if (l == n && !strncmp(p, name, n)) return 1;
+    p += l + (c ? 1 : 0);
+  }
+  return 0;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* ---- device buffers ---------------------------------------------------------- */
+
+typedef struct devbuf {
+  CUdeviceptr p;
+  size_t bytes;
+} devbuf;
+
+typedef struct bench_env {
+  const kp_driver *d;
+  CUcontext cu;
+  CUstream stream;
+  CUevent ev0, ev1;
+  devbuf flush;
+} bench_env;
+
+#define CK(call)                                                              \
+  do {                                                                        \
+    CUresult r_ = (call);                                                     \
+    if (r_ != CUDA_SUCCESS) {                                                 \
+      char t_[200];                                                           \
+      kp_driver_errtext(env->d, r_, t_, sizeof t_);                           \
+      fprintf(stderr, "kp: %s: %s (%s:%d)\n", #call, t_, __FILE__, __LINE__); \
+      return -1;                                                              \
+    }                                                                         \
+  } while (0)
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static float frand(void) { /* xorshift; uniform in [-1, 1) */
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (float)((rng_state >> 40) * (2.0 / 16777216.0) - 1.0);
+}
+
+static uint16_t to_half_bits(float f, kp_dtype dt) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  if (dt == KP_BF16) return (uint16_t)((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
+  /* f16 for values in [-1, 1]: normal or zero, no overflow */
+  uint32_t sign = (u >> 16) & 0x8000;
+  int e = (int)((u >> 23) & 0xFF) - 127 + 15;
+  if (e <= 0) return (uint16_t)sign;
+  uint32_t m = (u & 0x7FFFFF) + 0x1000;
+  if (m & 0x800000) { m = 0; e++; }
+  return (uint16_t)(sign | (uint32_t)e << 10 | m >> 13);
+}
+
+static float from_bits(const void *p, size_t i, kp_dtype dt) {
+  if (dt == KP_F32) return ((const float *)p)[i];
+  uint16_t h = ((const uint16_t *)p)[i];
+  uint32_t u;
+  if (dt == KP_BF16) {
+    u = (uint32_t)h << 16;
+  } else {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1F, m = h & 0x3FF;
+    if (e == 0) {
+      float v = ldexpf((float)m, -24);
+      return sign ? -v : v;
+    }
+    u = e == 31 ? sign | 0x7F800000 | m << 13 : sign | (e - 15 + 127) << 23 | m << 13;
+  }
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static int buf_random(bench_env *env, devbuf *b, size_t n, kp_dtype dt, float scale, float bias) {
+  size_t es = kp_dtype_size(dt);
+  b->bytes = n * es;
+  CK(env->d->cuMemAlloc(&b->p, b->bytes));
+  void *h = malloc(b->bytes);
+  if (!h) return -1;
+  for (size_t i = 0; i < n; i++) {
+    float v = frand() * scale + bias;
+    if (dt == KP_F32) ((float *)h)[i] = v;
+    else ((uint16_t *)h)[i] = to_half_bits(v, dt);
+  }
+  CUresult r = env->d->cuMemcpyHtoD(b->p, h, b->bytes);
+  free(h);
+  CK(r);
+  return 0;
+}
+
+static void buf_free(bench_env *env, devbuf *b) {
+  if (b->p) env->d->cuMemFree(b->p);
+  b->p = 0;
+}
+
+/* ---- one family's call on device buffers ---------------------------------------- */
+
+/* a..d: tensors; a0/b0: pristine copies of a/b for in-place ops (reset
+** before every run, outside the timed region); out/out2: what to compare */
+typedef struct job {
+  kp_family fam;
+  kp_dtype dt;
+  int64_t rows, cols;
+  devbuf a, b, c, d, a0, d0;
+  devbuf *out, *out2;
+  int inplace_a, inplace_d;
+} job;
+
+#define ROPE_HQ 32
+#define ROPE_HK 8
+
+static int job_alloc(bench_env *env, job *j) {
+  size_t rc = (size_t)j->rows * (size_t)j->cols;
+  size_t es = kp_dtype_size(j->dt);
+  int rc_ok = 0;
+  switch (j->fam) {
+    case KP_FAM_SOFTMAX:
+      rc_ok = buf_random(env, &j->a, rc, j->dt, 4.f, 0.f) || buf_random(env, &j->c, rc, j->dt, 1.f, 0.f);
+      j->out = &j->c;
+      break;
+    case KP_FAM_RMSNORM:
+    case KP_FAM_SWIGLU:
+    case KP_FAM_GEGLU:
+      rc_ok = buf_random(env, &j->a, rc, j->dt, 2.f, 0.f) ||
+              buf_random(env, &j->b, j->fam == KP_FAM_RMSNORM ? (size_t)j->cols : rc, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->c, rc, j->dt, 1.f, 0.f);
+      j->out = &j->c;
+      break;
+    case KP_FAM_ADD_RMSNORM:
+      rc_ok = buf_random(env, &j->a, rc, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->b, (size_t)j->cols, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->c, rc, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->d, rc, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->d0, rc, j->dt, 1.f, 0.f);
+      j->inplace_d = 1;
+      j->out = &j->c;
+      j->out2 = &j->d;
+      break;
+    case KP_FAM_RMSNORM_SWIGLU:
+      rc_ok = buf_random(env, &j->a, 2 * rc, j->dt, 2.f, 0.f) ||
+              buf_random(env, &j->b, 2 * (size_t)j->cols, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->c, rc, j->dt, 1.f, 0.f);
+      j->out = &j->c;
+      break;
+    case KP_FAM_ROPE: /* rows = tokens, cols = head_dim = rot_dim */
+      rc_ok = buf_random(env, &j->a, rc * ROPE_HQ, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->a0, rc * ROPE_HQ, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->d, rc * ROPE_HK, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->d0, rc * ROPE_HK, j->dt, 1.f, 0.f);
+      j->inplace_a = j->inplace_d = 1;
+      j->out = &j->a;
+      j->out2 = &j->d;
+      break;
+    default:
+      return -1;
+  }
+  (void)es;
+  if (rc_ok) return -1;
+  if (j->inplace_a) CK(env->d->cuMemcpyDtoDAsync(j->a0.p, j->a.p, j->a.bytes, env->stream));
+  if (j->inplace_d) CK(env->d->cuMemcpyDtoDAsync(j->d0.p, j->d.p, j->d.bytes, env->stream));
+  return 0;
+}
+
+static void job_free(bench_env *env, job *j) {
+  devbuf *all[] = {&j->a, &j->b, &j->c, &j->d, &j->a0, &j->d0};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) buf_free(env, all[i]);
+}
+
+static int job_reset(bench_env *env, job *j) {
+  if (j->inplace_a) CK(env->d->cuMemcpyDtoDAsync(j->a.p, j->a0.p, j->a.bytes, env->stream));
+  if (j->inplace_d) CK(env->d->cuMemcpyDtoDAsync(j->d.p, j->d0.p, j->d.bytes, env->stream));
+  return 0;
+}
+
+#define PTR(b) ((void *)(uintptr_t)(b).p)
+
+static kp_status job_run(kp_ctx *ctx, bench_env *env, job *j) {
+  void *s = env->stream;
+  int64_t r = j->rows, c = j->cols;
+  switch (j->fam) {
+    case KP_FAM_SOFTMAX: return kp_softmax(ctx, j->dt, PTR(j->a), c, PTR(j->c), c, r, c, s);
+    case KP_FAM_RMSNORM: return kp_rmsnorm(ctx, j->dt, PTR(j->a), c, PTR(j->b), PTR(j->c), c, r, c, 1e-6f, s);
+    case KP_FAM_ADD_RMSNORM:
+      return kp_add_rmsnorm(ctx, j->dt, PTR(j->a), c, PTR(j->d), c, PTR(j->b), PTR(j->c), c, r, c, 1e-6f, s);
+    case KP_FAM_SWIGLU: return kp_swiglu(ctx, j->dt, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
+    case KP_FAM_GEGLU:
+      return kp_geglu(ctx, j->dt, KP_GELU_TANH, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
+    case KP_FAM_RMSNORM_SWIGLU:
+      return kp_rmsnorm_swiglu(ctx, j->dt, PTR(j->a), 2 * c, PTR(j->b), PTR(j->c), c, r, c, 1e-6f, s);
+    case KP_FAM_ROPE: {
+      kp_rope_desc d = {.tokens = r, .heads_q = ROPE_HQ, .heads_k = ROPE_HK, .head_dim = c,
+                        .rot_dim = c, .q_stride_token = ROPE_HQ * c, .q_stride_head = c,
+                        .k_stride_token = ROPE_HK * c, .k_stride_head = c,
+                        .layout = KP_ROPE_NEOX, .theta = 10000.f};
+      return kp_rope(ctx, j->dt, PTR(j->a), PTR(j->d), &d, s);
+    }
+    default: return KP_ERR_INVALID_ARG;
+  }
+}
+
+/* Download an output as floats. */
+static float *fetch(bench_env *env, const devbuf *b, kp_dtype dt, size_t *n) {
+  void *h = malloc(b->bytes);
+  float *f = malloc(b->bytes / kp_dtype_size(dt) * sizeof *f);
+  if (!h || !f || env->d->cuStreamSynchronize(env->stream) != CUDA_SUCCESS ||
+      env->d->cuMemcpyDtoH(h, b->p, b->bytes) != CUDA_SUCCESS) {
+    free(h);
+    free(f);
+    return NULL;
+  }
+  *n = b->bytes / kp_dtype_size(dt);
+  for (size_t i = 0; i < *n; i++) f[i] = from_bits(h, i, dt);
+  free(h);
+  return f;
+}
+
+/* max |a-b| / max |ref|: one number per output, as the tests do per row */
+static double rel_err(const float *ref, const float *x, size_t n) {
+  double m = 0, e = 0;
+  for (size_t i = 0; i < n; i++) {
+    double r = fabs((double)ref[i]);
+    if (r > m) m = r;
+    double d = fabs((double)ref[i] - (double)x[i]);
+    if (isnan(d) || d > e) e = isnan(d) ? INFINITY : d;
+  }
+  return m > 0 ? e / m : e;
+}
+
+static double tolerance(kp_dtype dt) { return dt == KP_F32 ? 1e-4 : dt == KP_F16 ? 4e-3 : 3e-2; }
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median time of one forced variant, L2 flushed before every rep. */
+static int time_variant(kp_ctx *ctx, bench_env *env, job *j, int reps, double *median_us) {
+  double t[64];
+  if (reps > 64) reps = 64;
+  for (int i = 0; i < 2; i++) { /* warm-up: module load, clocks */
+    if (job_reset(env, j) || job_run(ctx, env, j) != KP_OK) return -1;
+  }
+  for (int i = 0; i < reps; i++) {
+    if (job_reset(env, j)) return -1;
+    CK(env->d->cuMemsetD8Async(env->flush.p, (unsigned char)i, env->flush.bytes, env->stream));
+    CK(env->d->cuEventRecord(env->ev0, env->stream));
+    if (job_run(ctx, env, j) != KP_OK) return -1;
+    CK(env->d->cuEventRecord(env->ev1, env->stream));
+    CK(env->d->cuEventSynchronize(env->ev1));
+    float ms;
+    CK(env->d->cuEventElapsedTime(&ms, env->ev0, env->ev1));
+    t[i] = ms * 1e3;
+  }
+  qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+  *median_us = t[reps / 2];
+  return 0;
+}
+
+/* ---- shapes ------------------------------------------------------------------------ */
+
+typedef struct shape {
+  kp_family fam;
+  int64_t rows, cols;
+} shape;
+
+static int family_of(const char *s) {
+  for (int f = 0; f < KP_FAM_COUNT; f++)
+    if (!strcmp(s, kp_family_name((kp_family)f))) return f;
+  return -1;
+}
+
+/* Built-in LLM-typical shapes: hidden sizes of common models, token counts
+** from decode to long prefill; capped at 2^27 elements per tensor. */
+static int builtin_shapes(shape *out, int max) {
+  static const int64_t rows[] = {1, 32, 512, 4096, 32768};
+  static const int64_t cols[] = {1024, 2048, 4096, 5120, 8192, 14336};
+  int n = 0;
+  for (int f = 0; f < KP_FAM_COUNT; f++) {
+    if (f == KP_FAM_ROPE) {
+      static const int64_t tok[] = {1, 64, 1024, 16384};
+      static const int64_t hd[] = {64, 128};
+      for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 2 && n < max; b++) out[n++] = (shape){KP_FAM_ROPE, tok[a], hd[b]};
+      continue;
+    }
+    for (size_t a = 0; a < sizeof rows / sizeof rows[0]; a++)
+      for (size_t b = 0; b < sizeof cols / sizeof cols[0] && n < max; b++)
+        if (rows[a] * cols[b] <= (1ll << 27)) out[n++] = (shape){(kp_family)f, rows[a], cols[b]};
+  }
+  return n;
+}
+
+/* FILE: "family rows cols" per line ('*' = every family), '#' comments. */
+static int file_shapes(const char *path, shape *out, int max) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "kp: %s: cannot open\n", path);
+    return -1;
+  }
+  char line[256], fam[64];
+  long long r, c;
+  int n = 0, ln = 0;
+  while (fgets(line, sizeof line, f)) {
+    ln++;
+    char *p = line + strspn(line, " \t");
+    if (*p == '#' || *p == '\n' || !*p) continue;
+    if (sscanf(p, "%63s %lld %lld", fam, &r, &c) != 3 || r < 1 || c < 1 ||
+        (strcmp(fam, "*") && family_of(fam) < 0)) {
+      fprintf(stderr, "kp: %s:%d: expected 'family rows cols' with a known family or '*'\n", path, ln);
+      fclose(f);
+      return -1;
+    }
+    for (int k = 0; k < KP_FAM_COUNT && n < max; k++)
+      if (!strcmp(fam, "*") || k == family_of(fam)) out[n++] = (shape){(kp_family)k, r, c};
+  }
+  fclose(f);
+  return n;
+}
+
+/* ---- kp tune --------------------------------------------------------------------- */
+
+static int env_open(bench_env *env, kp_ctx *ctx) {
+  memset(env, 0, sizeof *env);
+  env->d = ctx->drv;
+  env->cu = ctx->cu;
+  CK(env->d->cuCtxSetCurrent(env->cu));
+  CK(env->d->cuStreamCreate(&env->stream, CU_STREAM_NON_BLOCKING));
+  CK(env->d->cuEventCreate(&env->ev0, CU_EVENT_DEFAULT));
+  CK(env->d->cuEventCreate(&env->ev1, CU_EVENT_DEFAULT));
+  env->flush.bytes = ctx->info.l2_bytes * 2 + (8u << 20);
+  CK(env->d->cuMemAlloc(&env->flush.p, env->flush.bytes));
+  return 0;
+}
+
+static void env_close(bench_env *env) {
+  if (!env->d) return;
+  buf_free(env, &env->flush);
+  env->d->cuEventDestroy(env->ev0);
+  env->d->cuEventDestroy(env->ev1);
+  env->d->cuStreamDestroy(env->stream);
+}
+
+static void fmt_eta(double s, char *out, size_t n) {
+  if (s < 0 || !isfinite(s)) snprintf(out, n, "--");
+  else if (s < 60) snprintf(out, n, "%.0fs", s);
+  else snprintf(out, n, "%dm%02ds", (int)s / 60, (int)s % 60);
+}
+
+/* Tune one (family, dtype, shape): every applicable variant; returns the
+** number of rows added, -1 on a device error. */
+static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const shape *sh, kp_dtype dt,
+                    int reps, int *rejected) {
+  job j;
+  memset(&j, 0, sizeof j);
+  j.fam = sh->fam;
+  j.dt = dt;
+  j.rows = sh->rows;
+  j.cols = sh->cols;
+  int added = 0;
+  if (job_alloc(env, &j)) {
+    job_free(env, &j);
+    return -1;
+  }
+  kp_call call = {sh->fam, dt, (uint64_t)sh->cols, 16};
+  /* reference: the default choice of the selection rule */
+  kp_force_variant(-1);
+  float *ref = NULL, *ref2 = NULL;
+  size_t n = 0, n2 = 0;
+  if (job_reset(env, &j) || job_run(ctx, env, &j) != KP_OK ||
+      !(ref = fetch(env, j.out, dt, &n)) || (j.out2 && !(ref2 = fetch(env, j.out2, dt, &n2)))) {
+    fprintf(stderr, "\nkp: %s %s %lldx%lld: the default variant failed: %s\n",
+            kp_family_name(sh->fam), kp_dtype_name(dt), (long long)sh->rows,
+            (long long)sh->cols, kp_ctx_errmsg(ctx));
+    goto out;
+  }
+  for (uint32_t i = 0; i < ctx->pack.n_entries; i++) {
+    const kpk_entry *e = &ctx->pack.entries[i];
+    if (!kp_entry_applies(e, &call, &ctx->props, NULL, 0)) continue;
+    kp_force_variant((int)i);
+    size_t m;
+    float *o = NULL, *o2 = NULL;
+    double err = INFINITY, err2 = 0, us;
+    if (job_reset(env, &j) == 0 && job_run(ctx, env, &j) == KP_OK && (o = fetch(env, j.out, dt, &m))) {
+      err = rel_err(ref, o, n);
+      if (j.out2 && (o2 = fetch(env, j.out2, dt, &m))) err2 = rel_err(ref2, o2, n2);
+    }
+    free(o);
+    free(o2);
+    if (!(err <= tolerance(dt)) || !(err2 <= tolerance(dt))) {
+      fprintf(stderr, "\nkp: rejected %s at %lldx%lld: differs from the default variant "
+              "(relative error %.3g, limit %.3g)\n", e->name, (long long)sh->rows,
+              (long long)sh->cols, err > err2 ? err : err2, tolerance(dt));
+      (*rejected)++;
+      continue;
+    }
+    if (time_variant(ctx, env, &j, reps, &us)) {
+      fprintf(stderr, "\nkp: timing %s failed: %s\n", e->name, kp_ctx_errmsg(ctx));
+      continue;
+    }
+    kp_tune_row row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.family, sizeof row.family, "%s", e->family);
+    snprintf(row.variant, sizeof row.variant, "%s", e->name);
+    row.dtype = dt;
+    row.cols = (uint64_t)sh->cols;
+    row.align = 16;
+    row.rows = kp_rows_bucket((uint64_t)sh->rows);
+    row.us = us;
+    if (kp_tune_add(t, &row) == 0) added++;
+  }
+out:
+  kp_force_variant(-1);
+  free(ref);
+  free(ref2);
+  job_free(env, &j);
+  return added;
+}
+
+static void table_meta(kp_tune_table *t, kp_ctx *ctx) {
+  snprintf(t->device, sizeof t->device, "%s", ctx->info.name);
+  t->sm = ctx->info.sm;
+  t->sm_count = ctx->info.sm_count;
+  t->driver = ctx->info.driver_version;
+  snprintf(t->pack_target, sizeof t->pack_target, "%s", ctx->pack.target);
+  t->pack_hash = kp_pack_hash(&ctx->pack);
+  time_t now = time(NULL);
+  strftime(t->date, sizeof t->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
+static const char usage_tune[] =
+    "usage: kp tune [-o TABLE] [--device N] [--families a,b] [--dtypes bf16,...]\n"
+    "               [--shapes FILE] [--time-budget SECONDS] [--reps N] [--shard I/N]\n"
+    "Time every applicable variant of each family, dtype and shape on GPU N\n"
+    "(median of --reps runs, default 15, L2 flushed before each), reject variants\n"
+    "whose output differs from the default variant's, and write the table\n"
+    "(default <cache dir>/<target>.tune; an existing table there is merged into).\n"
+    "Shapes: built-in LLM-typical ones, or FILE with 'family rows cols' lines\n"
+    "('*' for every family).  --shard I/N tunes every N-th task starting at I,\n"
+    "for one process per GPU; merge the tables with `kp merge`.\n";
+
+static int parse_common(int argc, char **argv, tune_opts *o, const char *usage) {
+  memset(o, 0, sizeof *o);
+  o->reps = 15;
+  o->nshards = 1;
+  o->budget_s = 1e9;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name) (!strcmp(a, name) && v && (i++, 1))
+    if (OPT("-o")) o->out = v;
+    else if (OPT("--device")) o->device = atoi(v);
+    else if (OPT("--families")) o->families = v;
+    else if (OPT("--dtypes")) o->dtypes = v;
+    else if (OPT("--shapes")) o->shapes = v;
+    else if (OPT("--time-budget")) o->budget_s = atof(v);
+    else if (OPT("--reps")) o->reps = atoi(v);
+    else if (OPT("--pack")) o->pack = v;
+    else if (OPT("--tune")) o->tune = v;
+    else if (OPT("--shard")) {
+      if (sscanf(v, "%d/%d", &o->shard, &o->nshards) != 2 || o->nshards < 1 || o->shard < 0 ||
+          o->shard >= o->nshards) {
+        fprintf(stderr, "kp: --shard %s: expected I/N with 0 <= I < N\n%s", v, usage);
+        return -1;
+      }
+    } else {
+      fprintf(stderr, "kp: unknown or incomplete option '%s'\n%s", a, usage);
+      return -1;
+    }
+#undef OPT
+  }
+  if (o->reps < 3) o->reps = 3;
+  return 0;
+}
+
+int kp_cmd_tune(int argc, char **argv) {
+  tune_opts o;
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(usage_tune, stdout), 0;
+  if (parse_common(argc, argv, &o, usage_tune)) return 2;
+  static shape shapes[4096];
+  int ns = o.shapes ? file_shapes(o.shapes, shapes, 4096) : builtin_shapes(shapes, 4096);
+  if (ns < 0) return 1;
+  kp_options opt;
+  kp_options_init(&opt);
+  opt.device = o.device;
+  opt.pack_path = o.pack;
+  kp_ctx *ctx = NULL;
+  kp_status s = kp_ctx_create(&opt, &ctx);
+  if (s != KP_OK) {
+    fprintf(stderr, "kp tune: %s: %s\n", kp_status_name(s), kp_ctx_errmsg(ctx));
+    kp_ctx_destroy(ctx);
+    return 1;
+  }
+  if (ctx->tune) { /* references come from the ranking's picks, not an old table's */
+    kp_tune_free(ctx->tune);
+    free(ctx->tune);
+    ctx->tune = NULL;
+  }
+  bench_env envs, *env = &envs;
+  kp_tune_table t;
+  memset(&t, 0, sizeof t);
+  table_meta(&t, ctx);
+  char out[700];
+  if (o.out) snprintf(out, sizeof out, "%s", o.out);
+  else {
+    char dir[600];
+    kp_jit_cache_dir(dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/%s.tune", dir, ctx->info.target);
+  }
+  int rc = 1;
+  if (env_open(env, ctx)) goto done;
+  /* the task list: shapes x dtypes in this shard */
+  int ntask = 0, done_tasks = 0, rejected = 0, rows_added = 0;
+  for (int k = 0; k < ns; k++)
+    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
+      if (in_list(o.families, kp_family_name(shapes[k].fam)) &&
+          in_list(o.dtypes, kp_dtype_name((kp_dtype)dt)))
+        ntask++;
+  int mine = (ntask - o.shard + o.nshards - 1) / o.nshards;
+  double t0 = now_s();
+  int idx = -1, tty = isatty(2);
+  fprintf(stderr, "kp tune: %s (sm_%d), pack %s, %d tasks%s -> %s\n", ctx->info.name,
+          ctx->info.sm, ctx->pack.path, mine, o.nshards > 1 ? " (this shard)" : "", out);
+  for (int k = 0; k < ns; k++)
+    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
+      if (!in_list(o.families, kp_family_name(shapes[k].fam)) ||
+          !in_list(o.dtypes, kp_dtype_name((kp_dtype)dt)))
+        continue;
+      if (++idx % o.nshards != o.shard) continue;
+      double el = now_s() - t0;
+      if (el > o.budget_s) {
+        fprintf(stderr, "\nkp tune: time budget of %.0f s reached after %d of %d tasks\n",
+                o.budget_s, done_tasks, mine);
+        goto save;
+      }
+      char eta[32];
+      fmt_eta(done_tasks ? el / done_tasks * (mine - done_tasks) : -1, eta, sizeof eta);
+      fprintf(stderr, "%s[%3d/%3d] %3.0f%% %-15s %-4s %6lld x %-6lld ETA %-8s", tty ? "\r" : "",
+              done_tasks + 1, mine, 100.0 * done_tasks / (mine ? mine : 1),
+              kp_family_name(shapes[k].fam), kp_dtype_name((kp_dtype)dt),
+              (long long)shapes[k].rows, (long long)shapes[k].cols, eta);
+      if (!tty) fputc('\n', stderr);
+      int a = tune_one(ctx, env, &t, &shapes[k], (kp_dtype)dt, o.reps, &rejected);
+      if (a < 0) {
+        fprintf(stderr, "\nkp tune: device error; saving what was measured\n");
+        goto save;
+      }
+      rows_added += a;
+      done_tasks++;
+    }
+save:
+  fprintf(stderr, "%skp tune: %d tasks, %d measurements, %d variants rejected, %.1f s\n",
+          tty ? "\n" : "", done_tasks, rows_added, rejected, now_s() - t0);
+  {
+    kp_tune_table old;
+    char err[800];
+    if (access(out, R_OK) == 0 && kp_tune_load(&old, out, err, sizeof err) == KP_OK) {
+      if (kp_tune_merge(&t, &old, err, sizeof err) != KP_OK)
+        fprintf(stderr, "kp tune: not merging the existing %s: %s\n", out, err);
+      kp_tune_free(&old);
+    }
+    if (kp_tune_save(&t, out, err, sizeof err) != KP_OK) fprintf(stderr, "kp tune: %s\n", err);
+    else rc = 0;
+  }
+done:
+  env_close(env);
+  kp_tune_free(&t);
+  kp_ctx_destroy(ctx);
+  return rc;
+}

@@ -1,0 +1,296 @@
+/*
+** kp_workflow.c -- `kp explain`, `kp prune`, `kp warmup`, `kp merge`: what the
+** selection does with a table, and turning a table into a slim pack.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kp_cmds.h"
+#include "tune.h"
+
+static int family_of(const char *s) {
+  for (int f = 0; f < KP_FAM_COUNT; f++)
+    if (!strcmp(s, kp_family_name((kp_family)f))) return f;
+  return -1;
+}
+
+static int dtype_of(const char *s) {
+  for (int d = 0; d < KP_DTYPE_COUNT_; d++)
+    if (!strcmp(s, kp_dtype_name((kp_dtype)d))) return d;
+  return -1;
+}
+
+static int help(int argc, char **argv, const char *usage) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      fputs(usage, stdout);
+      return 1;
+    }
+  return 0;
+}
+
+/* ---- kp explain ------------------------------------------------------------------ */
+
+static const char usage_explain[] =
+    "usage: kp explain FAMILY ROWSxCOLS DTYPE [--align BYTES] [--device N]\n"
+    "                  [--pack PACK [--sm SM]] [--tune TABLE]\n"
+    "Say which variant a call would run and why: the tuning table's exact key,\n"
+    "its nearest bucket, or the template ranking.  With --pack and no --device\n"
+    "no GPU is needed (--sm gives the device's SM, default the pack's).\n"
+    "ALIGN is the alignment of the call's row starts (default 16).\n";
+
+int kp_cmd_explain(int argc, char **argv) {
+  if (help(argc, argv, usage_explain)) return 0;
+  if (argc < 4) return fputs(usage_explain, stderr), 2;
+  int fam = family_of(argv[1]), dt = dtype_of(argv[3]);
+  long long rows, cols;
+  if (fam < 0 || dt < 0 || sscanf(argv[2], "%lldx%lld", &rows, &cols) != 2 || rows < 1 || cols < 1) {
+    fprintf(stderr, "kp explain: expected a family, ROWSxCOLS and f32|f16|bf16\n%s", usage_explain);
+    return 2;
+  }
+  kp_options o;
+  kp_options_init(&o);
+  unsigned align = 16;
+  int sm = 0, have_device = 0;
+  for (int i = 4; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "--align")) align = (unsigned)atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--device")) o.device = atoi(argv[i + 1]), have_device = 1;
+    else if (!strcmp(argv[i], "--pack")) o.pack_path = argv[i + 1];
+    else if (!strcmp(argv[i], "--sm")) sm = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--tune")) o.tune_path = argv[i + 1];
+    else return fprintf(stderr, "kp explain: unknown option %s\n%s", argv[i], usage_explain), 2;
+  }
+  if (o.pack_path && !have_device) o.device = KP_NO_DEVICE;
+  kp_ctx *ctx = NULL;
+  kp_status s = kp_ctx_create(&o, &ctx);
+  if (s != KP_OK) {
+    fprintf(stderr, "kp explain: %s: %s\n", kp_status_name(s), kp_ctx_errmsg(ctx));
+    kp_ctx_destroy(ctx);
+    return 1;
+  }
+  if (!ctx->drv) { /* pack only: the device is described on the command line */
+    if (!sm) sscanf(ctx->pack.target, "%*[a-z_]%d", &sm);
+    ctx->props.sm = sm;
+    ctx->props.smem_optin = 227 * 1024;
+  }
+  kp_call c = {(kp_family)fam, (kp_dtype)dt, (uint64_t)cols, align};
+  char why[1200];
+  int e = kp_explain(ctx, &c, rows, why, sizeof why);
+  printf("%s %s %lldx%lld align %u on sm_%d, pack %s:\n", argv[1], argv[3], rows, cols, align,
+         ctx->props.sm, ctx->pack.path);
+  if (e < 0) {
+    printf("  no variant: %s\n", why);
+  } else {
+    const kpk_entry *v = &ctx->pack.entries[e];
+    printf("  runs %s (%s; block %u, %u rows per block)\n  because %s\n", v->name, v->params,
+           v->block, v->rows_per_block, why);
+  }
+  printf("  candidates:\n");
+  for (uint32_t i = 0; i < ctx->pack.n_entries; i++) {
+    const kpk_entry *v = &ctx->pack.entries[i];
+    if (strcmp(v->family, argv[1]) || v->dtype != (uint32_t)dt) continue;
+    char no[300] = "";
+    int ok = kp_entry_applies(v, &c, &ctx->props, no, sizeof no);
+    printf("    %c %-42s rank %5d  %s\n", (int)i == e ? '*' : ok ? '+' : ' ', v->name, v->rank,
+           ok ? "applies" : no);
+  }
+  kp_ctx_destroy(ctx);
+  return e < 0;
+}
+
+/* ---- kp prune --------------------------------------------------------------------- */
+
+static const char usage_prune[] =
+    "usage: kp prune TABLE PACK -o NEW\n"
+    "Write NEW, a pack holding only the variants that win some key of TABLE,\n"
+    "plus every variant the ranking would pick for shapes the table does not\n"
+    "cover (so every call still has a variant).\n";
+
+/* Keep the ranking's choice at every column boundary of every family, dtype
+** and alignment: the choice is constant between boundaries. */
+static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
+  kp_devprops d = {sm, 227 * 1024};
+  for (uint32_t i = 0; i < pk->n_entries; i++) {
+    const kpk_entry *e = &pk->entries[i];
+    int fam = family_of(e->family);
+    if (fam < 0) continue;
+    uint64_t pts[] = {e->min_cols, e->max_cols, e->max_cols + 1, e->min_cols - 1};
+    for (int p = 0; p < 4; p++)
+      for (uint32_t a = 1; a <= 16; a *= 2) {
+        if (pts[p] < 1 || pts[p] > 2147483647ull) continue;
+        kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], a};
+        int k = kp_select_variant(pk, &c, &d, NULL, 0);
+        if (k >= 0) keep[k] = 1;
+      }
+  }
+}
+
+int kp_cmd_prune(int argc, char **argv) {
+  if (help(argc, argv, usage_prune)) return 0;
+  if (argc != 5 || strcmp(argv[3], "-o")) return fputs(usage_prune, stderr), 2;
+  kp_tune_table t;
+  kpk_pack pk;
+  char err[800];
+  if (kp_tune_load(&t, argv[1], err, sizeof err) != KP_OK) {
+    fprintf(stderr, "kp prune: %s\n", err);
+    return 1;
+  }
+  if (kpk_open(&pk, argv[2], err, sizeof err) != KP_OK) {
+    fprintf(stderr, "kp prune: %s\n", err);
+    kp_tune_free(&t);
+    return 1;
+  }
+  int sm = 0, rc = 1, kept = 0, winners = 0;
+  sscanf(pk.target, "%*[a-z_]%d", &sm);
+  char *keep = calloc(pk.n_entries + 1, 1);
+  keep_ranked(&pk, keep, sm);
+  /* the winner of every key: the lowest time among the key's rows */
+  for (size_t i = 0; i < t.n; i++) {
+    const kp_tune_row *r = &t.rows[i], *best = r;
+    for (size_t k = 0; k < t.n; k++) {
+      const kp_tune_row *q = &t.rows[k];
+      if (!strcmp(q->family, r->family) && q->dtype == r->dtype && q->cols == r->cols &&
+          q->align == r->align && q->rows == r->rows && q->us < best->us)
+        best = q;
+    }
+    for (uint32_t e = 0; e < pk.n_entries; e++)
+      if (!strcmp(pk.entries[e].name, best->variant) && !keep[e]) keep[e] = 2, winners++;
+  }
+  kpk_writer *w = kpk_writer_new(pk.target, pk.toolkit);
+  for (uint32_t e = 0; w && e < pk.n_entries; e++) {
+    if (!keep[e]) continue;
+    const kpk_entry *x = &pk.entries[e];
+    if (kpk_writer_add(w, x, pk.blobs + x->image_off, (size_t)x->image_size, pk.blobs + x->src_off,
+                       (size_t)x->src_size)) {
+      fprintf(stderr, "kp prune: out of memory\n");
+      goto out;
+    }
+    kept++;
+  }
+  uint8_t *buf = NULL;
+  size_t size = 0;
+  if (!w || kpk_writer_finish(w, &buf, &size)) {
+    fprintf(stderr, "kp prune: cannot build the pack\n");
+    goto out;
+  }
+  FILE *f = fopen(argv[4], "wb");
+  if (!f || fwrite(buf, 1, size, f) != size || fclose(f)) {
+    fprintf(stderr, "kp prune: %s: cannot write\n", argv[4]);
+  } else {
+    printf("%s: %d of %u variants (%d table winners beyond the ranking's %d), %zu bytes\n",
+           argv[4], kept, pk.n_entries, winners, kept - winners, size);
+    rc = 0;
+  }
+  free(buf);
+out:
+  kpk_writer_free(w);
+  free(keep);
+  kpk_close(&pk);
+  kp_tune_free(&t);
+  return rc;
+}
+
+/* ---- kp merge -------------------------------------------------------------------- */
+
+static const char usage_merge[] =
+    "usage: kp merge -o OUT TABLE...\n"
+    "Merge tuning tables measured on GPUs of the same kind (or in several runs)\n"
+    "into OUT: every measurement is kept, a repeated one keeps its best time.\n";
+
+int kp_cmd_merge(int argc, char **argv) {
+  if (help(argc, argv, usage_merge)) return 0;
+  if (argc < 4 || strcmp(argv[1], "-o")) return fputs(usage_merge, stderr), 2;
+  kp_tune_table out;
+  memset(&out, 0, sizeof out);
+  char err[800];
+  int rc = 0;
+  for (int i = 3; i < argc && !rc; i++) {
+    kp_tune_table t;
+    if (kp_tune_load(&t, argv[i], err, sizeof err) != KP_OK ||
+        kp_tune_merge(&out, &t, err, sizeof err) != KP_OK) {
+      fprintf(stderr, "kp merge: %s\n", err);
+      rc = 1;
+    }
+    kp_tune_free(&t);
+  }
+  if (!rc && kp_tune_save(&out, argv[2], err, sizeof err) != KP_OK) {
+    fprintf(stderr, "kp merge: %s\n", err);
+    rc = 1;
+  }
+  if (!rc) printf("%s: %zu measurements from %d tables\n", argv[2], out.n, argc - 3);
+  kp_tune_free(&out);
+  return rc;
+}
+
+/* ---- kp warmup ------------------------------------------------------------------- */
+
+static const char usage_warmup[] =
+    "usage: kp warmup SHAPES [--device N] [--dtypes bf16,...]\n"
+    "Load, and JIT-compile into the cache where the pack has no cubin for the\n"
+    "device, every variant the calls in SHAPES ('family rows cols' lines,\n"
+    "'*' for every family) will use, so that the first real call is fast.\n";
+
+int kp_cmd_warmup(int argc, char **argv) {
+  if (help(argc, argv, usage_warmup)) return 0;
+  if (argc < 2) return fputs(usage_warmup, stderr), 2;
+  kp_options o;
+  kp_options_init(&o);
+  const char *dtypes = NULL;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "--device")) o.device = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--dtypes")) dtypes = argv[i + 1];
+    else return fprintf(stderr, "kp warmup: unknown option %s\n%s", argv[i], usage_warmup), 2;
+  }
+  FILE *f = fopen(argv[1], "r");
+  if (!f) return fprintf(stderr, "kp warmup: %s: cannot open\n", argv[1]), 1;
+  kp_ctx *ctx = NULL;
+  kp_status s = kp_ctx_create(&o, &ctx);
+  if (s != KP_OK) {
+    fprintf(stderr, "kp warmup: %s: %s\n", kp_status_name(s), kp_ctx_errmsg(ctx));
+    kp_ctx_destroy(ctx);
+    fclose(f);
+    return 1;
+  }
+  char line[256], fam[64];
+  long long rows, cols;
+  int ln = 0, rc = 0, n = 0;
+  while (fgets(line, sizeof line, f)) {
+    ln++;
+    char *p = line + strspn(line, " \t");
+    if (*p == '#' || *p == '\n' || !*p) continue;
+    if (sscanf(p, "%63s %lld %lld", fam, &rows, &cols) != 3 || rows < 1 || cols < 1 ||
+        (strcmp(fam, "*") && family_of(fam) < 0)) {
+      fprintf(stderr, "kp warmup: %s:%d: expected 'family rows cols'\n", argv[1], ln);
+      rc = 1;
+      break;
+    }
+    for (int k = 0; k < KP_FAM_COUNT; k++) {
+      if (strcmp(fam, "*") && k != family_of(fam)) continue;
+      for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
+        if (dtypes && !strstr(dtypes, kp_dtype_name((kp_dtype)dt))) continue;
+        kp_call c = {(kp_family)k, (kp_dtype)dt, (uint64_t)cols, 16};
+        const kpk_entry *e = NULL;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        s = kp_prepare(ctx, &c, rows, &e);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+        if (s != KP_OK) {
+          fprintf(stderr, "kp warmup: %s:%d: %s %s: %s\n", argv[1], ln, kp_family_name((kp_family)k),
+                  kp_dtype_name((kp_dtype)dt), kp_ctx_errmsg(ctx));
+          rc = 1;
+          continue;
+        }
+        printf("%-15s %-4s %8lld x %-8lld %-42s %8.1f ms\n", kp_family_name((kp_family)k),
+               kp_dtype_name((kp_dtype)dt), rows, cols, e->name, ms);
+        n++;
+      }
+    }
+  }
+  fclose(f);
+  printf("kp warmup: %d calls prepared for %s (%s)\n", n, ctx->info.name, ctx->info.target);
+  kp_ctx_destroy(ctx);
+  return rc;
+}
