@@ -53,6 +53,8 @@ int main(void) {
   srunner_add_suite(sr, api_suite());
   srunner_add_suite(sr, packs_built_suite());
   srunner_add_suite(sr, ops_gpu_suite());
+  srunner_add_suite(sr, tune_suite());
+  srunner_add_suite(sr, jit_suite());
 
   const char *req = getenv("KP_REQUIRE_GPU");
   if (!gpu) {

@@ -1,0 +1,344 @@
+/*
+** check_jit.c -- run-time compilation and the disk cache: key sensitivity,
+** cache hits, 8 processes racing for one entry, damaged entries, unusable
+** cache directories (all without a GPU: NVRTC needs none); and on a GPU,
+** JIT from a pack without cubins for the device, strict mode, and a tuning
+** table steering the choice.
+*/
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_suites.h"
+#include "gpu_harness.h"
+#include "internal.h"
+#include "jit.h"
+#include "reference.h"
+
+static char err[8192];
+
+/* A real variant's source from the built compute_80 pack. */
+static char *variant_source(const char *name, size_t *len) {
+  const char *dir = getenv("KP_PACK_DIR");
+  ck_assert_msg(dir != NULL, "KP_PACK_DIR must point at the built packs");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/compute_80.kpk", dir);
+  kpk_pack pk;
+  ck_assert_msg(kpk_open(&pk, path, err, sizeof err) == KP_OK, "%s", err);
+  char *src = NULL;
+  for (uint32_t i = 0; i < pk.n_entries && !src; i++)
+    if (!strcmp(pk.entries[i].name, name)) {
+      *len = (size_t)pk.entries[i].src_size;
+      src = malloc(*len + 1);
+      memcpy(src, pk.blobs + pk.entries[i].src_off, *len);
+      src[*len] = 0;
+    }
+  kpk_close(&pk);
+  ck_assert_msg(src != NULL, "variant %s not in %s", name, path);
+  return src;
+}
+
+static void fresh_cache(char *dir, size_t n) {
+  snprintf(dir, n, "/tmp/kp_cache_XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  setenv("KP_CACHE_DIR", dir, 1);
+}
+
+#define VARIANT "softmax_bf16_warp_v8_n1"
+
+/* The key changes with the source and the exact target, and only with them. */
+START_TEST(test_key_sensitivity) {
+  size_t n;
+  char *src = variant_source(VARIANT, &n);
+  char k1[40], k2[40], k3[40], k4[40], k5[40];
+  ck_assert_msg(kp_jit_key(src, n, "sm_90a", k1, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert(kp_jit_key(src, n, "sm_90a", k2, err, sizeof err) == KP_OK);
+  ck_assert_str_eq(k1, k2);                     /* deterministic */
+  setenv("KP_CACHE_DIR", "/somewhere/else", 1); /* paths do not enter the key */
+  ck_assert(kp_jit_key(src, n, "sm_90a", k2, err, sizeof err) == KP_OK);
+  ck_assert_str_eq(k1, k2);
+  ck_assert(kp_jit_key(src, n, "sm_90", k3, err, sizeof err) == KP_OK);
+  ck_assert(kp_jit_key(src, n, "compute_90", k4, err, sizeof err) == KP_OK);
+  ck_assert_str_ne(k1, k3);
+  ck_assert_str_ne(k1, k4);
+  ck_assert_str_ne(k3, k4);
+  src[n / 2] ^= 1; /* one bit of the source (the pasted device library included) */
+  ck_assert(kp_jit_key(src, n, "sm_90a", k5, err, sizeof err) == KP_OK);
+  ck_assert_str_ne(k1, k5);
+  free(src);
+}
+END_TEST
+
+/* First use compiles and stores; the second is a cache hit with the same image. */
+START_TEST(test_compile_then_hit) {
+  char dir[64];
+  fresh_cache(dir, sizeof dir);
+  size_t n;
+  char *src = variant_source(VARIANT, &n);
+  kp_jit_out a, b;
+  ck_assert_msg(kp_jit_get(NULL, VARIANT, src, n, "sm_90", &a, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_int_eq(a.from_cache, 0);
+  ck_assert(memcmp(a.image, "\x7f" "ELF", 4) == 0);
+  ck_assert_str_ne(a.path, "");
+  ck_assert_int_eq(access(a.path, R_OK), 0);
+  ck_assert(kp_jit_get(NULL, VARIANT, src, n, "sm_90", &b, err, sizeof err) == KP_OK);
+  ck_assert_int_eq(b.from_cache, 1);
+  ck_assert_uint_eq(a.size, b.size);
+  ck_assert(memcmp(a.image, b.image, a.size) == 0);
+  free(a.image);
+  free(b.image);
+  free(src);
+}
+END_TEST
+
+/* 8 processes asking for the same entry at once: exactly one compiles, all
+** get the same valid image, and no temporary or corrupt file is left. */
+START_TEST(test_concurrent_processes) {
+  char dir[64];
+  fresh_cache(dir, sizeof dir);
+  size_t n;
+  char *src = variant_source(VARIANT, &n);
+  enum { P = 8 };
+  pid_t pids[P];
+  for (int i = 0; i < P; i++) {
+    pids[i] = fork();
+    if (pids[i] == 0) {
+      kp_jit_out o;
+      char e[4096];
+      if (kp_jit_get(NULL, VARIANT, src, n, "sm_86", &o, e, sizeof e) != KP_OK) _exit(3);
+      if (memcmp(o.image, "\x7f" "ELF", 4)) _exit(4);
+      _exit(o.from_cache ? 0 : 1); /* 1 = this process compiled it */
+    }
+  }
+  int compiled = 0;
+  for (int i = 0; i < P; i++) {
+    int st;
+    waitpid(pids[i], &st, 0);
+    ck_assert(WIFEXITED(st));
+    ck_assert_msg(WEXITSTATUS(st) <= 1, "child %d failed with %d", i, WEXITSTATUS(st));
+    compiled += WEXITSTATUS(st);
+  }
+  ck_assert_int_eq(compiled, 1);
+  kp_jit_out o;
+  ck_assert(kp_jit_get(NULL, VARIANT, src, n, "sm_86", &o, err, sizeof err) == KP_OK);
+  ck_assert_int_eq(o.from_cache, 1);
+  char cmd[200];
+  snprintf(cmd, sizeof cmd, "ls %s/v1/sm_86 | grep -c tmp", dir);
+  FILE *p = popen(cmd, "r");
+  int tmps = -1;
+  ck_assert_int_eq(fscanf(p, "%d", &tmps), 1);
+  pclose(p);
+  ck_assert_int_eq(tmps, 0);
+  free(o.image);
+  free(src);
+}
+END_TEST
+
+/* A corrupted or truncated entry fails its check and is rebuilt. */
+START_TEST(test_damaged_entries) {
+  char dir[64];
+  fresh_cache(dir, sizeof dir);
+  size_t n;
+  char *src = variant_source(VARIANT, &n);
+  kp_jit_out o;
+  ck_assert(kp_jit_get(NULL, VARIANT, src, n, "sm_89", &o, err, sizeof err) == KP_OK);
+  char path[700];
+  snprintf(path, sizeof path, "%s", o.path);
+  size_t size = o.size;
+  free(o.image);
+  FILE *f = fopen(path, "r+b"); /* flip one byte of the image */
+  fseek(f, 100, SEEK_SET);
+  int c = fgetc(f);
+  fseek(f, 100, SEEK_SET);
+  fputc(c ^ 0x40, f);
+  fclose(f);
+  ck_assert(kp_jit_get(NULL, VARIANT, src, n, "sm_89", &o, err, sizeof err) == KP_OK);
+  ck_assert_int_eq(o.from_cache, 0);
+  free(o.image);
+  ck_assert_int_eq(truncate(path, (off_t)(size / 2)), 0);
+  ck_assert(kp_jit_get(NULL, VARIANT, src, n, "sm_89", &o, err, sizeof err) == KP_OK);
+  ck_assert_int_eq(o.from_cache, 0);
+  ck_assert_uint_eq(o.size, size);
+  free(o.image);
+  ck_assert(kp_jit_get(NULL, VARIANT, src, n, "sm_89", &o, err, sizeof err) == KP_OK);
+  ck_assert_int_eq(o.from_cache, 1); /* and the rebuilt entry is good */
+  free(o.image);
+  free(src);
+}
+END_TEST
+
+/* A cache directory that cannot exist still compiles, in memory; a broken
+** source reports NVRTC's log. */
+START_TEST(test_unusable_cache_and_errors) {
+  setenv("KP_CACHE_DIR", "/dev/null/kernpack", 1);
+  size_t n;
+  char *src = variant_source(VARIANT, &n);
+  kp_jit_out o;
+  ck_assert_msg(kp_jit_get(NULL, VARIANT, src, n, "sm_80", &o, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_int_eq(o.from_cache, 0);
+  ck_assert_str_eq(o.path, "");
+  free(o.image);
+  const char *bad = "extern \"C\" __global__ void k() { undefined_thing(); }";
+  ck_assert_int_eq(kp_jit_get(NULL, "broken", bad, strlen(bad), "sm_80", &o, err, sizeof err), KP_ERR_CUDA);
+  ck_assert_ptr_nonnull(strstr(err, "broken.cu"));
+  free(src);
+}
+END_TEST
+
+/* ---- on a GPU ----------------------------------------------------------------- */
+
+static kp_ctx *ctx_with_pack(const char *target, int no_jit, kp_status *st) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.kpk", getenv("KP_PACK_DIR"), target);
+  kp_options o;
+  kp_options_init(&o);
+  o.pack_path = path;
+  o.no_jit = no_jit;
+  kp_ctx *ctx = NULL;
+  *st = kp_ctx_create(&o, &ctx);
+  return ctx;
+}
+
+/* A pack whose cubins cannot run here (sm_80 on a Hopper) is JIT-compiled
+** from its sources for the exact device target, and computes correctly. */
+START_TEST(test_gpu_jit_from_source) {
+  gpu g;
+  gpu_open(&g, "jit_from_source", 0);
+  char dir[64];
+  fresh_cache(dir, sizeof dir);
+  kp_status st;
+  kp_ctx *ctx = ctx_with_pack("sm_80", 0, &st);
+  ck_assert_msg(st == KP_OK, "%s: %s", kp_status_name(st), kp_ctx_errmsg(ctx));
+  kp_device_info di;
+  ck_assert(kp_ctx_device_info(ctx, &di) == KP_OK);
+  if (di.sm / 10 == 8) { /* on an Ampere/Ada the sm_80 cubins run: nothing to JIT */
+    kp_ctx_destroy(ctx);
+    gpu_close(&g);
+    return;
+  }
+  char want[16];
+  snprintf(want, sizeof want, "sm_%d", di.sm);
+  ck_assert_str_eq(di.target, want);
+  static const int64_t shapes[][2] = {{1, 7}, {64, 4096}, {3, 65537}};
+  for (int s = 0; s < 3; s++) {
+    int64_t rows = shapes[s][0], cols = shapes[s][1];
+    gpu_case(&g, "JIT rmsnorm bf16 %lldx%lld", (long long)rows, (long long)cols);
+    ht x, y, w;
+    ht_make(&g, &x, KP_BF16, rows, cols, cols, 0, KP_POISON);
+    ht_make(&g, &w, KP_BF16, 1, cols, cols, 0, KP_POISON);
+    ht_make(&g, &y, KP_BF16, rows, cols, cols, 0, KP_POISON);
+    ht_fill_uniform(&g, &x, -2, 2);
+    ht_fill_uniform(&g, &w, 0.5, 1.5);
+    hb_upload(&g, &x.b);
+    hb_upload(&g, &w.b);
+    hb_upload(&g, &y.b);
+    double *ref = malloc(sizeof(double) * (size_t)(rows * cols));
+    for (int64_t r = 0; r < rows; r++)
+      ref_rmsnorm_row(x.val + r * cols, w.val, ref + r * cols, cols, 1e-6);
+    if (gpu_op_ok(&g, kp_rmsnorm(ctx, KP_BF16, ht_dev(&x), cols, ht_dev(&w), ht_dev(&y), cols,
+                                 rows, cols, 1e-6f, g.stream), "kp_rmsnorm (JIT)")) {
+      gpu_sync(&g, "kp_rmsnorm (JIT)");
+      ht_check_output(&g, &y, "y", ref, NULL, 1.6e-2);
+    }
+    free(ref);
+    ht_free(&g, &x);
+    ht_free(&g, &w);
+    ht_free(&g, &y);
+  }
+  kp_ctx_destroy(ctx);
+  gpu_close(&g);
+}
+END_TEST
+
+/* Strict mode refuses to compile and says so. */
+START_TEST(test_gpu_strict_mode) {
+  gpu g;
+  gpu_open(&g, "strict_mode", 0);
+  kp_status st;
+  kp_ctx *ctx = ctx_with_pack("sm_80", 1, &st);
+  kp_device_info di;
+  if (kp_ctx_device_info(ctx, &di) == KP_OK && di.sm / 10 == 8) {
+    kp_ctx_destroy(ctx);
+    gpu_close(&g);
+    return;
+  }
+  ck_assert_msg(st == KP_ERR_UNSUPPORTED, "%s: %s", kp_status_name(st), kp_ctx_errmsg(ctx));
+  ck_assert_ptr_nonnull(strstr(kp_ctx_errmsg(ctx), "disabled"));
+  kp_ctx_destroy(ctx);
+  setenv("KP_NO_JIT", "1", 1);
+  ctx = ctx_with_pack("sm_80", 0, &st);
+  ck_assert_int_eq(st, KP_ERR_UNSUPPORTED);
+  kp_ctx_destroy(ctx);
+  unsetenv("KP_NO_JIT");
+  gpu_close(&g);
+}
+END_TEST
+
+/* A tuning table naming a non-default variant steers the choice, and a
+** table from another device is ignored. */
+START_TEST(test_gpu_table_steers) {
+  gpu g;
+  gpu_open(&g, "table_steers", 0);
+  kp_device_info di;
+  ck_assert(kp_ctx_device_info(g.ctx, &di) == KP_OK);
+  char path[] = "/tmp/kp_tbl_XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fdopen(fd, "w");
+  fprintf(f, "kernpack-tune 1\ndevice = %s\nsm = %d\nsm_count = %d\n"
+             "softmax bf16 8192 16 128 softmax_bf16_loop_t512_v8 1.0\n"
+             "softmax bf16 8192 16 128 softmax_bf16_block_t256_v8_n4 2.0\n",
+          di.name, di.sm, di.sm_count);
+  fclose(f);
+  for (int other = 0; other < 2; other++) {
+    if (other) { /* the same table, claimed by another device */
+      f = fopen(path, "w");
+      fprintf(f, "kernpack-tune 1\ndevice = Some Other GPU\nsm = %d\nsm_count = 7\n"
+                 "softmax bf16 8192 16 128 softmax_bf16_loop_t512_v8 1.0\n", di.sm);
+      fclose(f);
+    }
+    kp_options o;
+    kp_options_init(&o);
+    o.tune_path = path;
+    kp_ctx *ctx = NULL;
+    kp_status st = kp_ctx_create(&o, &ctx);
+    ck_assert_msg(st == KP_OK, "%s", kp_ctx_errmsg(ctx));
+    kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16};
+    char why[1024];
+    int e = kp_explain(ctx, &c, 100, why, sizeof why);
+    ck_assert_int_ge(e, 0);
+    if (!other) {
+      ck_assert_str_eq(ctx->pack.entries[e].name, "softmax_bf16_loop_t512_v8");
+      ck_assert_ptr_nonnull(strstr(why, "exact key"));
+    } else {
+      ck_assert_str_ne(ctx->pack.entries[e].name, "softmax_bf16_loop_t512_v8");
+      ck_assert_ptr_nonnull(strstr(why, "ranking"));
+    }
+    kp_ctx_destroy(ctx);
+  }
+  unlink(path);
+  gpu_close(&g);
+}
+END_TEST
+
+Suite *jit_suite(void) {
+  Suite *s = suite_create("jit");
+  TCase *tc = tcase_create("cache");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_key_sensitivity);
+  tcase_add_test(tc, test_compile_then_hit);
+  tcase_add_test(tc, test_concurrent_processes);
+  tcase_add_test(tc, test_damaged_entries);
+  tcase_add_test(tc, test_unusable_cache_and_errors);
+  suite_add_tcase(s, tc);
+  KP_GPU_TCASE(gt, "jit_gpu");
+  KP_ADD_GPU_TEST(gt, test_gpu_jit_from_source);
+  KP_ADD_GPU_TEST(gt, test_gpu_strict_mode);
+  KP_ADD_GPU_TEST(gt, test_gpu_table_steers);
+  suite_add_tcase(s, gt);
+  return s;
+}

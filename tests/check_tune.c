@@ -1,0 +1,228 @@
+/*
+** check_tune.c -- the autotune table: parse, write, merge, malformed input,
+** and the selection rules it drives (exact key, nearest bucket, ranking).
+*/
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_suites.h"
+#include "tune.h"
+
+static const char *TABLE =
+    "# a comment\n"
+    "kernpack-tune 1\n"
+    "device = NVIDIA H200\n"
+    "sm = 90\n"
+    "sm_count = 132\n"
+    "driver = 13000\n"
+    "pack = sm_90a 00000000deadbeef\n"
+    "date = 2026-11-22T02:00:00Z\n"
+    "\n"
+    "softmax bf16 8192 16 32768 v_fast 100.5\n"
+    "softmax bf16 8192 16 32768 v_slow 150.0\n"
+    "softmax bf16 4096 16 128 v_slow 10.0\n"
+    "softmax bf16 4096 16 128 v_fast 12.0\n";
+
+static char err[1024];
+
+/* A well-formed table parses with its metadata and every row. */
+START_TEST(test_parse) {
+  kp_tune_table t;
+  ck_assert_msg(kp_tune_parse(&t, TABLE, "t.tune", err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_str_eq(t.device, "NVIDIA H200");
+  ck_assert_int_eq(t.sm, 90);
+  ck_assert_int_eq(t.sm_count, 132);
+  ck_assert_int_eq(t.driver, 13000);
+  ck_assert_str_eq(t.pack_target, "sm_90a");
+  ck_assert(t.pack_hash == 0xdeadbeefull);
+  ck_assert_uint_eq(t.n, 4);
+  ck_assert_str_eq(t.rows[0].variant, "v_fast");
+  ck_assert_int_eq(t.rows[0].line, 10);
+  kp_tune_free(&t);
+}
+END_TEST
+
+/* Writing and re-reading gives the same table. */
+START_TEST(test_round_trip) {
+  kp_tune_table a, b;
+  ck_assert(kp_tune_parse(&a, TABLE, "t.tune", err, sizeof err) == KP_OK);
+  char path[] = "/tmp/kp_tune_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  ck_assert_msg(kp_tune_save(&a, path, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_msg(kp_tune_load(&b, path, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_str_eq(a.device, b.device);
+  ck_assert_uint_eq(a.n, b.n);
+  for (size_t i = 0; i < a.n; i++) {
+    int found = 0;
+    for (size_t k = 0; k < b.n; k++)
+      found |= !strcmp(a.rows[i].variant, b.rows[k].variant) && a.rows[i].cols == b.rows[k].cols &&
+               a.rows[i].rows == b.rows[k].rows && a.rows[i].us == b.rows[k].us;
+    ck_assert_msg(found, "row %zu lost in the round trip", i);
+  }
+  unlink(path);
+  kp_tune_free(&a);
+  kp_tune_free(&b);
+}
+END_TEST
+
+/* Merging keeps every measurement (a new variant discards nothing) and the
+** best time of a repeated one; another device's table is refused. */
+START_TEST(test_merge) {
+  kp_tune_table a, b;
+  ck_assert(kp_tune_parse(&a, TABLE, "a.tune", err, sizeof err) == KP_OK);
+  const char *more =
+      "kernpack-tune 1\ndevice = NVIDIA H200\nsm = 90\nsm_count = 132\n"
+      "softmax bf16 8192 16 32768 v_new 90.0\n"
+      "softmax bf16 8192 16 32768 v_slow 140.0\n";
+  ck_assert(kp_tune_parse(&b, more, "b.tune", err, sizeof err) == KP_OK);
+  ck_assert(kp_tune_merge(&a, &b, err, sizeof err) == KP_OK);
+  ck_assert_uint_eq(a.n, 5);
+  for (size_t i = 0; i < a.n; i++)
+    if (!strcmp(a.rows[i].variant, "v_slow") && a.rows[i].cols == 8192)
+      ck_assert(a.rows[i].us == 140.0);
+  kp_tune_free(&b);
+  const char *other = "kernpack-tune 1\ndevice = NVIDIA H100 80GB HBM3\nsm = 90\nsm_count = 132\n";
+  ck_assert(kp_tune_parse(&b, other, "c.tune", err, sizeof err) == KP_OK);
+  ck_assert_int_eq(kp_tune_merge(&a, &b, err, sizeof err), KP_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(err, "c.tune"));
+  kp_tune_free(&a);
+  kp_tune_free(&b);
+}
+END_TEST
+
+/* Each malformed input is an error naming the file and line. */
+static const struct {
+  const char *text, *expect;
+} BAD[] = {
+    {"", "bad.tune:0: empty"},
+    {"hello 1\n", "bad.tune:1: not a kernpack tuning table"},
+    {"kernpack-tune 2\n", "bad.tune:1: table format version 2"},
+    {"kernpack-tune 1\nsm = ninety\n", "bad.tune:2: sm: 'ninety' is not a number"},
+    {"kernpack-tune 1\ncolour = blue\n", "bad.tune:2: unknown header key 'colour'"},
+    {"kernpack-tune 1\n\nsoftmax bf16 8192 16 32768 v\n", "bad.tune:3: expected 'family dtype"},
+    {"kernpack-tune 1\nsoftmax f64 8192 16 32768 v 1.0\n", "bad.tune:2: unknown dtype 'f64'"},
+    {"kernpack-tune 1\nsoftmax bf16 0 16 32768 v 1.0\n", "bad.tune:2: cols 0 out of range"},
+    {"kernpack-tune 1\nsoftmax bf16 8 12 32768 v 1.0\n", "bad.tune:2: align 12"},
+    {"kernpack-tune 1\nsoftmax bf16 8 16 1000 v 1.0\n", "bad.tune:2: rows 1000 is not a power-of-two bucket"},
+    {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v -3\n", "bad.tune:2: time -3 is not > 0"},
+    {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v nan\n", "bad.tune:2: time nan"},
+    {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v 1.0 extra\n", "bad.tune:2: expected"},
+    {"kernpack-tune 1\npack = sm_90a\n", "bad.tune:2: pack: expected"},
+};
+
+START_TEST(test_malformed) {
+  kp_tune_table t;
+  kp_status s = kp_tune_parse(&t, BAD[_i].text, "bad.tune", err, sizeof err);
+  ck_assert_int_ne(s, KP_OK);
+  ck_assert_msg(strstr(err, BAD[_i].expect) != NULL, "case %d: '%s' lacks '%s'", _i, err,
+                BAD[_i].expect);
+}
+END_TEST
+
+/* A table written with binary garbage or too-long lines is refused. */
+START_TEST(test_hostile_file) {
+  char path[] = "/tmp/kp_tune_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(write(fd, "kernpack-tune 1\n\0\1\2", 19), 19);
+  close(fd);
+  kp_tune_table t;
+  ck_assert_int_ne(kp_tune_load(&t, path, err, sizeof err), KP_OK);
+  ck_assert_ptr_nonnull(strstr(err, path));
+  FILE *f = fopen(path, "w");
+  fprintf(f, "kernpack-tune 1\n");
+  for (int i = 0; i < 3000; i++) fputc('x', f);
+  fclose(f);
+  ck_assert_int_ne(kp_tune_load(&t, path, err, sizeof err), KP_OK);
+  ck_assert_ptr_nonnull(strstr(err, ":2: line longer"));
+  unlink(path);
+  ck_assert_int_eq(kp_tune_load(&t, "/nonexistent/x.tune", err, sizeof err), KP_ERR_PACK_NOT_FOUND);
+}
+END_TEST
+
+static kpk_entry ent(const char *name, uint64_t max_cols, uint32_t align, int rank) {
+  kpk_entry e;
+  memset(&e, 0, sizeof e);
+  e.family = "softmax";
+  e.name = name;
+  e.dtype = KP_BF16;
+  e.min_cols = 1;
+  e.max_cols = max_cols;
+  e.align = align;
+  e.rank = rank;
+  e.block = 128;
+  e.rows_per_block = 1;
+  return e;
+}
+
+/* The documented rule: exact key, then same cols with the nearest rows
+** bucket, then the nearest cols; rows for variants that do not apply or are
+** missing from the pack are skipped. */
+START_TEST(test_pick) {
+  kpk_entry e[] = {ent("v_fast", 16384, 16, 1), ent("v_slow", 2147483647ull, 2, 0)};
+  kpk_pack pk;
+  memset(&pk, 0, sizeof pk);
+  pk.entries = e;
+  pk.n_entries = 2;
+  kp_tune_table t;
+  ck_assert(kp_tune_parse(&t, TABLE, "t.tune", err, sizeof err) == KP_OK);
+  kp_devprops d = {90, 227 * 1024};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16};
+  char how[512];
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 20000, &d, how, sizeof how), 0); /* bucket 32768 */
+  ck_assert_ptr_nonnull(strstr(how, "exact key"));
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 100, &d, how, sizeof how), 0);   /* same cols */
+  ck_assert_ptr_nonnull(strstr(how, "nearest key cols=8192"));
+  c.cols = 5000; /* nearer 4096 than 8192 in log2: v_slow won there */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 128, &d, how, sizeof how), 1);
+  ck_assert_ptr_nonnull(strstr(how, "cols=4096"));
+  c.cols = 100000; /* v_fast does not apply beyond 16384: the 8192 key's next best */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 32768, &d, how, sizeof how), 1);
+  c.align = 8; /* no key measured at this alignment: no pick, the ranking decides */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 32768, &d, how, sizeof how), -1);
+  pk.n_entries = 1; /* v_slow pruned from the pack: its rows are skipped */
+  c.align = 16;
+  c.cols = 4096;
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 128, &d, how, sizeof how), 0);
+  kp_tune_free(&t);
+}
+END_TEST
+
+/* A table from another device is recognised as such. */
+START_TEST(test_matches) {
+  kp_tune_table t;
+  ck_assert(kp_tune_parse(&t, TABLE, "t.tune", err, sizeof err) == KP_OK);
+  kp_device_info d;
+  memset(&d, 0, sizeof d);
+  strcpy(d.name, "NVIDIA H200");
+  d.sm = 90;
+  d.sm_count = 132;
+  ck_assert(kp_tune_matches(&t, &d, err, sizeof err));
+  d.sm_count = 114;
+  ck_assert(!kp_tune_matches(&t, &d, err, sizeof err));
+  ck_assert_ptr_nonnull(strstr(err, "114 SMs"));
+  ck_assert_uint_eq(kp_rows_bucket(1), 1);
+  ck_assert_uint_eq(kp_rows_bucket(1000), 1024);
+  ck_assert_uint_eq(kp_rows_bucket(1024), 1024);
+  kp_tune_free(&t);
+}
+END_TEST
+
+Suite *tune_suite(void) {
+  Suite *s = suite_create("tune");
+  TCase *tc = tcase_create("table");
+  tcase_add_test(tc, test_parse);
+  tcase_add_test(tc, test_round_trip);
+  tcase_add_test(tc, test_merge);
+  tcase_add_loop_test(tc, test_malformed, 0, (int)(sizeof BAD / sizeof BAD[0]));
+  tcase_add_test(tc, test_hostile_file);
+  tcase_add_test(tc, test_pick);
+  tcase_add_test(tc, test_matches);
+  suite_add_tcase(s, tc);
+  return s;
+}
