@@ -50,16 +50,16 @@ endif
 # rules ($(B)/variants.mk) see the freshly installed packages.
 SUBMAKE = $(MAKE) --no-print-directory KP_SUB=1
 all: deps
-	$(Q)$(SUBMAKE) build-all
+	+$(Q)$(SUBMAKE) build-all
 test: deps
-	$(Q)$(SUBMAKE) build-all
-	$(Q)$(SUBMAKE) run-tests
+	+$(Q)$(SUBMAKE) build-all
+	+$(Q)$(SUBMAKE) run-tests
 bench: deps
-	$(Q)$(SUBMAKE) build-bench
+	+$(Q)$(SUBMAKE) build-bench
 fuzz: deps
-	$(Q)$(SUBMAKE) run-fuzz
+	+$(Q)$(SUBMAKE) run-fuzz
 install: deps
-	$(Q)$(SUBMAKE) do-install
+	+$(Q)$(SUBMAKE) do-install
 
 build-all: lib $(B)/bin/kp packs
 

@@ -217,10 +217,12 @@ kp_status kp_rope(kp_ctx *ctx, kp_dtype dt, void *q, void *k, const kp_rope_desc
   int64_t half = d->rot_dim / 2;
   if (d->cos) {
     size_t es = c.es;
-    c.es = 4; /* the tables are f32 */
+    uint32_t align = c.align; /* the kernels read the tables as single floats */
+    c.es = 4;
     TRY(tensor(&c, "cos", d->cos, d->cs_stride, d->tokens, half));
     TRY(tensor(&c, "sin", d->sin, d->cs_stride, d->tokens, half));
     c.es = es;
+    c.align = align;
   } else if (!(d->theta > 0.f) || isinf(d->theta)) {
     return kp_fail(ctx, KP_ERR_INVALID_ARG, "rope: theta=%g: must be finite and > 0 when cos/sin are not given",
                    (double)d->theta);

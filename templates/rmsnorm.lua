@@ -1,0 +1,257 @@
+-- rmsnorm.lua -- y = x * rsqrt(mean(x^2) + eps) * w along rows, fp32 math.
+--
+-- Kernel arguments: (const T *x, long long ldx, const T *w, T *y, long long ldy, int rows,
+--                    int cols, float eps)
+-- x, y: (rows, cols) with row strides ldx, ldy (elements); w: (cols).
+--
+-- Variant space:
+--   warp   one warp (or 16 lanes) per row, the row held in registers: short rows
+--   block  one block per row, the row held in registers: rows up to 32K
+--   loop   one block per row, a sum-of-squares pass then a write pass that
+--          re-reads the row (from L1/L2 when it fits): any length
+-- `vec` is elements per 16-byte access (needs 16-byte aligned row starts);
+-- vec=1 is the fallback for any alignment.  Ranking: the smallest register
+-- variant that holds the row, then the looped ones.  Where two shapes hold
+-- the same row (`alt`), the lower alt is the default and the others are
+-- there for the tuner.
+
+family { name = "rmsnorm", signature = "p,l,p,p,l,i,i,f" }
+
+local KERNELS = [[
+// How a thread holds VEC elements from their load to their use: with
+// VEC * sizeof(T) == 16, the 16 bytes as loaded (4 registers, also for 8
+// 16-bit elements), unpacked to floats at the use; with VEC == 1, a float.
+// Both branches of a guarded load yield the raw form, so a step's loads are
+// all in flight together (a branch that produced floats would wait for its
+// load inside the branch), and a 16-bit row takes half the registers.
+// Elements at or past `n` read as 0.  I: int in the register variants, long
+// long in the looped ones.
+// Plain loads and stores throughout, though x and y are touched once: with
+// the streaming forms (kp_load_cs / kp_store_cs: ld.global.nc without L1
+// allocation, st.global.cs) these kernels measured 3-5% slower on 8K rows
+// and 15-30% slower on 512-1K rows on H200 (bf16).
+template <class T, int VEC> struct rmsnorm_io {
+  typedef uint4 raw;
+  template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
+    union { uint4 r; kp_u32 w[4]; } u;
+    if (c + VEC <= n) {
+      u.r = *reinterpret_cast<const uint4 *>(row + c);
+    } else {
+      float v[VEC];
+#pragma unroll
+      for (int i = 0; i < VEC; i++) v[i] = (c + i < n) ? kp_load1(row + c + i) : 0.f;
+      kp_vec_io<T, VEC>::to_words(v, u.w); // exact: the values came from T
+    }
+    return u.r;
+  }
+  static __device__ __forceinline__ void unpack(raw r, float *v) {
+    union { uint4 r; kp_u32 w[4]; } u;
+    u.r = r;
+    kp_vec_io<T, VEC>::from_words(u.w, v);
+  }
+};
+template <class T> struct rmsnorm_io<T, 1> {
+  typedef float raw;
+  template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
+    return c < n ? kp_load1(row + c) : 0.f;
+  }
+  static __device__ __forceinline__ void unpack(raw r, float *v) { v[0] = r; }
+};
+
+template <class T, int N, class I>
+__device__ __forceinline__ void rmsnorm_store_tail(T *row, I c, I n, const float *v) {
+  if (c + N <= n) {
+    kp_store<T, N>(row + c, v);
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; i++)
+      if (c + i < n) kp_store1(row + c + i, v[i]);
+  }
+}
+
+// Sum over each group of LANES (a power of two <= 32) adjacent lanes.
+template <int LANES> __device__ __forceinline__ float rmsnorm_lanes_sum(float v) {
+#pragma unroll
+  for (int o = LANES / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+// Row in registers: LANES threads share one row: the whole block when
+// ROWS_PER_BLOCK == 1, else a warp or a group of 16 lanes.  Thread `lane`
+// holds vectors n = 0..NV-1 at columns (n * LANES + lane) * VEC, so each
+// load instruction of a group reads one contiguous LANES * 16-byte segment.
+// VEC * sizeof(T) == 16.
+// W_EARLY: w is loaded right behind x, so that its latency (usually an
+// L1/L2 hit: every row reads w) hides under the reduction instead of adding
+// to the row's tail, where the block has no loads in flight.  Where
+// registers are short (w_early below) w is loaded after the reduction, one
+// vector at a time.
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY>
+__device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long ldx,
+                                             const T *__restrict__ w, T *__restrict__ y,
+                                             long long ldy, int rows, int cols, float eps) {
+  typedef rmsnorm_io<T, VEC> io;
+  __shared__ float scratch[32];
+  const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
+  const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
+  long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + sub;
+  // Groups narrower than a warp cannot leave early (the reduction's shuffles
+  // need every lane of the warp): past the last row they touch nothing.
+  int ncols = cols;
+  if (row >= rows) {
+    if (LANES >= 32) return; // whole warps (or the whole block) leave together
+    row = rows - 1;
+    ncols = 0;
+  }
+  const T *xr = x + row * ldx;
+  T *yr = y + row * ldy;
+  typename io::raw xv[NV], wv[NV];
+#pragma unroll
+  for (int n = 0; n < NV; n++) xv[n] = io::load(xr, (n * LANES + lane) * VEC, ncols);
+  if constexpr (W_EARLY) {
+#pragma unroll
+    for (int n = 0; n < NV; n++) wv[n] = io::load(w, (n * LANES + lane) * VEC, ncols);
+  }
+  float s = 0.f;
+#pragma unroll
+  for (int n = 0; n < NV; n++) {
+    float v[VEC];
+    io::unpack(xv[n], v);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+  }
+  s = LANES <= 32 ? rmsnorm_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
+  const float rs = rsqrtf(s / (float)cols + eps);
+#pragma unroll
+  for (int n = 0; n < NV; n++) {
+    const int c = (n * LANES + lane) * VEC;
+    if constexpr (!W_EARLY) wv[n] = io::load(w, c, ncols);
+    float v[VEC], g[VEC];
+    io::unpack(xv[n], v);
+    io::unpack(wv[n], g);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) v[i] = v[i] * rs * g[i];
+    if (c < ncols) rmsnorm_store_tail<T, VEC>(yr, c, ncols, v);
+  }
+}
+
+// Any length.  Each step of a pass handles U vectors per thread of each
+// input, loads all issued before any use, so U * THREADS * VEC elements of
+// each are in flight per block; vectors past the row end read as 0 and are
+// not stored, so the last partial step needs no loop of its own.
+template <class T, int VEC, int THREADS, int U>
+__device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long ldx,
+                                             const T *__restrict__ w, T *__restrict__ y,
+                                             long long ldy, int rows, int cols, float eps) {
+  typedef rmsnorm_io<T, VEC> io;
+  __shared__ float scratch[32];
+  const long long row = blockIdx.x;
+  if (row >= rows) return;
+  const T *xr = x + row * ldx;
+  T *yr = y + row * ldy;
+  const long long n = cols;
+  const long long step = (long long)THREADS * VEC;
+  const long long c0 = (long long)threadIdx.x * VEC;
+  float s = 0.f;
+#pragma unroll 1
+  for (long long c = c0; c < n; c += U * step) {
+    typename io::raw r[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) r[u] = io::load(xr, c + u * step, n);
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      float v[VEC];
+      io::unpack(r[u], v);
+#pragma unroll
+      for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+    }
+  }
+  const float rs = rsqrtf(kp_block_sum<THREADS>(s, scratch) / (float)cols + eps);
+#pragma unroll 1
+  for (long long c = c0; c < n; c += U * step) {
+    typename io::raw r[U], g[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      r[u] = io::load(xr, c + u * step, n);
+      g[u] = io::load(w, c + u * step, n);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      float v[VEC], gv[VEC];
+      io::unpack(r[u], v);
+      io::unpack(g[u], gv);
+#pragma unroll
+      for (int i = 0; i < VEC; i++) v[i] = v[i] * rs * gv[i];
+      if (c + u * step < n) rmsnorm_store_tail<T, VEC>(yr, c + u * step, n, v);
+    }
+  }
+}
+]]
+
+local ENTRY = [[
+extern "C" __global__ void __launch_bounds__(${block})
+${name}(const ${T} *x, long long ldx, const ${T} *w, ${T} *y, long long ldy, int rows, int cols,
+        float eps) {
+  ${call}(x, ldx, w, y, ldy, rows, cols, eps);
+}
+]]
+
+-- W_EARLY (w loaded before the reduction) only where the raw vectors of
+-- x and w (2 per n, 4 registers each) fit in 32 registers, and not at
+-- 1024 threads (64-register cap): beyond that ptxas spills or trades
+-- occupancy, and loading w after the reduction is the better deal.
+local function w_early(threads, nv)
+  return (threads < 1024 and 8 * nv <= 32) and "true" or "false"
+end
+
+local function emit(dt, kind, p)
+  local T = ctype(dt)
+  local vec = p.vec
+  local name, call, max_cols, block, rpb, rank
+  if kind == "warp" then
+    local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
+    name = string.format("rmsnorm_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
+    block, rpb = 128, 128 // p.lanes
+    call = string.format("rmsnorm_regs<%s, %d, %d, %d, %d, %s>", T, vec, p.nv, p.lanes, rpb,
+                         w_early(128, p.nv))
+    max_cols = p.lanes * vec * p.nv
+    rank = 300 - max_cols // 64
+  elseif kind == "block" then
+    name = string.format("rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
+    block, rpb = p.threads, 1
+    call = string.format("rmsnorm_regs<%s, %d, %d, %d, 1, %s>", T, vec, p.nv, p.threads,
+                         w_early(p.threads, p.nv))
+    max_cols = p.threads * vec * p.nv
+    rank = 200 - max_cols // 512 - p.alt
+  else
+    name = string.format("rmsnorm_%s_loop_t%d_v%d", dt, p.threads, vec)
+    block, rpb = p.threads, 1
+    call = string.format("rmsnorm_loop<%s, %d, %d, %d>", T, vec, p.threads, p.unroll)
+    max_cols = nil
+    rank = vec > 1 and 100 or 0
+  end
+  p.kind = kind
+  variant {
+    name = name, dtype = dt, params = p,
+    block = block, rows_per_block = rpb,
+    max_cols = max_cols,
+    align = vec * esize(dt),
+    rank = rank,
+    source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
+  }
+end
+
+for _, dt in ipairs(DTYPES) do
+  local vec = 16 // esize(dt)
+  -- { lanes, nv }: rows of up to 128/256 (16-bit) elements take half a warp
+  for _, c in ipairs({ { 16, 1 }, { 16, 2 }, { 32, 2 } }) do
+    emit(dt, "warp", { vec = vec, lanes = c[1], nv = c[2] })
+  end
+  -- { threads, nv, alt }: 256x4 and 512x2 hold the same row
+  for _, c in ipairs({ { 128, 1, 0 }, { 128, 2, 0 }, { 256, 2, 0 }, { 256, 4, 0 }, { 512, 2, 1 },
+                       { 512, 4, 0 }, { 1024, 4, 0 } }) do
+    emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = c[3] })
+  end
+  emit(dt, "loop", { vec = vec, threads = 512, unroll = 4 })
+  emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
+end

@@ -1,0 +1,277 @@
+-- rope.lua -- rotary position embedding on q and k in place, one launch, fp32 math.
+--
+-- Kernel arguments:
+--   (T *q, T *k, const float *cos, const float *sin, const int *positions,
+--    long long q_st, long long q_sh, long long k_st, long long k_sh, long long cs_stride,
+--    int tokens, int hq, int hk, int rot_dim, int gptj, float theta)
+-- q: (tokens, hq, head_dim) with element strides q_st (token), q_sh (head),
+-- the last dim contiguous; k: (tokens, hk, head_dim) likewise.  The first
+-- rot_dim (even) dims of each head rotate, the rest are not touched.
+-- gptj == 0 (NeoX): pairs (i, i + rot_dim/2); gptj == 1: pairs (2i, 2i+1).
+-- Angle of pair i of token t: cos/sin given (f32, row stride cs_stride):
+-- cos[t*cs_stride + i]; else pos * theta^(-2i/rot_dim), pos = positions[t]
+-- (or t when positions is NULL).  (x1, x2) -> (x1 c - x2 s, x2 c + x1 s).
+--
+-- Launch: grid.x = ceil(tokens / rows_per_block); cols (for selection) = rot_dim.
+--
+-- Variant space: a block takes RPB tokens.  It first puts cos/sin of up to
+-- CH = TX*vec pairs of those tokens in shared memory (loaded, or computed once
+-- per (token, pair) and shared by all hq + hk heads), then TX lanes x TY rows
+-- of threads stream the (token, head) rows, each lane owning `vec` pairs.
+-- Rows with more than CH pairs take several such rounds.  `vec` = 16/esize
+-- needs 16-byte alignment of q, k, their strides and rot_dim/2 (the runtime
+-- folds rot_dim/2 * esize into the alignment); vec = 2 and 1 are the
+-- fallbacks.  Ranking: the smallest TX whose one round holds rot_dim/2 pairs,
+-- of the widest vector.
+-- Measured on H200, bf16, 16K tokens x (32 q + 8 k) heads x 128, NeoX: 91-94%
+-- of device copy bandwidth, cos/sin given or computed (torch.compile: 75%).
+
+family { name = "rope", signature = "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,f" }
+
+local KERNELS = [==[
+// sin and cos of `a` (radians, |a| < 2^31) to fp32 accuracy.  The reduction
+// a = k*pi/2 + r runs in double, because a = pos * inv_freq reaches 1e5 and
+// more, where fp32 alone would lose every digit of r.  The two minimax
+// polynomials (Cephes sinf/cosf, < 1.5 ulp on |r| <= pi/4) then run in fp32;
+// sincosf itself would drag in its Payne-Hanek path and a stack frame.
+__device__ __forceinline__ void rope_sincos(double a, float &s, float &c) {
+  const double k = rint(a * 0.63661977236758134); // 2/pi
+  const double rd = fma(-k, 6.123233995736766e-17, fma(-k, 1.5707963267948966, a));
+  const float r = (float)rd, r2 = r * r;
+  const float sr =
+      fmaf(fmaf(fmaf(-1.9515295891e-4f, r2, 8.3321608736e-3f), r2, -1.6666654611e-1f), r2 * r, r);
+  const float cr = fmaf(
+      fmaf(fmaf(2.443315711809948e-5f, r2, -1.388731625493765e-3f), r2, 4.166664568298827e-2f),
+      r2 * r2, fmaf(-0.5f, r2, 1.f));
+  const int quadrant = (int)(long long)k & 3; // two's complement keeps negative k right
+  const float ss = (quadrant & 1) ? cr : sr, cc = (quadrant & 1) ? sr : cr;
+  s = (quadrant & 2) ? -ss : ss;
+  c = ((quadrant + 1) & 2) ? -cc : cc;
+}
+
+// x1' = x1 c - x2 s, x2' = x2 c + x1 s with one rounding less each (fma).
+__device__ __forceinline__ void rope_rot(float &x1, float &x2, float c, float s) {
+  const float a = x1, b = x2;
+  x1 = fmaf(a, c, -b * s);
+  x2 = fmaf(b, c, a * s);
+}
+
+// The gptj == 0 and gptj == 1 bodies are two instantiations; a function-local
+// static here, not in rope_tokens, lets them share one shared-memory table.
+template <int RPB, int CH> struct __align__(16) rope_table { float cos[RPB][CH], sin[RPB][CH]; };
+template <int RPB, int CH> __device__ __forceinline__ rope_table<RPB, CH> &rope_shared() {
+  __shared__ rope_table<RPB, CH> table;
+  return table;
+}
+
+// One lane's share of a row: two vectors of VEC elements.  16-byte vectors
+// stay packed as loaded until used, so a batch costs 4 registers per vector
+// whatever the dtype; narrower ones are converted on load.
+template <class T, int VEC, bool PACKED = VEC * sizeof(T) == 16> struct rope_vec {
+  float f[VEC];
+  __device__ __forceinline__ void load(const T *p) { kp_load<T, VEC>(p, f); }
+  __device__ __forceinline__ void get(float *v) const {
+#pragma unroll
+    for (int i = 0; i < VEC; i++) v[i] = f[i];
+  }
+};
+template <class T, int VEC> struct rope_vec<T, VEC, true> {
+  uint4 r;
+  __device__ __forceinline__ void load(const T *p) { r = kp_ld16_stream(p); }
+  __device__ __forceinline__ void get(float *v) const {
+    union { uint4 r; kp_u32 w[4]; } u;
+    u.r = r;
+    kp_vec_io<T, VEC>::from_words(u.w, v);
+  }
+};
+
+template <class T, int VEC, int U> struct rope_batch {
+  rope_vec<T, VEC> a[U], b[U];
+  T *base[U];
+  int tok[U]; // token within the block; >= nt marks an empty slot
+};
+
+// ONE_ROUND: the variant is only selected for rot_dim/2 <= CH, so the fill
+// state dies after one round instead of staying live across the row loop.
+template <class T, int VEC, int TX, int RPB, int U, bool ONE_ROUND, bool GPTJ>
+__device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k,
+                                            const float *__restrict__ cosp,
+                                            const float *__restrict__ sinp,
+                                            const int *__restrict__ positions, long long q_st,
+                                            long long q_sh, long long k_st, long long k_sh,
+                                            long long cs_stride, int tokens, int hq, int hk,
+                                            int rot_dim, float theta) {
+  constexpr int THREADS = 256, TY = THREADS / TX;
+  constexpr int CH = TX * VEC;        // pairs per round; divides THREADS
+  constexpr int FSTEP = THREADS / CH; // tokens filled side by side
+  constexpr int FN = (RPB + FSTEP - 1) / FSTEP; // tokens each thread fills
+  typedef rope_batch<T, VEC, U> batch;
+  rope_table<RPB, CH> &tab = rope_shared<RPB, CH>();
+  const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
+  const int t0 = blockIdx.x * RPB;
+  const int nt = min(RPB, tokens - t0);
+  const int half = rot_dim >> 1;
+  const int heads = hq + hk;
+  // A thread's rows (t, h) of the block's nt x heads advance by TY per slot;
+  // carrying (t, h) along avoids a division per row.
+  const int dt = TY / heads, dh = TY % heads;
+  const int fp = threadIdx.x % CH, ft = threadIdx.x / CH;
+  const double log2_theta = cosp ? 0.0 : log2((double)theta);
+
+  const int p_end = ONE_ROUND ? 1 : half;
+  for (int p0 = 0; p0 < p_end; p0 += CH) {
+    if (p0 > 0) __syncthreads(); // the previous round is done with the table
+    const int c0 = p0 + tx * VEC; // first pair of this lane
+    const bool lane_on = c0 < half;
+    // element offsets of the lane's two vectors inside a head: NeoX takes
+    // x1 = [c0, c0+VEC) and x2 = x1 + half; GPT-J the 2*VEC elements at 2*c0
+    const int o1 = GPTJ ? 2 * c0 : c0;
+    const int o2 = GPTJ ? 2 * c0 + VEC : c0 + half;
+    int t = ty / heads, h = ty % heads;
+    auto load = [&](batch &B) {
+#pragma unroll
+      for (int u = 0; u < U; u++) {
+        B.tok[u] = t;
+        if (t < nt) {
+          B.base[u] = h < hq ? q + (long long)(t0 + t) * q_st + (long long)h * q_sh
+                             : k + (long long)(t0 + t) * k_st + (long long)(h - hq) * k_sh;
+          B.a[u].load(B.base[u] + o1);
+          B.b[u].load(B.base[u] + o2);
+        }
+        h += dh;
+        t += dt;
+        if (h >= heads) { h -= heads; t++; }
+      }
+    };
+    auto rotate = [&](const batch &B) {
+#pragma unroll
+      for (int u = 0; u < U; u++) {
+        if (B.tok[u] < nt) {
+          float x[VEC], y[VEC];
+          B.a[u].get(x);
+          B.b[u].get(y);
+          const float *cr = &tab.cos[B.tok[u]][tx * VEC];
+          const float *sr = &tab.sin[B.tok[u]][tx * VEC];
+          if (GPTJ) {
+            // pair m is elements (2m, 2m+1) of x ++ y
+            float w[2 * VEC];
+#pragma unroll
+            for (int e = 0; e < VEC; e++) { w[e] = x[e]; w[VEC + e] = y[e]; }
+#pragma unroll
+            for (int m = 0; m < VEC; m++) rope_rot(w[2 * m], w[2 * m + 1], cr[m], sr[m]);
+#pragma unroll
+            for (int e = 0; e < VEC; e++) { x[e] = w[e]; y[e] = w[VEC + e]; }
+          } else {
+#pragma unroll
+            for (int e = 0; e < VEC; e++) rope_rot(x[e], y[e], cr[e], sr[e]);
+          }
+          kp_store_cs<T, VEC>(B.base[u] + o1, x);
+          kp_store_cs<T, VEC>(B.base[u] + o2, y);
+        }
+      }
+    };
+
+    // The first batch is in flight while the table fills and the barrier waits.
+    batch cur;
+    if (lane_on) load(cur);
+
+    // Fill: thread (fp, ft) owns pair p0 + fp of tokens ft, ft + FSTEP, ...;
+    // all its loads are issued before any is used, so the fill costs one
+    // memory latency whatever RPB.
+    const int p = p0 + fp;
+    if (p < half) {
+      if (cosp) {
+        float cv[FN], sv[FN];
+#pragma unroll
+        for (int i = 0; i < FN; i++) {
+          const int tt = ft + i * FSTEP;
+          if (tt < nt) {
+            const long long o = (long long)(t0 + tt) * cs_stride + p;
+            cv[i] = cosp[o];
+            sv[i] = sinp[o];
+          }
+        }
+#pragma unroll
+        for (int i = 0; i < FN; i++) {
+          const int tt = ft + i * FSTEP;
+          if (tt < nt) {
+            tab.cos[tt][fp] = cv[i];
+            tab.sin[tt][fp] = sv[i];
+          }
+        }
+      } else {
+        int pos[FN];
+#pragma unroll
+        for (int i = 0; i < FN; i++) {
+          const int tt = ft + i * FSTEP;
+          pos[i] = positions && tt < nt ? positions[t0 + tt] : t0 + tt;
+        }
+        // theta^(-2p/rot_dim) in double: at pos ~1e5 an fp32 inverse
+        // frequency alone would put the angle off by ~1e-2 rad.
+        const double inv_freq = exp2(-(double)(2 * p) / (double)rot_dim * log2_theta);
+#pragma unroll
+        for (int i = 0; i < FN; i++) {
+          const int tt = ft + i * FSTEP;
+          if (tt < nt) rope_sincos((double)pos[i] * inv_freq, tab.sin[tt][fp], tab.cos[tt][fp]);
+        }
+      }
+    }
+    __syncthreads();
+
+    if (!lane_on) continue; // no barrier follows before the next round's one
+    // Double buffering: the next batch's loads are issued before this one is
+    // rotated and stored (rows never repeat, so in place is safe).
+    while (t < nt) {
+      batch nxt;
+      load(nxt);
+      rotate(cur);
+      cur = nxt;
+    }
+    rotate(cur);
+  }
+}
+
+]==]
+
+local ENTRY = [[
+extern "C" __global__ void __launch_bounds__(256, ${minb})
+${name}(${T} *q, ${T} *k, const float *cos, const float *sin, const int *positions,
+        long long q_st, long long q_sh, long long k_st, long long k_sh, long long cs_stride,
+        int tokens, int hq, int hk, int rot_dim, int gptj, float theta) {
+  // one branch per block: the pair layout fixes the index math of every row
+  if (gptj)
+    rope_tokens<${targs}, true>(q, k, cos, sin, positions, q_st, q_sh, k_st, k_sh, cs_stride,
+                                tokens, hq, hk, rot_dim, theta);
+  else
+    rope_tokens<${targs}, false>(q, k, cos, sin, positions, q_st, q_sh, k_st, k_sh, cs_stride,
+                                 tokens, hq, hk, rot_dim, theta);
+}
+]]
+
+-- p: vec, tx, u, rpb, minb (blocks per SM the register budget must allow),
+-- one = true for a one-round variant (rot_dim/2 <= TX*vec), false for one
+-- that loops rounds over any rot_dim.
+local function emit(dt, p, rank_base)
+  local T = ctype(dt)
+  local name = string.format("rope_%s_t%d_v%d_u%d%s", dt, p.tx, p.vec, p.u, p.one and "" or "_any")
+  local targs = string.format("%s, %d, %d, %d, %d, %s", T, p.vec, p.tx, p.rpb, p.u, tostring(p.one))
+  variant {
+    name = name, dtype = dt, params = p,
+    block = 256, rows_per_block = p.rpb,
+    max_cols = p.one and 2 * p.tx * p.vec or nil,
+    align = p.vec * esize(dt),
+    rank = rank_base - p.tx,
+    source = KERNELS .. subst(ENTRY, { name = name, T = T, targs = targs, minb = p.minb }),
+  }
+end
+
+for _, dt in ipairs(DTYPES) do
+  local vec = 16 // esize(dt)
+  -- one round: bf16/f16 rot_dim <= 64, 128, 256, 512; f32 <= 32, 64, 128, 256
+  for _, tx in ipairs({ 4, 8, 16, 32 }) do
+    emit(dt, { vec = vec, tx = tx, u = 2, rpb = 4, minb = 3, one = true }, 300)
+  end
+  emit(dt, { vec = vec, tx = 32, u = 1, rpb = 4, minb = 3, one = false }, 250)
+  emit(dt, { vec = 2, tx = 32, u = 1, rpb = 4, minb = 4, one = false }, 200)
+  emit(dt, { vec = 1, tx = 64, u = 1, rpb = 4, minb = 4, one = false }, 100)
+end

@@ -1,0 +1,120 @@
+-- swiglu.lua -- y = silu(gate) * up elementwise, fp32 math.
+--
+-- Kernel arguments: (const T *gate, const T *up, long long ldin, T *y, long long ldy,
+--                    int rows, int cols)
+-- gate, up: (rows, cols) sharing row stride ldin (often the two halves of one
+-- (rows, 2*cols) tensor); y: (rows, cols) with row stride ldy (elements).
+--
+-- Variant space: a block is TX threads along a row x TY rows (TX*TY = 256,
+-- rows_per_block = TY).  Each thread walks its row in steps of U vectors of
+-- `vec` elements, all 2U loads (16-byte, streaming) issued before the first
+-- use.  Narrow rows take a small TX (many rows per block, few idle lanes);
+-- wide rows a whole block per row.  `vec` = 16/esize needs 16-byte aligned
+-- rows; vec = 2 covers rows aligned to two elements (odd cols of a packed
+-- tensor, say); vec = 1 is the fallback.  Ranking: among the variants whose
+-- max_cols holds the row, the smallest TX of the widest vector.
+-- Measured on H200, bf16, >= 256 MB moved: ~100% of device copy bandwidth.
+
+family { name = "swiglu", signature = "p,p,l,p,l,i,i" }
+
+local KERNELS = [[
+struct swiglu_silu {
+  static __device__ __forceinline__ float f(float g, float u) { return kp_silu(g) * u; }
+};
+
+// Column offsets are 64-bit: c runs up to cols + U*TX*VEC, past 2^31 when
+// cols is near it.
+template <class T, int VEC, int TX, int TY, int U, class Op>
+__device__ __forceinline__ void swiglu_rows(const T *__restrict__ gate, const T *__restrict__ up,
+                                            long long ldin, T *__restrict__ y, long long ldy,
+                                            int rows, int cols) {
+  constexpr int SPAN = TX * VEC; // elements a row's TX threads cover with one vector each
+  const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
+  const long long row = (long long)blockIdx.x * TY + ty;
+  if (row >= rows) return;
+  const T *gr = gate + row * ldin;
+  const T *ur = up + row * ldin;
+  T *yr = y + row * ldy;
+  long long c = (long long)tx * VEC;
+  // c <= last_full: all U vectors of this step are whole and in bounds
+  const long long last_full = (long long)cols - (long long)(U - 1) * SPAN - VEC;
+  for (; c <= last_full; c += (long long)U * SPAN) {
+    float g[U][VEC], u[U][VEC];
+#pragma unroll
+    for (int k = 0; k < U; k++) kp_load_cs<T, VEC>(gr + c + k * SPAN, g[k]);
+#pragma unroll
+    for (int k = 0; k < U; k++) kp_load_cs<T, VEC>(ur + c + k * SPAN, u[k]);
+#pragma unroll
+    for (int k = 0; k < U; k++) {
+#pragma unroll
+      for (int i = 0; i < VEC; i++) g[k][i] = Op::f(g[k][i], u[k][i]);
+      kp_store_cs<T, VEC>(yr + c + k * SPAN, g[k]);
+    }
+  }
+  if (c < cols) { // the last, partial step: up to U vectors, the final one maybe cut
+    float g[U][VEC], u[U][VEC];
+#pragma unroll
+    for (int k = 0; k < U; k++) {
+      const long long ck = c + k * SPAN;
+      if (ck < cols) {
+        kp_load_tail<T, VEC>(gr, ck, cols, 0.f, g[k]);
+        kp_load_tail<T, VEC>(ur, ck, cols, 0.f, u[k]);
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < U; k++) {
+      const long long ck = c + k * SPAN;
+      if (ck < cols) {
+#pragma unroll
+        for (int i = 0; i < VEC; i++) g[k][i] = Op::f(g[k][i], u[k][i]);
+        kp_store_tail<T, VEC>(yr, ck, cols, g[k]);
+      }
+    }
+  }
+}
+]]
+
+local ENTRY = [[
+extern "C" __global__ void __launch_bounds__(${block}, ${minb})
+${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
+        int cols) {
+  swiglu_rows<${targs}, swiglu_silu>(gate, up, ldin, y, ldy, rows, cols);
+}
+]]
+
+-- p: vec, tx (threads along a row), ty (rows per block), u (vectors per thread
+-- per step), minb (blocks per SM that the register budget must allow);
+-- max_vecs: vectors per thread that the variant is ranked for (nil: any cols);
+-- rank_base orders the vector widths.
+local function emit(dt, p, max_vecs, rank_base)
+  local T = ctype(dt)
+  local block = p.tx * p.ty
+  local name = string.format("swiglu_%s_t%dx%d_v%d_u%d", dt, p.tx, p.ty, p.vec, p.u)
+  local targs = string.format("%s, %d, %d, %d, %d", T, p.vec, p.tx, p.ty, p.u)
+  variant {
+    name = name, dtype = dt, params = p,
+    block = block, rows_per_block = p.ty,
+    max_cols = max_vecs and p.tx * p.vec * max_vecs or nil,
+    align = p.vec * esize(dt),
+    rank = rank_base - p.tx // 8, -- smaller TX (more rows per block) first where it fits
+    source = KERNELS .. subst(ENTRY, { block = block, minb = p.minb, name = name, T = T,
+                                      targs = targs }),
+  }
+end
+
+for _, dt in ipairs(DTYPES) do
+  local vec = 16 // esize(dt)
+  -- 16-byte vectors, ranked for rows of up to 4 vectors per thread except the
+  -- last.  One vector of gate and up per thread and step is enough: with
+  -- 1024+ threads per SM that already keeps >= 32 KB in flight, and measured
+  -- on H200 u=1 matched or beat u=2/4 on wide rows (their extra registers
+  -- cost occupancy); the 8-lane shape keeps u=2 for its short rows, except
+  -- for f32, where u=2 spills on sm_120.
+  emit(dt, { vec = vec, tx = 8, ty = 32, u = vec == 8 and 2 or 1, minb = 4 }, 4, 300)
+  emit(dt, { vec = vec, tx = 32, ty = 8, u = 1, minb = 4 }, 4, 300)
+  emit(dt, { vec = vec, tx = 128, ty = 2, u = 1, minb = 4 }, 4, 300)
+  emit(dt, { vec = vec, tx = 256, ty = 1, u = 1, minb = 4 }, nil, 300)
+  if vec > 2 then emit(dt, { vec = 2, tx = 256, ty = 1, u = 4, minb = 4 }, nil, 200) end
+  emit(dt, { vec = 1, tx = 32, ty = 8, u = 4, minb = 4 }, 4, 100)
+  emit(dt, { vec = 1, tx = 256, ty = 1, u = 4, minb = 4 }, nil, 100)
+end
