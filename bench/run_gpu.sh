@@ -71,16 +71,31 @@ date
 ls -l build/lib/libkernpack.so build/bin/kpbench build/tests/check_kernpack build/packs 2>&1 | head -20
 
 # ---- 1. GPU test suite ----------------------------------------------------------------
-step tests "$OUT/tests.log" 300 \
+step tests "$OUT/tests.log" 240 \
   env KP_REQUIRE_GPU=1 CK_VERBOSITY=normal build/tests/check_kernpack
+
+# ---- 1b. CLI, JIT at first use (a pack without cubins for this GPU), tuning ---------------
+step info "$OUT/info.log" 30 build/bin/kp info
+JITPACKS=$(mktemp -d) && cp build/packs/sm_80.kpk "$JITPACKS/"
+printf 'softmax 4096 8192\nrmsnorm 4096 4096\nadd_rmsnorm 4096 4096\nswiglu 4096 11008\ngeglu 4096 11008\nrmsnorm_swiglu 4096 11008\nrope 16384 128\n' >"$OUT/shapes.txt"
+export KP_CACHE_DIR=$OUT/jitcache
+step warmup-cold "$OUT/warmup_cold.log" 60 env KP_PACK_DIR="$JITPACKS" KP_LOG=info \
+  build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
+step warmup-hot "$OUT/warmup_hot.log" 30 env KP_PACK_DIR="$JITPACKS" \
+  build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
+step warmup-pack "$OUT/warmup_pack.log" 30 build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
+step tune "$OUT/tune.log" 60 build/bin/kp tune --dtypes bf16 --time-budget 40 --reps 9 \
+  -o "$OUT/h.tune"
+step explain "$OUT/explain.log" 20 build/bin/kp explain softmax 4096x8192 bf16 --tune "$OUT/h.tune"
+[ -f "$OUT/h.tune" ] && export KP_TUNE_FILE=$OUT/h.tune
 
 # ---- 2. kpbench -------------------------------------------------------------------------
 # shellcheck disable=SC2086  # word splitting of the flags is intended
-step kpbench "$OUT/kpbench.log" 240 build/bin/kpbench $KPBENCH_ARGS
+step kpbench "$OUT/kpbench.log" 150 build/bin/kpbench $KPBENCH_ARGS
 
 # ---- 3. side by side with PyTorch ---------------------------------------------------------
 # shellcheck disable=SC2086
-step side_by_side "$OUT/side_by_side.log" 300 \
+step side_by_side "$OUT/side_by_side.log" 200 \
   python3 -u bench/side_by_side.py --json "$OUT/side_by_side.json" $SIDE_ARGS
 
 # ---- 4. optional compute-sanitizer on a quick subset ---------------------------------------
@@ -116,6 +131,10 @@ if [ -f "$OUT/tests.log" ]; then
   fi
 fi
 
+for f in warmup_cold warmup_hot warmup_pack tune explain; do
+  echo "-- $f:"
+  tail -12 "$OUT/$f.log" 2>/dev/null | cut -c1-200
+done
 echo "-- kpbench ($OUT/kpbench.log):"
 if grep -q '^==== kpbench summary' "$OUT/kpbench.log" 2>/dev/null; then
   sed -n '/^==== kpbench summary/,$p' "$OUT/kpbench.log"
