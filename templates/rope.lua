@@ -165,8 +165,8 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
 #pragma unroll
             for (int e = 0; e < VEC; e++) rope_rot(x[e], y[e], cr[e], sr[e]);
           }
-          kp_store_cs<T, VEC>(B.base[u] + o1, x);
-          kp_store_cs<T, VEC>(B.base[u] + o2, y);
+          kp_store<T, VEC>(B.base[u] + o1, x);
+          kp_store<T, VEC>(B.base[u] + o2, y);
         }
       }
     };

@@ -412,6 +412,10 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const shape *
             (long long)sh->cols, kp_ctx_errmsg(ctx));
     goto out;
   }
+  char why[900];
+  int def = kp_explain(ctx, &call, sh->rows, why, sizeof why);
+  double def_us = 0, best_us = 0;
+  const char *best_name = NULL;
   for (uint32_t i = 0; i < ctx->pack.n_entries; i++) {
     const kpk_entry *e = &ctx->pack.entries[i];
     if (!kp_entry_applies(e, &call, &ctx->props, NULL, 0)) continue;
@@ -446,7 +450,13 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const shape *
     row.rows = kp_rows_bucket((uint64_t)sh->rows);
     row.us = us;
     if (kp_tune_add(t, &row) == 0) added++;
+    if ((int)i == def) def_us = us;
+    if (!best_name || us < best_us) best_us = us, best_name = e->name;
   }
+  if (best_name && def_us > 0)
+    printf("%-15s %-4s %6lld x %-6lld default %-36s %9.1f us | best %-36s %9.1f us | %.3fx\n",
+           kp_family_name(sh->fam), kp_dtype_name(dt), (long long)sh->rows, (long long)sh->cols,
+           ctx->pack.entries[def].name, def_us, best_name, best_us, def_us / best_us);
 out:
   kp_force_variant(-1);
   free(ref);
