@@ -163,8 +163,8 @@ static int entry_write(const char *path, const unsigned char *img, size_t size) 
 
 /* ---- compile -------------------------------------------------------------- */
 
-static kp_status compile(const char *name, const char *src, const char *target, kp_jit_out *out,
-                         char *err, size_t errlen) {
+static kp_status compile(const char *name, const char *src, size_t srclen, const char *target,
+                         kp_jit_out *out, char *err, size_t errlen) {
   char arch[64];
   snprintf(arch, sizeof arch, "--gpu-architecture=%s", target);
   const char *opts[] = {arch, KP_NVRTC_OPTIONS};
@@ -173,7 +173,14 @@ static kp_status compile(const char *name, const char *src, const char *target, 
   nvrtcProgram prog;
   char srcname[300];
   snprintf(srcname, sizeof srcname, "%s.cu", name);
-  nvrtcResult r = nv.nvrtcCreateProgram(&prog, src, srcname, 0, NULL, NULL);
+  /* NVRTC reads to a NUL; a pack's sources are not terminated (the next
+  ** blob follows), so compile a terminated copy */
+  char *text = malloc(srclen + 1);
+  if (!text) return KP_ERR_NOMEM;
+  memcpy(text, src, srclen);
+  text[srclen] = 0;
+  nvrtcResult r = nv.nvrtcCreateProgram(&prog, text, srcname, 0, NULL, NULL);
+  free(text);
   if (r != NVRTC_SUCCESS) {
     snprintf(err, errlen, "%s: nvrtcCreateProgram: %s", name, nv.nvrtcGetErrorString(r));
     return KP_ERR_CUDA;
@@ -269,7 +276,7 @@ kp_status kp_jit_get(const kp_ctx *log_ctx, const char *name, const char *src, s
   }
   kp_log(log_ctx, KP_LOG_INFO, "JIT: compiling %s for %s with NVRTC %d.%d (first use)...", name,
          target, nv.major, nv.minor);
-  st = compile(name, src, target, out, err, errlen);
+  st = compile(name, src, srclen, target, out, err, errlen);
   if (st == KP_OK && cache_ok && entry_write(out->path, out->image, out->size) != 0) {
     kp_log(log_ctx, KP_LOG_DEBUG, "cannot store %s (%s): kept in memory", out->path, strerror(errno));
     out->path[0] = 0;

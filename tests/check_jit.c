@@ -172,6 +172,24 @@ START_TEST(test_damaged_entries) {
 }
 END_TEST
 
+/* A source that is not NUL-terminated (as in a pack, where the next blob
+** follows) compiles: only srclen bytes are read. */
+START_TEST(test_unterminated_source) {
+  char dir[64];
+  fresh_cache(dir, sizeof dir);
+  size_t n;
+  char *src = variant_source(VARIANT, &n);
+  char *buf = malloc(n + 8);
+  memcpy(buf, src, n);
+  memcpy(buf + n, "\x7f" "ELF!@#$", 8); /* what follows a source in a pack: an image */
+  kp_jit_out o;
+  ck_assert_msg(kp_jit_get(NULL, VARIANT, buf, n, "sm_90", &o, err, sizeof err) == KP_OK, "%s", err);
+  free(o.image);
+  free(buf);
+  free(src);
+}
+END_TEST
+
 /* A cache directory that cannot exist still compiles, in memory; a broken
 ** source reports NVRTC's log. */
 START_TEST(test_unusable_cache_and_errors) {
@@ -334,6 +352,7 @@ Suite *jit_suite(void) {
   tcase_add_test(tc, test_concurrent_processes);
   tcase_add_test(tc, test_damaged_entries);
   tcase_add_test(tc, test_unusable_cache_and_errors);
+  tcase_add_test(tc, test_unterminated_source);
   suite_add_tcase(s, tc);
   KP_GPU_TCASE(gt, "jit_gpu");
   KP_ADD_GPU_TEST(gt, test_gpu_jit_from_source);

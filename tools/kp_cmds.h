@@ -14,4 +14,7 @@ int kp_cmd_prune(int argc, char **argv);
 int kp_cmd_warmup(int argc, char **argv);
 int kp_cmd_merge(int argc, char **argv);
 
+/* Is name one of the comma-separated items of list (NULL: everything)? */
+int kp_in_list(const char *list, const char *name);
+
 #endif

@@ -26,7 +26,7 @@ typedef struct tune_opts {
   int shard, nshards, reps;
 } tune_opts;
 
-static int in_list(const char *list, const char *name) {
+int kp_in_list(const char *list, const char *name) {
   if (!list) return 1;
   size_t n = strlen(name);
   for (const char *p = list; *p;) {
@@ -561,8 +561,8 @@ int kp_cmd_tune(int argc, char **argv) {
   int ntask = 0, done_tasks = 0, rejected = 0, rows_added = 0;
   for (int k = 0; k < ns; k++)
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
-      if (in_list(o.families, kp_family_name(shapes[k].fam)) &&
-          in_list(o.dtypes, kp_dtype_name((kp_dtype)dt)))
+      if (kp_in_list(o.families, kp_family_name(shapes[k].fam)) &&
+          kp_in_list(o.dtypes, kp_dtype_name((kp_dtype)dt)))
         ntask++;
   int mine = (ntask - o.shard + o.nshards - 1) / o.nshards;
   double t0 = now_s();
@@ -571,8 +571,8 @@ int kp_cmd_tune(int argc, char **argv) {
           ctx->info.sm, ctx->pack.path, mine, o.nshards > 1 ? " (this shard)" : "", out);
   for (int k = 0; k < ns; k++)
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
-      if (!in_list(o.families, kp_family_name(shapes[k].fam)) ||
-          !in_list(o.dtypes, kp_dtype_name((kp_dtype)dt)))
+      if (!kp_in_list(o.families, kp_family_name(shapes[k].fam)) ||
+          !kp_in_list(o.dtypes, kp_dtype_name((kp_dtype)dt)))
         continue;
       if (++idx % o.nshards != o.shard) continue;
       double el = now_s() - t0;

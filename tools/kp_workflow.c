@@ -269,7 +269,7 @@ int kp_cmd_warmup(int argc, char **argv) {
     for (int k = 0; k < KP_FAM_COUNT; k++) {
       if (strcmp(fam, "*") && k != family_of(fam)) continue;
       for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
-        if (dtypes && !strstr(dtypes, kp_dtype_name((kp_dtype)dt))) continue;
+        if (dtypes && !kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt))) continue;
         kp_call c = {(kp_family)k, (kp_dtype)dt, (uint64_t)cols, 16};
         const kpk_entry *e = NULL;
         struct timespec t0, t1;
