@@ -195,6 +195,10 @@ static int job_alloc(bench_env *env, job *j) {
   }
   (void)es;
   if (rc_ok) return -1;
+  /* a pageable cuMemcpyHtoD may return before its DMA lands, and env->stream
+  ** does not wait for the legacy stream: without this the first (reference)
+  ** run could read half-uploaded inputs */
+  CK(env->d->cuCtxSynchronize());
   if (j->inplace_a) CK(env->d->cuMemcpyDtoDAsync(j->a0.p, j->a.p, j->a.bytes, env->stream));
   if (j->inplace_d) CK(env->d->cuMemcpyDtoDAsync(j->d0.p, j->d.p, j->d.bytes, env->stream));
   return 0;
