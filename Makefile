@@ -4,7 +4,7 @@
 #   make test       build everything, then run the Check suite (GPU cases skip
 #                   visibly without a GPU)
 #   make bench      build the benchmark (run it on a GPU machine)
-#   make fuzz       build and run the libFuzzer target for the pack reader
+#   make fuzz       build and run the libFuzzer targets (pack reader, tuning table)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   V=1 shows full commands; O=dir moves the build directory.
 
@@ -173,9 +173,17 @@ $(B)/bin/kpbench: $(B)/obj/bench/kpbench.o $(B)/lib/libkernpack.a
 
 # ---- fuzzing (clang + libFuzzer) ------------------------------------------------
 FUZZ_TIME ?= 60
-run-fuzz: $(B)/bin/fuzz_pack
+run-fuzz: $(B)/bin/fuzz_pack $(B)/bin/fuzz_tune
 	$(Q)mkdir -p $(B)/fuzz-corpus && cp -n $(B)/packs/compute_80.kpk $(B)/fuzz-corpus/ 2>/dev/null; \
 	$(B)/bin/fuzz_pack -max_total_time=$(FUZZ_TIME) -max_len=262144 $(B)/fuzz-corpus
+	$(Q)mkdir -p $(B)/fuzz-tune-corpus && cp -n tests/data/*.tune $(B)/fuzz-tune-corpus/ 2>/dev/null; \
+	$(B)/bin/fuzz_tune -max_total_time=$(FUZZ_TIME) -max_len=8192 $(B)/fuzz-tune-corpus
+$(B)/bin/fuzz_tune: fuzz/fuzz_tune.c runtime/tune.c runtime/select.c runtime/ctx.c runtime/launch.c \
+                    runtime/jit.c runtime/driver.c runtime/pack_read.c runtime/checksum.c runtime/status.c
+	@mkdir -p $(@D)
+	$(call say,CLANG,$@)
+	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Iruntime -isystem $(CUDA_HOME)/include \
+	  -o $@ $^ -ldl -lpthread
 $(B)/bin/fuzz_pack: fuzz/fuzz_pack.c runtime/pack_read.c runtime/checksum.c runtime/status.c | packs
 	@mkdir -p $(@D)
 	$(call say,CLANG,$@)

@@ -56,7 +56,15 @@ static kp_status load_entry(kp_ctx *ctx, uint32_t i) {
       return kp_cu_fail(ctx, r, "cuModuleLoadData of a JIT-compiled cubin (is the driver older "
                         "than NVRTC?)", __FILE__, __LINE__);
   } else {
-    KP_CU(ctx, d->cuModuleLoadData(&m, ctx->pack.blobs + e->image_off));
+    CUresult r = d->cuModuleLoadData(&m, ctx->pack.blobs + e->image_off);
+    if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION || r == CUDA_ERROR_NO_BINARY_FOR_GPU)
+      return kp_fail(ctx, KP_ERR_UNSUPPORTED,
+                     "pack %s: variant %s: its %s from toolkit %u.%u cannot be loaded by this "
+                     "driver (CUDA %d.%d): update the driver or build the pack with an older "
+                     "toolkit", ctx->pack.path, e->name, e->is_ptx ? "PTX" : "cubin",
+                     ctx->pack.toolkit / 1000, ctx->pack.toolkit % 1000 / 10,
+                     ctx->info.driver_version / 1000, ctx->info.driver_version % 1000 / 10);
+    if (r != CUDA_SUCCESS) return kp_cu_fail(ctx, r, "cuModuleLoadData", __FILE__, __LINE__);
   }
   CUfunction f;
   CUresult r = d->cuModuleGetFunction(&f, m, e->entry);
