@@ -85,8 +85,7 @@ static kp_status load_entry(kp_ctx *ctx, uint32_t i) {
   ctx->funcs[i] = f;
   kp_log(ctx, KP_LOG_DEBUG, "loaded %s (%s) from %s", e->name, e->is_ptx ? "PTX" : "cubin",
          ctx->pack.path);
-done:
-  return st;
+  return KP_OK;
 }
 
 /* The tuning table's choice if it has one that applies, else the ranking. */
