@@ -29,57 +29,6 @@ struct geglu_erf {
 struct geglu_tanh {
   static __device__ __forceinline__ float f(float g, float u) { return kp_gelu_tanh(g) * u; }
 };
-
-// Column offsets are 64-bit: c runs up to cols + U*TX*VEC, past 2^31 when
-// cols is near it.
-template <class T, int VEC, int TX, int TY, int U, class Op>
-__device__ __forceinline__ void geglu_rows(const T *__restrict__ gate, const T *__restrict__ up,
-                                           long long ldin, T *__restrict__ y, long long ldy,
-                                           int rows, int cols) {
-  constexpr int SPAN = TX * VEC; // elements a row's TX threads cover with one vector each
-  const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
-  const long long row = (long long)blockIdx.x * TY + ty;
-  if (row >= rows) return;
-  const T *gr = gate + row * ldin;
-  const T *ur = up + row * ldin;
-  T *yr = y + row * ldy;
-  long long c = (long long)tx * VEC;
-  // c <= last_full: all U vectors of this step are whole and in bounds
-  const long long last_full = (long long)cols - (long long)(U - 1) * SPAN - VEC;
-  for (; c <= last_full; c += (long long)U * SPAN) {
-    float g[U][VEC], u[U][VEC];
-#pragma unroll
-    for (int k = 0; k < U; k++) kp_load<T, VEC>(gr + c + k * SPAN, g[k]);
-#pragma unroll
-    for (int k = 0; k < U; k++) kp_load<T, VEC>(ur + c + k * SPAN, u[k]);
-#pragma unroll
-    for (int k = 0; k < U; k++) {
-#pragma unroll
-      for (int i = 0; i < VEC; i++) g[k][i] = Op::f(g[k][i], u[k][i]);
-      kp_store<T, VEC>(yr + c + k * SPAN, g[k]);
-    }
-  }
-  if (c < cols) { // the last, partial step: up to U vectors, the final one maybe cut
-    float g[U][VEC], u[U][VEC];
-#pragma unroll
-    for (int k = 0; k < U; k++) {
-      const long long ck = c + k * SPAN;
-      if (ck < cols) {
-        kp_load_tail<T, VEC>(gr, ck, cols, 0.f, g[k]);
-        kp_load_tail<T, VEC>(ur, ck, cols, 0.f, u[k]);
-      }
-    }
-#pragma unroll
-    for (int k = 0; k < U; k++) {
-      const long long ck = c + k * SPAN;
-      if (ck < cols) {
-#pragma unroll
-        for (int i = 0; i < VEC; i++) g[k][i] = Op::f(g[k][i], u[k][i]);
-        kp_store_tail<T, VEC>(yr, ck, cols, g[k]);
-      }
-    }
-  }
-}
 ]]
 
 local ENTRY = [[
@@ -88,9 +37,9 @@ ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy
         int cols, int tanh_form) {
   // one branch per block, so the inner loop carries no form test
   if (tanh_form)
-    geglu_rows<${targs}, geglu_tanh>(gate, up, ldin, y, ldy, rows, cols);
+    kp_glu_rows<${targs}, geglu_tanh>(gate, up, ldin, y, ldy, rows, cols);
   else
-    geglu_rows<${targs}, geglu_erf>(gate, up, ldin, y, ldy, rows, cols);
+    kp_glu_rows<${targs}, geglu_erf>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
 

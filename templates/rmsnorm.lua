@@ -18,63 +18,11 @@
 family { name = "rmsnorm", signature = "p,l,p,p,l,i,i,f" }
 
 local KERNELS = [[
-// How a thread holds VEC elements from their load to their use: with
-// VEC * sizeof(T) == 16, the 16 bytes as loaded (4 registers, also for 8
-// 16-bit elements), unpacked to floats at the use; with VEC == 1, a float.
-// Both branches of a guarded load yield the raw form, so a step's loads are
-// all in flight together (a branch that produced floats would wait for its
-// load inside the branch), and a 16-bit row takes half the registers.
-// Elements at or past `n` read as 0.  I: int in the register variants, long
-// long in the looped ones.
+// Vectors stay packed from load to use (kp_raw_io in kp_device.cuh).
 // Plain loads and stores throughout, though x and y are touched once: with
 // the streaming forms (kp_load_cs / kp_store_cs: ld.global.nc without L1
 // allocation, st.global.cs) these kernels measured 3-5% slower on 8K rows
 // and 15-30% slower on 512-1K rows on H200 (bf16).
-template <class T, int VEC> struct rmsnorm_io {
-  typedef uint4 raw;
-  template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
-    union { uint4 r; kp_u32 w[4]; } u;
-    if (c + VEC <= n) {
-      u.r = *reinterpret_cast<const uint4 *>(row + c);
-    } else {
-      float v[VEC];
-#pragma unroll
-      for (int i = 0; i < VEC; i++) v[i] = (c + i < n) ? kp_load1(row + c + i) : 0.f;
-      kp_vec_io<T, VEC>::to_words(v, u.w); // exact: the values came from T
-    }
-    return u.r;
-  }
-  static __device__ __forceinline__ void unpack(raw r, float *v) {
-    union { uint4 r; kp_u32 w[4]; } u;
-    u.r = r;
-    kp_vec_io<T, VEC>::from_words(u.w, v);
-  }
-};
-template <class T> struct rmsnorm_io<T, 1> {
-  typedef float raw;
-  template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
-    return c < n ? kp_load1(row + c) : 0.f;
-  }
-  static __device__ __forceinline__ void unpack(raw r, float *v) { v[0] = r; }
-};
-
-template <class T, int N, class I>
-__device__ __forceinline__ void rmsnorm_store_tail(T *row, I c, I n, const float *v) {
-  if (c + N <= n) {
-    kp_store<T, N>(row + c, v);
-  } else {
-#pragma unroll
-    for (int i = 0; i < N; i++)
-      if (c + i < n) kp_store1(row + c + i, v[i]);
-  }
-}
-
-// Sum over each group of LANES (a power of two <= 32) adjacent lanes.
-template <int LANES> __device__ __forceinline__ float rmsnorm_lanes_sum(float v) {
-#pragma unroll
-  for (int o = LANES / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
-}
 
 // Row in registers: LANES threads share one row: the whole block when
 // ROWS_PER_BLOCK == 1, else a warp or a group of 16 lanes.  Thread `lane`
@@ -90,7 +38,7 @@ template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY>
 __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
                                              long long ldy, int rows, int cols, float eps) {
-  typedef rmsnorm_io<T, VEC> io;
+  typedef kp_raw_io<T, VEC> io;
   __shared__ float scratch[32];
   const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
   const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
@@ -120,7 +68,7 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
 #pragma unroll
     for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
   }
-  s = LANES <= 32 ? rmsnorm_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
+  s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
   const float rs = rsqrtf(s / (float)cols + eps);
 #pragma unroll
   for (int n = 0; n < NV; n++) {
@@ -131,7 +79,7 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
     io::unpack(wv[n], g);
 #pragma unroll
     for (int i = 0; i < VEC; i++) v[i] = v[i] * rs * g[i];
-    if (c < ncols) rmsnorm_store_tail<T, VEC>(yr, c, ncols, v);
+    if (c < ncols) kp_store_part<T, VEC>(yr, c, ncols, v);
   }
 }
 
@@ -143,7 +91,7 @@ template <class T, int VEC, int THREADS, int U>
 __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
                                              long long ldy, int rows, int cols, float eps) {
-  typedef rmsnorm_io<T, VEC> io;
+  typedef kp_raw_io<T, VEC> io;
   __shared__ float scratch[32];
   const long long row = blockIdx.x;
   if (row >= rows) return;
@@ -182,7 +130,7 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
       io::unpack(g[u], gv);
 #pragma unroll
       for (int i = 0; i < VEC; i++) v[i] = v[i] * rs * gv[i];
-      if (c + u * step < n) rmsnorm_store_tail<T, VEC>(yr, c + u * step, n, v);
+      if (c + u * step < n) kp_store_part<T, VEC>(yr, c + u * step, n, v);
     }
   }
 }

@@ -25,65 +25,20 @@
 family { name = "rmsnorm_swiglu", signature = "p,l,p,p,l,i,i,f" }
 
 local KERNELS = [[
-// How a thread holds VEC elements from their load to their use: with
-// VEC * sizeof(T) == 16, the 16 bytes as loaded (4 registers, also for 8
-// 16-bit elements), unpacked to floats at the use; with VEC == 1, a float.
-// Both branches of a guarded load yield the raw form, so a step's loads are
-// all in flight together (a branch that produced floats would wait for its
-// load inside the branch), and a 16-bit row takes half the registers.
-// Elements at or past `n` read as 0.  I: int in the register variants, long
-// long in the looped ones.
+// Vectors stay packed from load to use (kp_raw_io in kp_device.cuh).
 // Plain loads and stores throughout, though x and y are touched once: with
 // the streaming forms (kp_load_cs / kp_store_cs: ld.global.nc without L1
 // allocation, st.global.cs) these kernels measured 4-10% slower on 8K outputs
 // and 15-35% slower on 512-1K outputs on H200 (bf16).
-template <class T, int VEC> struct rmsnorm_swiglu_io {
-  typedef uint4 raw;
-  template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
-    union { uint4 r; kp_u32 w[4]; } u;
-    if (c + VEC <= n) {
-      u.r = *reinterpret_cast<const uint4 *>(row + c);
-    } else {
-      float v[VEC];
-#pragma unroll
-      for (int i = 0; i < VEC; i++) v[i] = (c + i < n) ? kp_load1(row + c + i) : 0.f;
-      kp_vec_io<T, VEC>::to_words(v, u.w); // exact: the values came from T
-    }
-    return u.r;
-  }
-  static __device__ __forceinline__ void unpack(raw r, float *v) {
-    union { uint4 r; kp_u32 w[4]; } u;
-    u.r = r;
-    kp_vec_io<T, VEC>::from_words(u.w, v);
-  }
-};
-template <class T> struct rmsnorm_swiglu_io<T, 1> {
-  typedef float raw;
-  template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
-    return c < n ? kp_load1(row + c) : 0.f;
-  }
-  static __device__ __forceinline__ void unpack(raw r, float *v) { v[0] = r; }
-};
-
-template <class T, int N, class I>
-__device__ __forceinline__ void rmsnorm_swiglu_store_tail(T *row, I c, I n, const float *v) {
-  if (c + N <= n) {
-    kp_store<T, N>(row + c, v);
-  } else {
-#pragma unroll
-    for (int i = 0; i < N; i++)
-      if (c + i < n) kp_store1(row + c + i, v[i]);
-  }
-}
 
 // y for VEC outputs from gate a, up b and their weights ga, gb (raw forms).
 template <class T, int VEC>
-__device__ __forceinline__ void rmsnorm_swiglu_out(typename rmsnorm_swiglu_io<T, VEC>::raw a,
-                                                   typename rmsnorm_swiglu_io<T, VEC>::raw b,
-                                                   typename rmsnorm_swiglu_io<T, VEC>::raw ga,
-                                                   typename rmsnorm_swiglu_io<T, VEC>::raw gb,
+__device__ __forceinline__ void rmsnorm_swiglu_out(typename kp_raw_io<T, VEC>::raw a,
+                                                   typename kp_raw_io<T, VEC>::raw b,
+                                                   typename kp_raw_io<T, VEC>::raw ga,
+                                                   typename kp_raw_io<T, VEC>::raw gb,
                                                    float rs, float *y) {
-  typedef rmsnorm_swiglu_io<T, VEC> io;
+  typedef kp_raw_io<T, VEC> io;
   float av[VEC], bv[VEC], gav[VEC], gbv[VEC];
   io::unpack(a, av);
   io::unpack(b, bv);
@@ -91,13 +46,6 @@ __device__ __forceinline__ void rmsnorm_swiglu_out(typename rmsnorm_swiglu_io<T,
   io::unpack(gb, gbv);
 #pragma unroll
   for (int i = 0; i < VEC; i++) y[i] = kp_silu(av[i] * rs * gav[i]) * (bv[i] * rs * gbv[i]);
-}
-
-// Sum over each group of LANES (a power of two <= 32) adjacent lanes.
-template <int LANES> __device__ __forceinline__ float rmsnorm_swiglu_lanes_sum(float v) {
-#pragma unroll
-  for (int o = LANES / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
 }
 
 // Row in registers: LANES threads share one row: the whole block when
@@ -115,7 +63,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
                                                     const T *__restrict__ w, T *__restrict__ y,
                                                     long long ldy, int rows, int cols,
                                                     float eps) {
-  typedef rmsnorm_swiglu_io<T, VEC> io;
+  typedef kp_raw_io<T, VEC> io;
   __shared__ float scratch[32];
   const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
   const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
@@ -154,7 +102,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
 #pragma unroll
     for (int i = 0; i < VEC; i++) s = fmaf(b[i], b[i], fmaf(a[i], a[i], s));
   }
-  s = LANES <= 32 ? rmsnorm_swiglu_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
+  s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
   const float rs = rsqrtf(s / (2.f * (float)cols) + eps);
 #pragma unroll
   for (int n = 0; n < NV; n++) {
@@ -165,7 +113,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
     }
     float v[VEC];
     rmsnorm_swiglu_out<T, VEC>(av[n], bv[n], wa[n], wb[n], rs, v);
-    if (c < ncols) rmsnorm_swiglu_store_tail<T, VEC>(yr, c, ncols, v);
+    if (c < ncols) kp_store_part<T, VEC>(yr, c, ncols, v);
   }
 }
 
@@ -180,7 +128,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
                                                     const T *__restrict__ w, T *__restrict__ y,
                                                     long long ldy, int rows, int cols,
                                                     float eps) {
-  typedef rmsnorm_swiglu_io<T, VEC> io;
+  typedef kp_raw_io<T, VEC> io;
   __shared__ float scratch[32];
   const long long row = blockIdx.x;
   if (row >= rows) return;
@@ -222,7 +170,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
     for (int u = 0; u < U2; u++) {
       float v[VEC];
       rmsnorm_swiglu_out<T, VEC>(a[u], b[u], ga[u], gb[u], rs, v);
-      if (c + u * step < n) rmsnorm_swiglu_store_tail<T, VEC>(yr, c + u * step, n, v);
+      if (c + u * step < n) kp_store_part<T, VEC>(yr, c + u * step, n, v);
     }
   }
 }
