@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kp_cmds.h"
@@ -21,7 +22,7 @@
 
 typedef struct tune_opts {
   int device;
-  const char *families, *dtypes, *shapes, *out, *pack, *tune;
+  const char *families, *dtypes, *shapes, *out, *pack, *tune, *devices;
   double budget_s;
   int shard, nshards, reps;
 } tune_opts;
@@ -489,7 +490,8 @@ static const char usage_tune[] =
     "(default <cache dir>/<target>.tune; an existing table there is merged into).\n"
     "Shapes: built-in LLM-typical ones, or FILE with 'family rows cols' lines\n"
     "('*' for every family).  --shard I/N tunes every N-th task starting at I,\n"
-    "for one process per GPU; merge the tables with `kp merge`.\n";
+    "for one process per GPU; merge the tables with `kp merge`.  --devices 0,1,..\n"
+    "does that for you: one process per listed GPU (of one kind), tables merged.\n";
 
 static int parse_common(int argc, char **argv, tune_opts *o, const char *usage) {
   memset(o, 0, sizeof *o);
@@ -501,6 +503,7 @@ static int parse_common(int argc, char **argv, tune_opts *o, const char *usage) 
 #define OPT(name) (!strcmp(a, name) && v && (i++, 1))
     if (OPT("-o")) o->out = v;
     else if (OPT("--device")) o->device = atoi(v);
+    else if (OPT("--devices")) o->devices = v;
     else if (OPT("--families")) o->families = v;
     else if (OPT("--dtypes")) o->dtypes = v;
     else if (OPT("--shapes")) o->shapes = v;
@@ -524,11 +527,76 @@ static int parse_common(int argc, char **argv, tune_opts *o, const char *usage) 
   return 0;
 }
 
+/* --devices a,b,..: run this command once per GPU (--device d --shard k/N
+** -o OUT.k), wait for all, merge the tables into OUT. */
+static int tune_devices(int argc, char **argv, const tune_opts *o) {
+  int devs[64], n = 0;
+  for (const char *p = o->devices; *p && n < 64;) {
+    devs[n++] = atoi(p);
+    p += strcspn(p, ",");
+    if (*p) p++;
+  }
+  char out[700];
+  if (!o->out) return fprintf(stderr, "kp tune: --devices needs -o TABLE\n%s", usage_tune), 2;
+  snprintf(out, sizeof out, "%s", o->out);
+  char exe[512];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return fprintf(stderr, "kp tune: cannot find the kp binary\n"), 1;
+  exe[len] = 0;
+  pid_t pids[64];
+  char parts[64][720];
+  for (int k = 0; k < n; k++) {
+    snprintf(parts[k], sizeof parts[k], "%s.part%d", out, k);
+    pids[k] = fork();
+    if (pids[k] == 0) {
+      char dev[16], shard[32];
+      snprintf(dev, sizeof dev, "%d", devs[k]);
+      snprintf(shard, sizeof shard, "%d/%d", k, n);
+      char *av[128];
+      int ac = 0;
+      av[ac++] = exe;
+      av[ac++] = "tune";
+      for (int i = 1; i < argc && ac < 118; i++) { /* drop --devices/-o/--device/--shard */
+        if (!strcmp(argv[i], "--devices") || !strcmp(argv[i], "-o") || !strcmp(argv[i], "--device") ||
+            !strcmp(argv[i], "--shard")) {
+          i++;
+          continue;
+        }
+        av[ac++] = argv[i];
+      }
+      av[ac++] = "--device", av[ac++] = dev;
+      av[ac++] = "--shard", av[ac++] = shard;
+      av[ac++] = "-o", av[ac++] = parts[k];
+      av[ac] = NULL;
+      execv(exe, av);
+      _exit(127);
+    }
+  }
+  int failed = 0;
+  for (int k = 0; k < n; k++) {
+    int st = 0;
+    waitpid(pids[k], &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+      fprintf(stderr, "kp tune: the process for GPU %d failed\n", devs[k]);
+      failed = 1;
+    }
+  }
+  char *margv[70];
+  int mc = 0;
+  margv[mc++] = "merge", margv[mc++] = "-o", margv[mc++] = out;
+  for (int k = 0; k < n; k++)
+    if (access(parts[k], R_OK) == 0) margv[mc++] = parts[k];
+  int rc = mc > 3 ? kp_cmd_merge(mc, margv) : 1;
+  for (int k = 0; k < n; k++) unlink(parts[k]);
+  return rc || failed;
+}
+
 int kp_cmd_tune(int argc, char **argv) {
   tune_opts o;
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(usage_tune, stdout), 0;
   if (parse_common(argc, argv, &o, usage_tune)) return 2;
+  if (o.devices) return tune_devices(argc, argv, &o);
   static shape shapes[4096];
   int ns = o.shapes ? file_shapes(o.shapes, shapes, 4096) : builtin_shapes(shapes, 4096);
   if (ns < 0) return 1;
