@@ -178,8 +178,7 @@ run-fuzz: $(B)/bin/fuzz_pack $(B)/bin/fuzz_tune
 	$(B)/bin/fuzz_pack -max_total_time=$(FUZZ_TIME) -max_len=262144 $(B)/fuzz-corpus
 	$(Q)mkdir -p $(B)/fuzz-tune-corpus && cp -n tests/data/*.tune $(B)/fuzz-tune-corpus/ 2>/dev/null; \
 	$(B)/bin/fuzz_tune -max_total_time=$(FUZZ_TIME) -max_len=8192 $(B)/fuzz-tune-corpus
-$(B)/bin/fuzz_tune: fuzz/fuzz_tune.c runtime/tune.c runtime/select.c runtime/ctx.c runtime/launch.c \
-                    runtime/jit.c runtime/driver.c runtime/pack_read.c runtime/checksum.c runtime/status.c
+$(B)/bin/fuzz_tune: fuzz/fuzz_tune.c $(RT_SRC)
 	@mkdir -p $(@D)
 	$(call say,CLANG,$@)
 	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Iruntime -isystem $(CUDA_HOME)/include \

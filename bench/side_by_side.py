@@ -63,6 +63,10 @@ class KpOptions(ctypes.Structure):
         ("log", KP_LOG_FN),
         ("log_userdata", ctypes.c_void_p),
         ("log_level", ctypes.c_int),
+        ("tune_path", ctypes.c_char_p),
+        ("no_jit", ctypes.c_int),
+        ("autotune", ctypes.c_int),
+        ("reserved_", ctypes.c_void_p * 6),
     ]
 
 
@@ -145,6 +149,10 @@ class Kernpack:
             fn.argtypes = args
         self.version = L.kp_version().decode()
 
+        L.kp_options_sizeof.restype = ctypes.c_size_t
+        if L.kp_options_sizeof() != ctypes.sizeof(KpOptions):
+            raise RuntimeError("kp_options is %d bytes in the library, %d in this mirror: "
+                               "update KpOptions" % (L.kp_options_sizeof(), ctypes.sizeof(KpOptions)))
         opt = KpOptions()
         L.kp_options_init(ctypes.byref(opt))
         opt.device = device

@@ -106,7 +106,17 @@ typedef struct kp_options {
   const char *tune_path;  /* autotune table; NULL: $KP_TUNE_FILE, else <target>.tune
                              beside the pack, else <cache dir>/<target>.tune */
   int no_jit;             /* 1: never compile at run time (also $KP_NO_JIT=1) */
+  int autotune;           /* 1: the first call with a new shape key times the
+                             candidates on its own arguments (bounded by
+                             $KP_AUTOTUNE_BUDGET_MS, default 200) and records the
+                             winner in the table (also $KP_AUTOTUNE=1).  Never for
+                             ops that update an input in place (add_rmsnorm,
+                             rope, softmax with y == x). */
+  void *reserved_[6];     /* keeps the size fixed as options are added */
 } kp_options;
+
+/* sizeof(kp_options) in this build: bindings check their mirror of it. */
+KP_API size_t kp_options_sizeof(void);
 
 #define KP_NO_DEVICE (-1)
 

@@ -74,6 +74,8 @@ const char *kp_ctx_errmsg(const kp_ctx *ctx) {
   return "";
 }
 
+size_t kp_options_sizeof(void) { return sizeof(kp_options); }
+
 void kp_options_init(kp_options *opt) {
   if (!opt) return;
   memset(opt, 0, sizeof *opt);
@@ -334,6 +336,19 @@ kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out) {
   if (!ctx->have_pack && o->pack_path) return kp_fail(ctx, ctx->pack_status, "%s", ctx->pack_err);
   kp_status ts = load_tune(ctx, o);
   if (ts != KP_OK) return ts;
+  const char *at = getenv("KP_AUTOTUNE");
+  ctx->autotune = ctx->drv && ctx->have_pack && (o->autotune || (at && !strcmp(at, "1")));
+  if (ctx->autotune) { /* results go to the table named by option or env, else the cache dir */
+    const char *env = getenv("KP_TUNE_FILE");
+    if (o->tune_path || (env && *env)) {
+      snprintf(ctx->tune_path, sizeof ctx->tune_path, "%s", o->tune_path ? o->tune_path : env);
+    } else {
+      char dir[500];
+      kp_jit_cache_dir(dir, sizeof dir);
+      if (kp_mkdirs(dir) == 0)
+        snprintf(ctx->tune_path, sizeof ctx->tune_path, "%s/%s.tune", dir, ctx->info.target);
+    }
+  }
   if (ctx->have_pack) {
     ctx->modules = calloc(ctx->pack.n_entries + 1, sizeof *ctx->modules);
     ctx->funcs = calloc(ctx->pack.n_entries + 1, sizeof *ctx->funcs);

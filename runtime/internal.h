@@ -101,6 +101,8 @@ struct kp_ctx {
   struct kp_tune_table *tune; /* loaded autotune table, or NULL */
   char jit_target[16];      /* non-empty: compile the pack's sources for this target */
   int no_jit;
+  int autotune;             /* online tuning on first use of a shape key */
+  char tune_path[600];      /* where online tuning records its results */
 };
 
 /* Record the detail message for this ctx and thread; returns s. */
@@ -128,6 +130,19 @@ void kp_log(const kp_ctx *ctx, kp_log_level lvl, const char *fmt, ...)
 ** rows_per_block).  args are the kernel arguments in signature order. */
 kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, void *stream);
 void kp_launch_release(kp_ctx *ctx);
+/* Load entry i's module (from the pack, or JIT-compiled); lock held. */
+kp_status kp_load_entry(kp_ctx *ctx, uint32_t i);
+
+/* ---- autotune.c --------------------------------------------------------- */
+
+/* May this call be timed on its own arguments (no input is also an output)? */
+int kp_autotune_safe(const kp_call *c, void **args);
+/* Time the applicable variants on the call's arguments (lock held, context
+** current), record them in ctx->tune and on disk; *best = the fastest entry,
+** or -1 when there was nothing to choose between. */
+kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, CUstream stream,
+                      int *best);
+
 /* Resolve and load (JIT-compiling if needed) the variant a call would use,
 ** without launching: `kp warmup`. */
 kp_status kp_prepare(kp_ctx *ctx, const kp_call *c, int64_t rows, const kpk_entry **chosen);

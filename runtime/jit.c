@@ -98,7 +98,7 @@ void kp_jit_cache_dir(char *out, size_t n) {
   snprintf(out, n, "%s/.cache/kernpack", d && *d ? d : "/tmp");
 }
 
-static int mkdirs(const char *path) {
+int kp_mkdirs(const char *path) {
   char tmp[700];
   snprintf(tmp, sizeof tmp, "%s", path);
   for (char *p = tmp + 1; *p; p++)
@@ -243,7 +243,7 @@ kp_status kp_jit_get(const kp_ctx *log_ctx, const char *name, const char *src, s
   kp_jit_cache_dir(dir, sizeof dir);
   size_t dl = strlen(dir);
   snprintf(dir + dl, sizeof dir - dl, "/v1/%s", target);
-  int cache_ok = mkdirs(dir) == 0 && access(dir, W_OK) == 0;
+  int cache_ok = kp_mkdirs(dir) == 0 && access(dir, W_OK) == 0;
   if (cache_ok) snprintf(out->path, sizeof out->path, "%s/%s-%s.bin", dir, name, out->key);
   else kp_log(log_ctx, KP_LOG_DEBUG, "cache dir %s unusable (%s): compiling in memory", dir, strerror(errno));
 

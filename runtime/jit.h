@@ -39,6 +39,8 @@ kp_status kp_jit_key(const char *src, size_t srclen, const char *target, char ke
 
 /* The cache directory in use (not created). */
 void kp_jit_cache_dir(char *out, size_t n);
+/* mkdir -p; 0 on success (or if it exists). */
+int kp_mkdirs(const char *path);
 
 /*
 ** Get the image of `name` (a variant, its source src) for `target`: from the

@@ -36,7 +36,7 @@ static uint32_t slot_of(uint64_t key) {
 
 /* Load entry i's module into the ctx's context (caller holds the lock and
 ** has made the context current). */
-static kp_status load_entry(kp_ctx *ctx, uint32_t i) {
+kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
   kp_status st = KP_OK;
   const kp_driver *d = ctx->drv;
   const kpk_entry *e = &ctx->pack.entries[i];
@@ -106,19 +106,27 @@ int kp_explain(kp_ctx *ctx, const kp_call *c, int64_t rows, char *why, size_t wh
   return i;
 }
 
-/* Slow path under the lock: select, check the signature, load, remember. */
+/* Slow path under the lock: select (or tune online), check the signature,
+** load, remember.  args/stream: the call's own, or NULL (kp_prepare). */
 static kp_status resolve(kp_ctx *ctx, const kp_call *c, int64_t rows, uint64_t key, uint32_t h,
-                         kp_slot *out) {
+                         void **args, CUstream stream, kp_slot *out) {
   char why[900];
   int i = kp_explain(ctx, c, rows, why, sizeof why);
   if (i < 0) return kp_fail(ctx, KP_ERR_NO_VARIANT, "%s", why);
+  if (ctx->autotune && args && kp_autotune_safe(c, args) &&
+      (!ctx->tune || kp_tune_exact(ctx->tune, &ctx->pack, c, (uint64_t)rows, &ctx->props) < 0)) {
+    int best;
+    kp_status st = kp_autotune(ctx, c, rows, args, stream, &best);
+    if (st != KP_OK) return st;
+    if (best >= 0) i = best;
+  }
   const kpk_entry *e = &ctx->pack.entries[i];
   if (strcmp(e->signature, kp_family_signature(c->family)) != 0)
     return kp_fail(ctx, KP_ERR_PACK_VERSION,
                    "pack %s: variant %s takes arguments (%s), this library passes (%s): "
                    "rebuild the pack with this version",
                    ctx->pack.path, e->name, e->signature, kp_family_signature(c->family));
-  kp_status st = load_entry(ctx, (uint32_t)i);
+  kp_status st = kp_load_entry(ctx, (uint32_t)i);
   if (st != KP_OK) return st;
   if (ctx->cache_used >= KP_CACHE_SLOTS * 3 / 4) { /* many shapes: start over */
     memset(ctx->cache, 0, sizeof ctx->cache);
@@ -147,7 +155,7 @@ static kp_status forced(kp_ctx *ctx, const kp_call *c, kp_slot *out) {
   if (strcmp(e->signature, kp_family_signature(c->family)) != 0)
     return kp_fail(ctx, KP_ERR_PACK_VERSION, "variant %s: signature (%s) is not (%s)", e->name,
                    e->signature, kp_family_signature(c->family));
-  kp_status st = load_entry(ctx, (uint32_t)tl_force);
+  kp_status st = kp_load_entry(ctx, (uint32_t)tl_force);
   if (st != KP_OK) return st;
   out->key = 1;
   out->fn = ctx->funcs[tl_force];
@@ -157,7 +165,8 @@ static kp_status forced(kp_ctx *ctx, const kp_call *c, kp_slot *out) {
 
 /* The variant for a call: forced (tuner), cached, or resolved now.  The
 ** caller has made the ctx's context current. */
-static kp_status lookup(kp_ctx *ctx, const kp_call *c, int64_t rows, kp_slot *s) {
+static kp_status lookup(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args,
+                        CUstream stream, kp_slot *s) {
   kp_status st = KP_OK;
   uint64_t key = cache_key(c, rows);
   uint32_t h = slot_of(key);
@@ -170,7 +179,7 @@ static kp_status lookup(kp_ctx *ctx, const kp_call *c, int64_t rows, kp_slot *s)
       if (ctx->cache[p].key == key) { *s = ctx->cache[p]; break; }
       if (!ctx->cache[p].key) break;
     }
-    if (!s->key) st = resolve(ctx, c, rows, key, h, s);
+    if (!s->key) st = resolve(ctx, c, rows, key, h, args, stream, s);
   }
   pthread_mutex_unlock(&ctx->lock);
   return st;
@@ -192,7 +201,7 @@ kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, vo
   }
 
   kp_slot s;
-  st = lookup(ctx, c, rows, &s);
+  st = lookup(ctx, c, rows, args, (CUstream)stream, &s);
   if (st != KP_OK) goto done;
 
   uint64_t grid = ((uint64_t)rows + s.e->rows_per_block - 1) / s.e->rows_per_block;
@@ -216,7 +225,7 @@ kp_status kp_prepare(kp_ctx *ctx, const kp_call *c, int64_t rows, const kpk_entr
   CUcontext popped;
   KP_CU(ctx, d->cuCtxPushCurrent(ctx->cu));
   kp_slot s;
-  st = lookup(ctx, c, rows, &s);
+  st = lookup(ctx, c, rows, NULL, NULL, &s);
   d->cuCtxPopCurrent(&popped);
   if (st == KP_OK && chosen) *chosen = s.e;
 done:

@@ -326,6 +326,12 @@ static int best_at(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
   return best;
 }
 
+int kp_tune_exact(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t rows,
+                  const kp_devprops *d) {
+  double us;
+  return best_at(t, pk, c, c->cols, kp_rows_bucket(rows), d, &us);
+}
+
 static double log2dist(uint64_t a, uint64_t b) { return fabs(log2((double)a) - log2((double)b)); }
 
 int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t rows,

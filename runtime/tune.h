@@ -79,4 +79,8 @@ int kp_tune_matches(const kp_tune_table *t, const kp_device_info *d, char *why, 
 int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t rows,
                  const kp_devprops *d, char *how, size_t howlen);
 
+/* The best applicable variant measured at exactly this key, or -1. */
+int kp_tune_exact(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t rows,
+                  const kp_devprops *d);
+
 #endif

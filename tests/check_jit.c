@@ -19,6 +19,7 @@
 #include "internal.h"
 #include "jit.h"
 #include "reference.h"
+#include "tune.h"
 
 static char err[8192];
 
@@ -343,6 +344,61 @@ START_TEST(test_gpu_table_steers) {
 }
 END_TEST
 
+/* Online tuning: the first call with a new key times the candidates on its
+** own arguments, still computes the right result, and leaves the timings in
+** the table file, which the next context then uses as an exact key. */
+START_TEST(test_gpu_online_autotune) {
+  gpu g;
+  gpu_open(&g, "online_autotune", 0);
+  char dir[64];
+  fresh_cache(dir, sizeof dir);
+  char table[128];
+  snprintf(table, sizeof table, "%s/online.tune", dir);
+  kp_options o;
+  kp_options_init(&o);
+  o.autotune = 1;
+  o.tune_path = table;
+  kp_ctx *ctx = NULL;
+  kp_status st = kp_ctx_create(&o, &ctx);
+  ck_assert_msg(st == KP_OK, "%s", kp_ctx_errmsg(ctx));
+  const int64_t rows = 96, cols = 4096;
+  gpu_case(&g, "autotuned rmsnorm bf16 %lldx%lld", (long long)rows, (long long)cols);
+  ht x, y, w;
+  ht_make(&g, &x, KP_BF16, rows, cols, cols, 0, KP_POISON);
+  ht_make(&g, &w, KP_BF16, 1, cols, cols, 0, KP_POISON);
+  ht_make(&g, &y, KP_BF16, rows, cols, cols, 0, KP_POISON);
+  ht_fill_uniform(&g, &x, -2, 2);
+  ht_fill_uniform(&g, &w, 0.5, 1.5);
+  hb_upload(&g, &x.b);
+  hb_upload(&g, &w.b);
+  hb_upload(&g, &y.b);
+  double *ref = malloc(sizeof(double) * (size_t)(rows * cols));
+  for (int64_t r = 0; r < rows; r++) ref_rmsnorm_row(x.val + r * cols, w.val, ref + r * cols, cols, 1e-6);
+  if (gpu_op_ok(&g, kp_rmsnorm(ctx, KP_BF16, ht_dev(&x), cols, ht_dev(&w), ht_dev(&y), cols, rows,
+                               cols, 1e-6f, g.stream), "kp_rmsnorm (autotune)")) {
+    gpu_sync(&g, "kp_rmsnorm (autotune)");
+    ht_check_output(&g, &y, "y", ref, NULL, 1.6e-2);
+  }
+  free(ref);
+  ht_free(&g, &x);
+  ht_free(&g, &w);
+  ht_free(&g, &y);
+  kp_ctx_destroy(ctx);
+  /* the file holds the key, and a fresh context decides by it */
+  kp_options_init(&o);
+  o.tune_path = table;
+  ck_assert(kp_ctx_create(&o, &ctx) == KP_OK);
+  ck_assert_ptr_nonnull(ctx->tune);
+  ck_assert_uint_ge(ctx->tune->n, 2);
+  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 4096, 16};
+  char why[1024];
+  ck_assert_int_ge(kp_explain(ctx, &c, rows, why, sizeof why), 0);
+  ck_assert_msg(strstr(why, "exact key") != NULL, "%s", why);
+  kp_ctx_destroy(ctx);
+  gpu_close(&g);
+}
+END_TEST
+
 Suite *jit_suite(void) {
   Suite *s = suite_create("jit");
   TCase *tc = tcase_create("cache");
@@ -358,6 +414,7 @@ Suite *jit_suite(void) {
   KP_ADD_GPU_TEST(gt, test_gpu_jit_from_source);
   KP_ADD_GPU_TEST(gt, test_gpu_strict_mode);
   KP_ADD_GPU_TEST(gt, test_gpu_table_steers);
+  KP_ADD_GPU_TEST(gt, test_gpu_online_autotune);
   suite_add_tcase(s, gt);
   return s;
 }
