@@ -22,6 +22,7 @@ WARN := -Wall -Wextra -Wshadow -Wpointer-arith -Wcast-align -Wstrict-prototypes 
         -Wmissing-prototypes -Wno-unused-parameter -Wformat=2 -Wundef -Wno-format-truncation
 CFLAGS ?= -O2 -g
 KP_CFLAGS := -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -pthread -Iinclude -Iruntime -Igen \
+             -DKP_DEFAULT_PACK_DIR=\"$(PREFIX)/share/kernpack/packs\" \
              -isystem $(CUDA_HOME)/include -MMD -MP
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBDIR := $(shell pkg-config --variable=libdir lua5.4 2>/dev/null)
@@ -97,7 +98,8 @@ $(B)/lib/libkernpack.a: $(RT_OBJ)
 $(B)/lib/libkernpack.so: $(RT_OBJ)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libkernpack.so.0 -o $@ $^ -ldl -lpthread
+	$(Q)$(CC) -shared -Wl,-soname,libkernpack.so.0 -o $@ $^ -ldl -lpthread -lm
+	$(Q)ln -sf libkernpack.so $(@D)/libkernpack.so.0
 
 # ---- generator --------------------------------------------------------------
 GEN_SRC := $(wildcard gen/*.c)
@@ -198,7 +200,7 @@ do-install: build-all
 	ln -sf libkernpack.so.0 $(DESTDIR)$(PREFIX)/lib/libkernpack.so
 	install -m 755 $(B)/bin/kp $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(PACKS) $(DESTDIR)$(PREFIX)/share/kernpack/packs/
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: kernpack\nDescription: GPU transformer kernels from cubin packs\nVersion: 0.1.0\nLibs: -L$${libdir} -lkernpack\nLibs.private: -ldl -lpthread\nCflags: -I$${includedir}\n' \
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: kernpack\nDescription: GPU transformer kernels from cubin packs\nVersion: 0.1.0\nLibs: -L$${libdir} -lkernpack\nLibs.private: -ldl -lpthread -lm\nCflags: -I$${includedir}\n' \
 	  $(PREFIX) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/kernpack.pc
 
 clean:
