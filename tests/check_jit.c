@@ -223,6 +223,32 @@ static kp_ctx *ctx_with_pack(const char *target, int no_jit, kp_status *st) {
   return ctx;
 }
 
+/* One bf16 RMSNorm of (rows, cols) through `ctx`, checked against float64. */
+static void rmsnorm_case(gpu *g, kp_ctx *ctx, int64_t rows, int64_t cols, const char *what) {
+  gpu_case(g, "%s rmsnorm bf16 %lldx%lld", what, (long long)rows, (long long)cols);
+  ht x, y, w;
+  ht_make(g, &x, KP_BF16, rows, cols, cols, 0, KP_POISON);
+  ht_make(g, &w, KP_BF16, 1, cols, cols, 0, KP_POISON);
+  ht_make(g, &y, KP_BF16, rows, cols, cols, 0, KP_POISON);
+  ht_fill_uniform(g, &x, -2, 2);
+  ht_fill_uniform(g, &w, 0.5, 1.5);
+  hb_upload(g, &x.b);
+  hb_upload(g, &w.b);
+  hb_upload(g, &y.b);
+  double *ref = malloc(sizeof(double) * (size_t)(rows * cols));
+  for (int64_t r = 0; r < rows; r++)
+    ref_rmsnorm_row(x.val + r * cols, w.val, ref + r * cols, cols, 1e-6);
+  if (gpu_op_ok(g, kp_rmsnorm(ctx, KP_BF16, ht_dev(&x), cols, ht_dev(&w), ht_dev(&y), cols, rows,
+                              cols, 1e-6f, g->stream), what)) {
+    gpu_sync(g, what);
+    ht_check_output(g, &y, "y", ref, NULL, 1.6e-2);
+  }
+  free(ref);
+  ht_free(g, &x);
+  ht_free(g, &w);
+  ht_free(g, &y);
+}
+
 /* A pack whose cubins cannot run here (sm_80 on a Hopper) is JIT-compiled
 ** from its sources for the exact device target, and computes correctly. */
 START_TEST(test_gpu_jit_from_source) {
@@ -244,31 +270,7 @@ START_TEST(test_gpu_jit_from_source) {
   snprintf(want, sizeof want, "sm_%d", di.sm);
   ck_assert_str_eq(di.target, want);
   static const int64_t shapes[][2] = {{1, 7}, {64, 4096}, {3, 65537}};
-  for (int s = 0; s < 3; s++) {
-    int64_t rows = shapes[s][0], cols = shapes[s][1];
-    gpu_case(&g, "JIT rmsnorm bf16 %lldx%lld", (long long)rows, (long long)cols);
-    ht x, y, w;
-    ht_make(&g, &x, KP_BF16, rows, cols, cols, 0, KP_POISON);
-    ht_make(&g, &w, KP_BF16, 1, cols, cols, 0, KP_POISON);
-    ht_make(&g, &y, KP_BF16, rows, cols, cols, 0, KP_POISON);
-    ht_fill_uniform(&g, &x, -2, 2);
-    ht_fill_uniform(&g, &w, 0.5, 1.5);
-    hb_upload(&g, &x.b);
-    hb_upload(&g, &w.b);
-    hb_upload(&g, &y.b);
-    double *ref = malloc(sizeof(double) * (size_t)(rows * cols));
-    for (int64_t r = 0; r < rows; r++)
-      ref_rmsnorm_row(x.val + r * cols, w.val, ref + r * cols, cols, 1e-6);
-    if (gpu_op_ok(&g, kp_rmsnorm(ctx, KP_BF16, ht_dev(&x), cols, ht_dev(&w), ht_dev(&y), cols,
-                                 rows, cols, 1e-6f, g.stream), "kp_rmsnorm (JIT)")) {
-      gpu_sync(&g, "kp_rmsnorm (JIT)");
-      ht_check_output(&g, &y, "y", ref, NULL, 1.6e-2);
-    }
-    free(ref);
-    ht_free(&g, &x);
-    ht_free(&g, &w);
-    ht_free(&g, &y);
-  }
+  for (int s = 0; s < 3; s++) rmsnorm_case(&g, ctx, shapes[s][0], shapes[s][1], "JIT");
   kp_ctx_destroy(ctx);
   gpu_close(&g);
 }
@@ -361,28 +363,8 @@ START_TEST(test_gpu_online_autotune) {
   kp_ctx *ctx = NULL;
   kp_status st = kp_ctx_create(&o, &ctx);
   ck_assert_msg(st == KP_OK, "%s", kp_ctx_errmsg(ctx));
-  const int64_t rows = 96, cols = 4096;
-  gpu_case(&g, "autotuned rmsnorm bf16 %lldx%lld", (long long)rows, (long long)cols);
-  ht x, y, w;
-  ht_make(&g, &x, KP_BF16, rows, cols, cols, 0, KP_POISON);
-  ht_make(&g, &w, KP_BF16, 1, cols, cols, 0, KP_POISON);
-  ht_make(&g, &y, KP_BF16, rows, cols, cols, 0, KP_POISON);
-  ht_fill_uniform(&g, &x, -2, 2);
-  ht_fill_uniform(&g, &w, 0.5, 1.5);
-  hb_upload(&g, &x.b);
-  hb_upload(&g, &w.b);
-  hb_upload(&g, &y.b);
-  double *ref = malloc(sizeof(double) * (size_t)(rows * cols));
-  for (int64_t r = 0; r < rows; r++) ref_rmsnorm_row(x.val + r * cols, w.val, ref + r * cols, cols, 1e-6);
-  if (gpu_op_ok(&g, kp_rmsnorm(ctx, KP_BF16, ht_dev(&x), cols, ht_dev(&w), ht_dev(&y), cols, rows,
-                               cols, 1e-6f, g.stream), "kp_rmsnorm (autotune)")) {
-    gpu_sync(&g, "kp_rmsnorm (autotune)");
-    ht_check_output(&g, &y, "y", ref, NULL, 1.6e-2);
-  }
-  free(ref);
-  ht_free(&g, &x);
-  ht_free(&g, &w);
-  ht_free(&g, &y);
+  const int64_t rows = 96;
+  rmsnorm_case(&g, ctx, rows, 4096, "autotuned");
   kp_ctx_destroy(ctx);
   /* the file holds the key, and a fresh context decides by it */
   kp_options_init(&o);
