@@ -110,8 +110,8 @@ typedef struct kp_options {
                              candidates on its own arguments (bounded by
                              $KP_AUTOTUNE_BUDGET_MS, default 200) and records the
                              winner in the table (also $KP_AUTOTUNE=1).  Never for
-                             ops that update an input in place (add_rmsnorm,
-                             rope, softmax with y == x). */
+                             calls that update an input in place (add_rmsnorm,
+                             rope, or an output equal to an input). */
   void *reserved_[6];     /* keeps the size fixed as options are added */
 } kp_options;
 

@@ -7,9 +7,9 @@
 ** $KP_AUTOTUNE_BUDGET_MS (default 200) is spent, and records every timing
 ** in the context's table and, under flock, in the table file on disk, merged
 ** with what other processes wrote there.  The caller's stream is
-** synchronised once per new key.  Only ops whose outputs do not feed their
-** inputs qualify: re-running add_rmsnorm, rope or in-place softmax would
-** change the caller's data.
+** synchronised once per new key.  Only calls whose output is not one of
+** their inputs qualify: re-running add_rmsnorm, rope or any in-place call
+** would change the caller's data.
 */
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,13 +22,20 @@
 #include "internal.h"
 #include "tune.h"
 
+/* Running the op again must not change what it reads: no input may be the
+** output (ops do not allow partial overlap at all: their pointers are
+** __restrict__).  Argument positions follow the signatures in internal.h. */
 int kp_autotune_safe(const kp_call *c, void **args) {
+#define P_(i) (*(void **)args[i])
   switch (c->family) {
-    case KP_FAM_ADD_RMSNORM:
-    case KP_FAM_ROPE: return 0;
-    case KP_FAM_SOFTMAX: return *(void **)args[0] != *(void **)args[2]; /* x != y */
-    default: return 1;
+    case KP_FAM_SOFTMAX: return P_(0) != P_(2);                          /* x -> y */
+    case KP_FAM_RMSNORM:                                                   /* x, w -> y */
+    case KP_FAM_RMSNORM_SWIGLU: return P_(3) != P_(0) && P_(3) != P_(2);
+    case KP_FAM_SWIGLU:                                                    /* gate, up -> y */
+    case KP_FAM_GEGLU: return P_(3) != P_(0) && P_(3) != P_(1);
+    default: return 0; /* add_rmsnorm and rope update an input in place */
   }
+#undef P_
 }
 
 static double now_ms(void) {

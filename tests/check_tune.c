@@ -213,6 +213,30 @@ START_TEST(test_matches) {
 }
 END_TEST
 
+/* Online tuning re-runs a call: only calls whose output is none of their
+** inputs qualify, and never add_rmsnorm or rope (in place by design). */
+START_TEST(test_autotune_safe) {
+  void *a = (void *)0x1000, *b = (void *)0x2000, *y = (void *)0x3000;
+  long long ld = 8;
+  void *sm[] = {&a, &ld, &y}, *sm_in[] = {&a, &ld, &a};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8, 16};
+  ck_assert(kp_autotune_safe(&c, sm));
+  ck_assert(!kp_autotune_safe(&c, sm_in));
+  void *rn[] = {&a, &ld, &b, &y}, *rn_in[] = {&a, &ld, &b, &a};
+  c.family = KP_FAM_RMSNORM;
+  ck_assert(kp_autotune_safe(&c, rn));
+  ck_assert(!kp_autotune_safe(&c, rn_in));
+  void *glu[] = {&a, &b, &ld, &y}, *glu_in[] = {&a, &b, &ld, &b};
+  c.family = KP_FAM_SWIGLU;
+  ck_assert(kp_autotune_safe(&c, glu));
+  ck_assert(!kp_autotune_safe(&c, glu_in));
+  c.family = KP_FAM_ADD_RMSNORM;
+  ck_assert(!kp_autotune_safe(&c, rn));
+  c.family = KP_FAM_ROPE;
+  ck_assert(!kp_autotune_safe(&c, glu));
+}
+END_TEST
+
 Suite *tune_suite(void) {
   Suite *s = suite_create("tune");
   TCase *tc = tcase_create("table");
@@ -223,6 +247,7 @@ Suite *tune_suite(void) {
   tcase_add_test(tc, test_hostile_file);
   tcase_add_test(tc, test_pick);
   tcase_add_test(tc, test_matches);
+  tcase_add_test(tc, test_autotune_safe);
   suite_add_tcase(s, tc);
   return s;
 }
