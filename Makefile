@@ -128,9 +128,12 @@ endif
 
 # one target per (target, variant): $(B)/obj/<target>/<variant>.bin (+ .info)
 .SECONDEXPANSION:
-# (two rules, not one with two targets: that would mean one recipe makes both)
+# (two rules, not one with two targets: that would mean one recipe makes both).
+# A variant depends on its source and on how it is compiled (nvrtc_compile.o,
+# which includes nvrtc_opts.h), not on the rest of kpgen: a runtime change must
+# not recompile 1170 variants.
 define kp_compile_rule
-$(B)/obj/$(1)%.bin: $(SRCDIR)/$$$$(notdir $$$$*).cu $(KPGEN)
+$(B)/obj/$(1)%.bin: $(SRCDIR)/$$$$(notdir $$$$*).cu $(B)/obj/gen/nvrtc_compile.o | $(KPGEN)
 	@mkdir -p $$(@D)
 	$$(call say,NVRTC,$$(notdir $$(@D))/$$(notdir $$*))
 	$$(Q)$$(KPGEN) compile $$< $$(notdir $$(@D)) $$(basename $$@)
