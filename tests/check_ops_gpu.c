@@ -26,6 +26,7 @@
 
 #include "check_suites.h"
 #include "gpu_harness.h"
+#include "ops_cases.h"
 #include "reference.h"
 
 static const kp_dtype DTYPES[3] = {KP_F32, KP_F16, KP_BF16};
@@ -56,10 +57,6 @@ static double tol(int op, kp_dtype dt) { return TOL[op][dt == KP_F32 ? 0 : dt ==
 /* ---- shapes of the row-wise ops -------------------------------------------------
 ** ldx = cols + padx, ldy = cols + pady; offx/offy shift the base pointers
 ** by that many elements (1: no longer 16-byte aligned). */
-typedef struct shape {
-  int64_t rows, cols;
-  int padx, pady, offx, offy;
-} shape;
 
 static const shape SHAPES[] = {
     /* contiguous: 1 and a few rows; tiny, odd, long and huge rows */
@@ -92,7 +89,7 @@ static const shape SHAPES[] = {
 #define NSHAPES ((int)(sizeof SHAPES / sizeof SHAPES[0]))
 
 static double *ref_alloc(gpu *g, int64_t n) {
-  double *p = malloc((size_t)n * sizeof *p);
+  double *p = calloc((size_t)(n > 0 ? n : 1), sizeof *p);
   ck_assert_msg(p != NULL, "%s: out of host memory", g->test);
   return p;
 }
@@ -134,7 +131,7 @@ static void softmax_fill_special(gpu *g, ht *x, kp_dtype dt) {
   }
 }
 
-static void softmax_case(gpu *g, kp_dtype dt, int64_t rows, int64_t cols, int64_t ldx,
+void softmax_case(gpu *g, kp_dtype dt, int64_t rows, int64_t cols, int64_t ldx,
                          int64_t ldy, int64_t offx, int64_t offy, int inplace, int special) {
   if (inplace) ldy = ldx, offy = offx;
   gpu_case(g, "softmax %s rows=%lld cols=%lld ldx=%lld ldy=%lld offx=%lld offy=%lld%s%s", dtn(dt),
@@ -207,7 +204,7 @@ static void fill_scaled_rows(gpu *g, ht *t, double lo, double hi, const double *
     for (int64_t c = 0; c < t->cols; c++) ht_set(t, r, c, rng_uniform(g, lo, hi) * scale[r]);
 }
 
-static void rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
+void rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
   const int64_t rows = s->rows, cols = s->cols, ldx = cols + s->padx, ldy = cols + s->pady;
   gpu_case(g, "rmsnorm %s rows=%lld cols=%lld ldx=%lld ldy=%lld offx=%d offw=offy=%d", dtn(dt),
            (long long)rows, (long long)cols, (long long)ldx, (long long)ldy, s->offx, s->offy);
@@ -251,7 +248,7 @@ START_TEST(test_rmsnorm) {
 }
 END_TEST
 
-static void add_rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
+void add_rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
   const int64_t rows = s->rows, cols = s->cols, ldx = cols + s->padx, ldy = cols + s->pady;
   const int64_t ldr = cols + s->padx + s->pady; /* a third stride */
   gpu_case(g, "add_rmsnorm %s rows=%lld cols=%lld ldx=%lld ldr=%lld ldy=%lld offx=%d offr=offw=offy=%d",
@@ -316,7 +313,7 @@ static double act(int a, double v) {
 
 /* fused: gate and up are the two halves of one (rows, 2*cols) tensor;
 ** otherwise two buffers with the same stride (up shifted by offy). */
-static void glu_case(gpu *g, kp_dtype dt, int a, const shape *s, int fused) {
+void glu_case(gpu *g, kp_dtype dt, int a, const shape *s, int fused) {
   static const char *ACT_NAME[] = {"swiglu", "geglu(erf)", "geglu(tanh)"};
   const int64_t rows = s->rows, cols = s->cols, ldy = cols + s->pady;
   const int64_t ldin = fused ? 2 * cols + s->padx : cols + s->padx;
@@ -404,7 +401,7 @@ END_TEST
 
 /* ---- rmsnorm_swiglu -------------------------------------------------------------------- */
 
-static void rmsnorm_swiglu_case(gpu *g, kp_dtype dt, const shape *s) {
+void rmsnorm_swiglu_case(gpu *g, kp_dtype dt, const shape *s) {
   const int64_t rows = s->rows, cols = s->cols, ldx = 2 * cols + s->padx, ldy = cols + s->pady;
   gpu_case(g, "rmsnorm_swiglu %s rows=%lld cols=%lld (x: 2*cols=%lld) ldx=%lld ldy=%lld offx=%d offw=offy=%d",
            dtn(dt), (long long)rows, (long long)cols, (long long)(2 * cols), (long long)ldx,
@@ -454,14 +451,6 @@ END_TEST
 
 /* ---- rope ---------------------------------------------------------------------------------- */
 
-enum { ANG_TABLE, ANG_TOKEN, ANG_POSITIONS }; /* cos/sin given; pos = token; pos = positions[t] */
-enum { ST_CONTIG, ST_FUSED_QKV, ST_PAD_UNALIGNED, ST_PAD_ALIGNED };
-
-typedef struct rope_cfg {
-  int64_t tokens, hq, hk, hd, rot, cs_pad;
-  int angle, strides;
-  float theta;
-} rope_cfg;
 
 #define ROPE_NCFG 18
 /* k = angle*6 + rot*3 + tokens: every (angle mode, rot_dim, tokens); the
@@ -489,7 +478,7 @@ typedef struct rope_side {
   int64_t base, st, sh, heads;
 } rope_side;
 
-static void rope_case(gpu *g, kp_dtype dt, kp_rope_layout layout, const rope_cfg *c) {
+void rope_case(gpu *g, kp_dtype dt, kp_rope_layout layout, const rope_cfg *c) {
   const int64_t T = c->tokens, hq = c->hq, hk = c->hk, hd = c->hd, rot = c->rot, half = rot / 2;
   const int gptj = layout == KP_ROPE_GPTJ;
   rope_side sd[2] = {{"q", 0, 0, 0, hq}, {"k", 0, 0, 0, hk}};

@@ -15,6 +15,7 @@ Suite *ops_gpu_suite(void);      /* check_ops_gpu.c: every op vs a float64 refer
 Suite *tune_suite(void);         /* check_tune.c: the autotune table and its rules */
 Suite *jit_suite(void);          /* check_jit.c: run-time compilation and the disk cache */
 Suite *concurrency_suite(void);  /* check_concurrency.c: one ctx, many threads */
+Suite *variants_gpu_suite(void); /* check_variants_gpu.c: every variant forced, vs float64 */
 
 /* GPU cases live in TCases made with KP_GPU_TCASE (tag "gpu") and are added
 ** with KP_ADD_GPU_TEST / KP_ADD_GPU_LOOP_TEST, which count them for the

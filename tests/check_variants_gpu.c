@@ -1,0 +1,111 @@
+/*
+** check_variants_gpu.c -- every variant of the device's pack, forced in
+** turn, against float64: the op tests only reach the variants the ranking
+** picks for their shapes, but the tuner (or a tuning table) may pick any.
+**
+** For each entry, shapes inside its column range: rows = 1 at the largest
+** length it takes up to 64K (odd where possible, so the vector tail runs:
+** with one row only the base pointers set the alignment), and 5 rows at a
+** length that keeps every row start 16-byte aligned.  A shape whose
+** alignment the entry cannot take is skipped, as the selection would.
+*/
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "internal.h"
+#include "ops_cases.h"
+
+/* Largest power of two <= 16 dividing v. */
+static uint32_t align_of(uint64_t v) {
+  uint32_t a = 16;
+  while (a > 1 && v % a) a >>= 1;
+  return a;
+}
+
+/* The alignment a contiguous call of this shape offers (ops.c's rule with
+** 16-byte aligned base pointers, as the harness allocates them). */
+static uint32_t call_align(kp_family f, size_t es, int64_t rows, int64_t cols) {
+  uint32_t a = 16;
+  if (rows > 1) a = align_of((uint64_t)cols * es * (f == KP_FAM_RMSNORM_SWIGLU ? 2 : 1));
+  if (f == KP_FAM_RMSNORM_SWIGLU && align_of((uint64_t)cols * es) < a) a = align_of((uint64_t)cols * es);
+  return a;
+}
+
+static void run_row_case(gpu *g, kp_family f, kp_dtype dt, const shape *s) {
+  switch (f) {
+    case KP_FAM_SOFTMAX: softmax_case(g, dt, s->rows, s->cols, s->cols, s->cols, 0, 0, 0, 0); break;
+    case KP_FAM_RMSNORM: rmsnorm_case(g, dt, s); break;
+    case KP_FAM_ADD_RMSNORM: add_rmsnorm_case(g, dt, s); break;
+    case KP_FAM_SWIGLU: glu_case(g, dt, 0, s, 0); break;
+    case KP_FAM_GEGLU: glu_case(g, dt, 1, s, 0), glu_case(g, dt, 2, s, 0); break;
+    case KP_FAM_RMSNORM_SWIGLU: rmsnorm_swiglu_case(g, dt, s); break;
+    default: break;
+  }
+}
+
+/* rope: 7 tokens, 3 q heads and 1 k head of head_dim = rot_dim, contiguous,
+** both layouts, table and computed angles */
+static void run_rope(gpu *g, kp_dtype dt, int64_t rot) {
+  for (int angle = ANG_TABLE; angle <= ANG_TOKEN; angle++)
+    for (int l = 0; l < 2; l++) {
+      rope_cfg c = {7, 3, 1, rot, rot, 0, angle, ST_CONTIG, 10000.f};
+      rope_case(g, dt, l ? KP_ROPE_GPTJ : KP_ROPE_NEOX, &c);
+    }
+}
+
+/* every variant of one dtype, forced, on shapes inside its range */
+START_TEST(test_every_variant) {
+  static const kp_dtype DT[3] = {KP_F32, KP_F16, KP_BF16};
+  const kp_dtype dt = DT[_i];
+  char name[64];
+  snprintf(name, sizeof name, "every_variant/%s", kp_dtype_name(dt));
+  gpu g;
+  gpu_open(&g, name, _i);
+  const kpk_pack *pk = &g.ctx->pack;
+  const size_t es = kp_dtype_size(dt);
+  int ran = 0;
+  for (uint32_t i = 0; i < pk->n_entries; i++) {
+    const kpk_entry *e = &pk->entries[i];
+    int f = -1;
+    for (int k = 0; k < KP_FAM_COUNT; k++)
+      if (!strcmp(e->family, kp_family_name((kp_family)k))) f = k;
+    if (f < 0 || e->dtype != (uint32_t)dt) continue;
+    const uint64_t cap = f == KP_FAM_ROPE ? 4096 : 65536; /* keeps the references quick */
+    const int64_t hi = (int64_t)(e->max_cols < cap ? e->max_cols : cap);
+    const int64_t lo = (int64_t)e->min_cols;
+    kp_force_variant((int)i);
+    if (f == KP_FAM_ROPE) {
+      for (int64_t rot = hi / 16 * 16; rot >= lo && rot >= 16; rot = rot > 256 ? 256 : 0) {
+        kp_call c = {KP_FAM_ROPE, dt, (uint64_t)rot, call_align(KP_FAM_ROPE, es, 2, rot / 2)};
+        if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
+        run_rope(&g, dt, rot);
+        ran++;
+      }
+    } else {
+      const int64_t odd = hi % 2 || hi - 1 < lo ? hi : hi - 1;
+      const int64_t even = hi / 8 * 8 >= lo ? hi / 8 * 8 : hi;
+      const shape sh[2] = {{1, odd, 0, 0, 0, 0}, {5, even, 0, 0, 0, 0}};
+      for (int k = 0; k < 2; k++) {
+        kp_call c = {(kp_family)f, dt, (uint64_t)sh[k].cols,
+                     call_align((kp_family)f, es, sh[k].rows, sh[k].cols)};
+        if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
+        run_row_case(&g, (kp_family)f, dt, &sh[k]);
+        ran++;
+      }
+    }
+    kp_force_variant(-1);
+  }
+  ck_assert_msg(ran > 0, "no variant ran");
+  gpu_close(&g);
+}
+END_TEST
+
+Suite *variants_gpu_suite(void) {
+  Suite *s = suite_create("variants_gpu");
+  KP_GPU_TCASE(tc, "every_variant");
+  KP_ADD_GPU_LOOP_TEST(tc, test_every_variant, 0, 3);
+  suite_add_tcase(s, tc);
+  return s;
+}
