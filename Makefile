@@ -186,12 +186,12 @@ run-fuzz: $(B)/bin/fuzz_pack $(B)/bin/fuzz_tune
 $(B)/bin/fuzz_tune: fuzz/fuzz_tune.c $(RT_SRC)
 	@mkdir -p $(@D)
 	$(call say,CLANG,$@)
-	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Iruntime -isystem $(CUDA_HOME)/include \
+	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -Iruntime -isystem $(CUDA_HOME)/include \
 	  -o $@ $^ -ldl -lpthread
 $(B)/bin/fuzz_pack: fuzz/fuzz_pack.c runtime/pack_read.c runtime/checksum.c runtime/status.c | packs
 	@mkdir -p $(@D)
 	$(call say,CLANG,$@)
-	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Iruntime -o $@ $^
+	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -Iruntime -o $@ $^
 
 # ---- install ------------------------------------------------------------------
 do-install: build-all

@@ -51,7 +51,7 @@ static void reseal(uint8_t *b, size_t size) {
   if (soff <= size && slen <= size - soff)
     kp_wr32(b + KH_STR_CRC, kp_crc32(b + soff, (size_t)slen));
   kp_wr64(b + KH_FILE_SIZE, size);
-  kp_wr32(b + KH_HEADER_CRC, kp_crc32(b, KH_HEADER_CRC));
+  kp_wr32(b + KH_HEADER_CRC, kp_header_crc(b));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -197,6 +197,16 @@ static int cmd_pack(int argc, char **argv) {
       if (!w) {
         w = kpk_writer_new(target, (uint32_t)(info.nvrtc_major * 1000 + info.nvrtc_minor * 10));
         if (!w) return die("out of memory");
+        /* every source embeds the device library: the pack stores it once */
+        char lib[1024];
+        size_t liblen;
+        lib_path(argv[i], lib, sizeof lib);
+        unsigned char *libtext = slurp(lib, &liblen);
+        if (!libtext || kpk_writer_set_prelude(w, libtext, liblen)) {
+          free(libtext);
+          return die("cannot read %s", lib);
+        }
+        free(libtext);
       }
       total_ms += info.ms;
       if (info.spill_stores || info.spill_loads) {

@@ -35,6 +35,8 @@ struct kpk_writer {
   uint32_t toolkit;
   uint32_t n;
   buf index, strs, blobs;
+  uint64_t prelude_off, prelude_size;
+  uint32_t prelude_crc;
 };
 
 kpk_writer *kpk_writer_new(const char *target, uint32_t toolkit) {
@@ -63,6 +65,24 @@ static int blob_add(kpk_writer *w, const void *p, size_t n, uint64_t *off) {
   return buf_put(&w->blobs, p, n);
 }
 
+int kpk_writer_set_prelude(kpk_writer *w, const void *text, size_t size) {
+  if (w->prelude_size || !size) return -1; /* once, and not empty */
+  if (blob_add(w, text, size, &w->prelude_off)) return -1;
+  w->prelude_size = size;
+  w->prelude_crc = kp_crc32(text, size);
+  return 0;
+}
+
+/* Position of the prelude in src, or -1. */
+static long find_prelude(const kpk_writer *w, const uint8_t *src, size_t n) {
+  const uint8_t *p = w->blobs.p + w->prelude_off;
+  size_t m = (size_t)w->prelude_size;
+  if (!m || n < m) return -1;
+  for (size_t i = 0; i + m <= n; i++)
+    if (src[i] == p[0] && memcmp(src + i, p, m) == 0) return (long)i;
+  return -1;
+}
+
 int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t image_size,
                    const void *src, size_t src_size) {
   uint8_t r[KPK_ENTRY_SIZE] = {0};
@@ -72,8 +92,19 @@ int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t 
     if (str_off(w, strs[s], &off)) return -1;
     kp_wr32(r + 4 * s, off);
   }
+  /* the stored source is src without the prelude, which the reader puts back */
+  long at = find_prelude(w, src, src_size);
   uint64_t ioff, soff;
-  if (blob_add(w, image, image_size, &ioff) || blob_add(w, src, src_size, &soff)) return -1;
+  if (blob_add(w, image, image_size, &ioff)) return -1;
+  if (at < 0) {
+    if (blob_add(w, src, src_size, &soff)) return -1;
+  } else {
+    size_t m = (size_t)w->prelude_size;
+    if (blob_add(w, src, (size_t)at, &soff) ||
+        buf_put(&w->blobs, (const uint8_t *)src + at + m, src_size - (size_t)at - m))
+      return -1;
+  }
+  size_t stored = at < 0 ? src_size : src_size - (size_t)w->prelude_size;
   kp_wr32(r + KE_DTYPE, e->dtype);
   kp_wr32(r + KE_ALIGN, e->align);
   kp_wr64(r + KE_MIN_COLS, e->min_cols);
@@ -94,8 +125,9 @@ int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t 
   kp_wr64(r + KE_IMAGE_OFF, ioff);
   kp_wr64(r + KE_IMAGE_SIZE, image_size);
   kp_wr64(r + KE_SRC_OFF, soff);
-  kp_wr64(r + KE_SRC_SIZE, src_size);
-  kp_wr32(r + KE_SRC_CRC, kp_crc32(src, src_size));
+  kp_wr64(r + KE_SRC_SIZE, stored);
+  kp_wr32(r + KE_SRC_CRC, kp_crc32(w->blobs.p + soff, stored));
+  kp_wr32(r + KE_PRELUDE_AT, at < 0 ? KPK_NO_PRELUDE : (uint32_t)at);
   if (buf_put(&w->index, r, sizeof r)) return -1;
   w->n++;
   return 0;
@@ -122,7 +154,10 @@ int kpk_writer_finish(kpk_writer *w, uint8_t **out, size_t *size) {
   kp_wr32(h + KH_INDEX_CRC, kp_crc32(w->index.p, w->index.n));
   kp_wr32(h + KH_STR_CRC, kp_crc32(w->strs.p, w->strs.n));
   kp_wr64(h + KH_FILE_SIZE, total);
-  kp_wr32(h + KH_HEADER_CRC, kp_crc32(h, KH_HEADER_CRC));
+  kp_wr64(h + KH_PRELUDE_OFF, w->prelude_off);
+  kp_wr64(h + KH_PRELUDE_SIZE, w->prelude_size);
+  kp_wr32(h + KH_PRELUDE_CRC, w->prelude_crc);
+  kp_wr32(h + KH_HEADER_CRC, kp_header_crc(h));
   if (buf_put(&f, h, sizeof h) || buf_put(&f, w->index.p, w->index.n) ||
       buf_put(&f, w->strs.p, w->strs.n) || buf_pad(&f, 16) ||
       buf_put(&f, w->blobs.p, w->blobs.n)) {

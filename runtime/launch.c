@@ -47,8 +47,11 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
   CUmodule m = NULL;
   if (ctx->jit_target[0]) { /* no cubin for this device in the pack: compile its source */
     kp_jit_out j;
-    st = kp_jit_get(ctx, e->name, (const char *)ctx->pack.blobs + e->src_off, (size_t)e->src_size,
-                    ctx->jit_target, &j, err, sizeof err);
+    size_t srclen;
+    char *src = kpk_source_dup(&ctx->pack, i, &srclen);
+    if (!src) return kp_fail(ctx, KP_ERR_NOMEM, "%s: out of memory for its source", e->name);
+    st = kp_jit_get(ctx, e->name, src, srclen, ctx->jit_target, &j, err, sizeof err);
+    free(src);
     if (st != KP_OK) return kp_fail(ctx, st, "%s", err);
     CUresult r = d->cuModuleLoadData(&m, j.image);
     free(j.image);

@@ -9,7 +9,10 @@
 **              index        n_entries * KPK_ENTRY_SIZE bytes
 **              strings      NUL-terminated strings; entries refer to them
 **                           by offset from the start of this section
-**              blobs        cubin/PTX images and generated sources
+**              blobs        cubin/PTX images, generated sources, and the
+**                           prelude: the text every source shares (the
+**                           device library), stored once and cut out of
+**                           each source at its entry's prelude_at
 **
 ** Header (all u32 unless noted):
 **   0  magic "KERNPACK" (8 bytes)   8  format version   12 header size
@@ -17,7 +20,9 @@
 **   36 n_entries                    40 u64 index offset  48 u64 strings offset
 **   56 u64 strings size             64 u64 blobs offset  72 u64 blobs size
 **   80 crc32 of index               84 crc32 of strings  88 u64 file size
-**   96 crc32 of bytes 0..95 of the header
+**   96 crc32 of the header (this field as zero)
+**   100 u64 prelude offset (in blobs) 108 u64 prelude size 116 crc32 of prelude
+**   120..127 zero
 ** Each blob carries its own crc32 in its entry, so a corrupt kernel is
 ** caught when it is loaded, and `kp verify` checks them all up front.
 */
@@ -30,11 +35,12 @@
 #include "kernpack.h"
 
 #define KPK_MAGIC "KERNPACK"
-#define KPK_FORMAT_VERSION 1
+#define KPK_FORMAT_VERSION 2
 #define KPK_HEADER_SIZE 128
 #define KPK_ENTRY_SIZE 160
 #define KPK_MAX_ENTRIES 65536
 #define KPK_MAX_FILE (1ull << 32)
+#define KPK_NO_PRELUDE 0xFFFFFFFFu
 
 /* One variant's record: what it is, when it applies, and what it cost. */
 typedef struct kpk_entry {
@@ -61,7 +67,8 @@ typedef struct kpk_entry {
   uint64_t src_hash;     /* FNV-1a 64 of the generated source */
   /* blobs (offsets relative to the blobs section) */
   uint64_t image_off, image_size; uint32_t image_crc;
-  uint64_t src_off, src_size; uint32_t src_crc;
+  uint64_t src_off, src_size; uint32_t src_crc; /* as stored: prelude cut out */
+  uint32_t prelude_at;   /* where the prelude goes back in, KPK_NO_PRELUDE if none */
 } kpk_entry;
 
 typedef struct kpk_pack {
@@ -75,6 +82,8 @@ typedef struct kpk_pack {
   size_t size;
   const uint8_t *blobs;
   uint64_t blobs_size;
+  const uint8_t *prelude; /* NULL if none */
+  uint64_t prelude_size;
 } kpk_pack;
 
 uint32_t kp_crc32(const void *p, size_t n);
@@ -92,10 +101,18 @@ void kpk_close(kpk_pack *pk);
 /* Check one entry's image and source checksums. */
 kp_status kpk_check_entry(const kpk_pack *pk, uint32_t i, char *err, size_t errlen);
 
+/* Entry i's full generated source (prelude restored), malloc'd and
+** NUL-terminated; *len without the NUL.  NULL if out of memory. */
+char *kpk_source_dup(const kpk_pack *pk, uint32_t i, size_t *len);
+
 /* Writer: build a pack in memory, then save. */
 typedef struct kpk_writer kpk_writer;
 kpk_writer *kpk_writer_new(const char *target, uint32_t toolkit);
-/* Copies the strings and blobs of `e` (its *_off/_size/_crc are ignored). */
+/* Text shared by the sources added after this call: stored once, and cut
+** out of every source that contains it.  0 on success. */
+int kpk_writer_set_prelude(kpk_writer *w, const void *text, size_t size);
+/* Copies the strings and blobs of `e` (its *_off/_size/_crc are ignored);
+** src is the full source. */
 int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t image_size,
                    const void *src, size_t src_size);
 /* Serialise; *out is malloc'd. Returns 0 on success. */

@@ -9,12 +9,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pack.h"
+
 /* header */
 enum {
   KH_MAGIC = 0, KH_VERSION = 8, KH_HSIZE = 12, KH_TARGET = 16, KH_TOOLKIT = 32,
   KH_NENTRIES = 36, KH_INDEX_OFF = 40, KH_STR_OFF = 48, KH_STR_SIZE = 56,
   KH_BLOB_OFF = 64, KH_BLOB_SIZE = 72, KH_INDEX_CRC = 80, KH_STR_CRC = 84,
-  KH_FILE_SIZE = 88, KH_HEADER_CRC = 96
+  KH_FILE_SIZE = 88, KH_HEADER_CRC = 96, KH_PRELUDE_OFF = 100, KH_PRELUDE_SIZE = 108,
+  KH_PRELUDE_CRC = 116, KH_RESERVED = 120 /* ..127, zero */
 };
 
 /* index entry */
@@ -24,7 +27,8 @@ enum {
   KE_MIN_SM = 48, KE_MAX_SM = 52, KE_RANK = 56, KE_BLOCK = 60, KE_RPB = 64,
   KE_SMEM = 68, KE_REGS = 72, KE_STACK = 76, KE_SPILL_ST = 80, KE_SPILL_LD = 84,
   KE_IS_PTX = 88, KE_IMAGE_CRC = 92, KE_SRC_HASH = 96, KE_IMAGE_OFF = 104,
-  KE_IMAGE_SIZE = 112, KE_SRC_OFF = 120, KE_SRC_SIZE = 128, KE_SRC_CRC = 136
+  KE_IMAGE_SIZE = 112, KE_SRC_OFF = 120, KE_SRC_SIZE = 128, KE_SRC_CRC = 136,
+  KE_PRELUDE_AT = 140, KE_RESERVED = 144 /* ..159, zero */
 };
 
 static inline uint32_t kp_rd32(const uint8_t *p) {
@@ -38,6 +42,14 @@ static inline void kp_wr32(uint8_t *p, uint32_t v) {
 }
 static inline void kp_wr64(uint8_t *p, uint64_t v) {
   kp_wr32(p, (uint32_t)v); kp_wr32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* CRC-32 of the whole header with its CRC field taken as zero. */
+static inline uint32_t kp_header_crc(const uint8_t *h) {
+  uint8_t t[KH_RESERVED + 8];
+  memcpy(t, h, sizeof t);
+  memset(t + KH_HEADER_CRC, 0, 4);
+  return kp_crc32(t, sizeof t);
 }
 
 #endif

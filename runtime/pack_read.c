@@ -62,12 +62,12 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     return fail(err, errlen, KP_ERR_PACK_VERSION, path,
                 "format version %u, this library reads version %d", version,
                 KPK_FORMAT_VERSION);
-  if (kp_crc32(h, KH_HEADER_CRC) != kp_rd32(h + KH_HEADER_CRC))
+  if (kp_header_crc(h) != kp_rd32(h + KH_HEADER_CRC))
     return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "header checksum mismatch");
   if (kp_rd32(h + KH_HSIZE) != KPK_HEADER_SIZE)
     return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "header size %u, expected %d",
                 kp_rd32(h + KH_HSIZE), KPK_HEADER_SIZE);
-  for (int i = KH_HEADER_CRC + 4; i < KPK_HEADER_SIZE; i++)
+  for (int i = KH_RESERVED; i < KPK_HEADER_SIZE; i++)
     if (h[i])
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "reserved header byte %d is not zero", i);
   uint64_t fsize = kp_rd64(h + KH_FILE_SIZE);
@@ -108,6 +108,17 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
   const uint8_t *strs = data + soff;
   pk->blobs = data + boff;
   pk->blobs_size = bsize;
+  uint64_t poff = kp_rd64(h + KH_PRELUDE_OFF), psize = kp_rd64(h + KH_PRELUDE_SIZE);
+  if (psize) {
+    if (!in_bounds(poff, psize, bsize))
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "prelude (offset %llu, %llu bytes) is outside the blob section",
+                  (unsigned long long)poff, (unsigned long long)psize);
+    if (kp_crc32(pk->blobs + poff, (size_t)psize) != kp_rd32(h + KH_PRELUDE_CRC))
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "prelude checksum mismatch");
+    pk->prelude = pk->blobs + poff;
+    pk->prelude_size = psize;
+  }
   pk->entries = calloc(n ? n : 1, sizeof *pk->entries);
   if (!pk->entries) return fail(err, errlen, KP_ERR_NOMEM, path, "out of memory for index");
   pk->n_entries = n;
@@ -149,7 +160,12 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     e->src_off = kp_rd64(r + KE_SRC_OFF);
     e->src_size = kp_rd64(r + KE_SRC_SIZE);
     e->src_crc = kp_rd32(r + KE_SRC_CRC);
-    for (int b = KE_SRC_CRC + 4; b < KPK_ENTRY_SIZE; b++)
+    e->prelude_at = kp_rd32(r + KE_PRELUDE_AT);
+    if (e->prelude_at != KPK_NO_PRELUDE && (!pk->prelude || e->prelude_at > e->src_size))
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "index entry %u: prelude position %u is outside its source%s", i, e->prelude_at,
+                  pk->prelude ? "" : " (the pack has no prelude)");
+    for (int b = KE_RESERVED; b < KPK_ENTRY_SIZE; b++)
       if (r[b])
         return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                     "index entry %u: reserved byte %d is not zero", i, b);
@@ -241,4 +257,19 @@ kp_status kpk_check_entry(const kpk_pack *pk, uint32_t i, char *err, size_t errl
     return fail(err, errlen, KP_ERR_PACK_CORRUPT, pk->path,
                 "index entry %u (%s): source checksum mismatch", i, e->name);
   return KP_OK;
+}
+
+char *kpk_source_dup(const kpk_pack *pk, uint32_t i, size_t *len) {
+  const kpk_entry *e = &pk->entries[i];
+  const uint8_t *src = pk->blobs + e->src_off;
+  size_t n = (size_t)e->src_size, at = n, extra = 0;
+  if (e->prelude_at != KPK_NO_PRELUDE) at = e->prelude_at, extra = (size_t)pk->prelude_size;
+  char *out = malloc(n + extra + 1);
+  if (!out) return NULL;
+  memcpy(out, src, at);
+  if (extra) memcpy(out + at, pk->prelude, extra);
+  memcpy(out + at + extra, src + at, n - at);
+  out[n + extra] = 0;
+  if (len) *len = n + extra;
+  return out;
 }

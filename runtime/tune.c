@@ -231,7 +231,7 @@ static int row_cmp(const void *pa, const void *pb) {
 int kp_tune_write(const kp_tune_table *t, FILE *f) {
   kp_tune_row *sorted = malloc((t->n ? t->n : 1) * sizeof *sorted);
   if (!sorted) return -1;
-  memcpy(sorted, t->rows, t->n * sizeof *sorted);
+  if (t->n) memcpy(sorted, t->rows, t->n * sizeof *sorted); /* rows is NULL when empty */
   qsort(sorted, t->n, sizeof *sorted, row_cmp);
   fprintf(f, "kernpack-tune %d\n", KP_TUNE_VERSION);
   fprintf(f, "device = %s\nsm = %d\nsm_count = %d\ndriver = %d\npack = %s %016llx\ndate = %s\n",

@@ -33,12 +33,7 @@ static char *variant_source(const char *name, size_t *len) {
   ck_assert_msg(kpk_open(&pk, path, err, sizeof err) == KP_OK, "%s", err);
   char *src = NULL;
   for (uint32_t i = 0; i < pk.n_entries && !src; i++)
-    if (!strcmp(pk.entries[i].name, name)) {
-      *len = (size_t)pk.entries[i].src_size;
-      src = malloc(*len + 1);
-      memcpy(src, pk.blobs + pk.entries[i].src_off, *len);
-      src[*len] = 0;
-    }
+    if (!strcmp(pk.entries[i].name, name)) src = kpk_source_dup(&pk, i, len);
   kpk_close(&pk);
   ck_assert_msg(src != NULL, "variant %s not in %s", name, path);
   return src;

@@ -86,11 +86,11 @@ static void reseal(uint8_t *b) {
   uint32_t n = kp_rd32(b + KH_NENTRIES);
   kp_wr32(b + KH_INDEX_CRC, kp_crc32(b + ioff, (size_t)n * KPK_ENTRY_SIZE));
   kp_wr32(b + KH_STR_CRC, kp_crc32(b + soff, (size_t)kp_rd64(b + KH_STR_SIZE)));
-  kp_wr32(b + KH_HEADER_CRC, kp_crc32(b, KH_HEADER_CRC));
+  kp_wr32(b + KH_HEADER_CRC, kp_header_crc(b));
 }
 
 /* Header only: for offsets that cannot be followed to compute section CRCs. */
-static void reseal_header(uint8_t *b) { kp_wr32(b + KH_HEADER_CRC, kp_crc32(b, KH_HEADER_CRC)); }
+static void reseal_header(uint8_t *b) { kp_wr32(b + KH_HEADER_CRC, kp_header_crc(b)); }
 
 static uint8_t *entry_rec(uint8_t *b, uint32_t i) {
   return b + kp_rd64(b + KH_INDEX_OFF) + (uint64_t)i * KPK_ENTRY_SIZE;
@@ -262,7 +262,7 @@ static void flip_must_fail(const uint8_t *buf, size_t n, size_t pos, uint8_t mas
 }
 
 /* Every single-byte flip (low bit, and all bits) in the checked part of the
-** header (bytes 0..99, up to and including its CRC) and in every index
+** header (bytes 0..119: fields, CRC and prelude fields) and in every index
 ** entry is detected. */
 START_TEST(test_flip_header_and_index) {
   size_t n;
@@ -270,7 +270,7 @@ START_TEST(test_flip_header_and_index) {
   size_t index_end = KPK_HEADER_SIZE + 3 * KPK_ENTRY_SIZE;
   ck_assert_uint_eq(kp_rd64(buf + KH_INDEX_OFF), KPK_HEADER_SIZE);
   for (size_t pos = 0; pos < index_end; pos++) {
-    if (pos >= KH_HEADER_CRC + 4 && pos < KPK_HEADER_SIZE) continue; /* reserved: next test */
+    if (pos >= KH_RESERVED && pos < KPK_HEADER_SIZE) continue; /* reserved: next test */
     flip_must_fail(buf, n, pos, 0x01);
     flip_must_fail(buf, n, pos, 0xFF);
   }
@@ -278,15 +278,15 @@ START_TEST(test_flip_header_and_index) {
 }
 END_TEST
 
-/* The reserved header tail (bytes 100..127) is covered by no checksum: a flip
-** there must be either rejected or harmless (the parse is unchanged). */
+/* A flip in the reserved header tail (bytes 120..127) must be rejected or
+** harmless (the parse is unchanged); the header CRC covers it today. */
 START_TEST(test_flip_header_reserved) {
   size_t n;
   uint8_t *buf = build_pack(3, &n);
   kpk_pack ref;
   char err[512];
   ck_assert_msg(parse_copy(&ref, buf, n, err, sizeof err) == KP_OK, "%s", err);
-  for (size_t pos = KH_HEADER_CRC + 4; pos < KPK_HEADER_SIZE; pos++) {
+  for (size_t pos = KH_RESERVED; pos < KPK_HEADER_SIZE; pos++) {
     buf[pos] ^= 0xFF;
     kpk_pack pk;
     kp_status s = parse_copy(&pk, buf, n, err, sizeof err);
@@ -618,6 +618,57 @@ START_TEST(test_small_error_buffer) {
 }
 END_TEST
 
+/* The shared prelude is stored once, cut out of every source that holds
+** it, and put back exactly; a source without it is stored whole; a prelude
+** position past its source or a damaged prelude is refused. */
+START_TEST(test_prelude) {
+  static const char PRE[] = "// device library\nstruct kp_x { int a; };\n";
+  char with[256], without[] = "extern \"C\" __global__ void k() {}\n";
+  snprintf(with, sizeof with, "// banner\n\n%s// kernel\nvoid f() {}\n", PRE);
+  kpk_writer *w = kpk_writer_new("sm_90a", 13000);
+  ck_assert_int_eq(kpk_writer_set_prelude(w, PRE, strlen(PRE)), 0);
+  ck_assert_int_ne(kpk_writer_set_prelude(w, PRE, strlen(PRE)), 0); /* once only */
+  kpk_entry e0 = sample_entry(0), e1 = sample_entry(1);
+  ck_assert_int_eq(kpk_writer_add(w, &e0, CUBIN, sizeof CUBIN, with, strlen(with)), 0);
+  ck_assert_int_eq(kpk_writer_add(w, &e1, CUBIN, sizeof CUBIN, without, strlen(without)), 0);
+  uint8_t *buf;
+  size_t n;
+  ck_assert_int_eq(kpk_writer_finish(w, &buf, &n), 0);
+  kpk_writer_free(w);
+  kpk_pack pk;
+  char err[512];
+  ck_assert_msg(parse_copy(&pk, buf, n, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_uint_eq(pk.prelude_size, strlen(PRE));
+  ck_assert_uint_eq(pk.entries[0].src_size, strlen(with) - strlen(PRE));
+  ck_assert_uint_eq(pk.entries[0].prelude_at, strlen("// banner\n\n"));
+  ck_assert_uint_eq(pk.entries[1].prelude_at, KPK_NO_PRELUDE);
+  size_t len;
+  char *a = kpk_source_dup(&pk, 0, &len), *b = kpk_source_dup(&pk, 1, NULL);
+  ck_assert_str_eq(a, with);
+  ck_assert_uint_eq(len, strlen(with));
+  ck_assert_str_eq(b, without);
+  ck_assert(pk.entries[0].src_hash == kp_fnv1a64(with, strlen(with))); /* of the full text */
+  ck_assert_int_eq(kpk_check_entry(&pk, 0, err, sizeof err), KP_OK);
+  free(a);
+  free(b);
+  kpk_close(&pk);
+  /* a prelude position past the stored source */
+  kp_wr32(entry_rec(buf, 0) + KE_PRELUDE_AT, (uint32_t)strlen(with));
+  reseal(buf);
+  ck_assert_int_eq(parse_copy(&pk, buf, n, err, sizeof err), KP_ERR_PACK_CORRUPT);
+  ck_assert_ptr_nonnull(strstr(err, "prelude position"));
+  kpk_close(&pk);
+  /* a damaged prelude */
+  kp_wr32(entry_rec(buf, 0) + KE_PRELUDE_AT, (uint32_t)strlen("// banner\n\n"));
+  buf[kp_rd64(buf + KH_BLOB_OFF) + kp_rd64(buf + KH_PRELUDE_OFF) + 3] ^= 1;
+  reseal(buf);
+  ck_assert_int_eq(parse_copy(&pk, buf, n, err, sizeof err), KP_ERR_PACK_CORRUPT);
+  ck_assert_ptr_nonnull(strstr(err, "prelude checksum"));
+  kpk_close(&pk);
+  free(buf);
+}
+END_TEST
+
 Suite *pack_suite(void) {
   Suite *s = suite_create("pack");
   TCase *rt = tcase_create("round_trip");
@@ -625,6 +676,7 @@ Suite *pack_suite(void) {
   tcase_add_test(rt, test_empty_pack);
   tcase_add_test(rt, test_open_large_file);
   tcase_add_test(rt, test_writer_limits_and_close);
+  tcase_add_test(rt, test_prelude);
   suite_add_tcase(s, rt);
   TCase *bad = tcase_create("hostile");
   tcase_set_timeout(bad, 60);

@@ -150,11 +150,17 @@ END_TEST
 /* Does the entry's stored source match the template's, past the first
 ** banner line (which names the template by the path kpgen was given)? */
 static int same_source(const kpk_pack *pk, const kpk_entry *e, const kg_variant *v) {
-  const char *a = (const char *)pk->blobs + e->src_off, *b = v->source;
-  const char *na = memchr(a, '\n', (size_t)e->src_size), *nb = strchr(b, '\n');
-  if (!na || !nb) return 0;
-  size_t la = (size_t)e->src_size - (size_t)(na - a), lb = v->source_len - (size_t)(nb - b);
-  return la == lb && memcmp(na, nb, la) == 0;
+  size_t n;
+  char *a = kpk_source_dup(pk, (uint32_t)(e - pk->entries), &n);
+  const char *b = v->source;
+  const char *na = a ? memchr(a, '\n', n) : NULL, *nb = strchr(b, '\n');
+  int same = 0;
+  if (na && nb) {
+    size_t la = n - (size_t)(na - a), lb = v->source_len - (size_t)(nb - b);
+    same = la == lb && memcmp(na, nb, la) == 0;
+  }
+  free(a);
+  return same;
 }
 
 /* Fail for a declared variant missing from the pack.  kpgen drops exactly
