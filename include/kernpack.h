@@ -103,8 +103,9 @@ typedef struct kp_options {
   kp_log_fn log;          /* NULL: silent unless $KP_LOG is set (then stderr) */
   void *log_userdata;
   kp_log_level log_level; /* most verbose level passed to `log` */
-  const char *tune_path;  /* autotune table; NULL: $KP_TUNE_FILE, else <target>.tune
-                             beside the pack, else <cache dir>/<target>.tune */
+  const char *tune_path;  /* autotune table; NULL: $KP_TUNE_FILE, else
+                             <target>.<device>.tune (sm_90a.nvidia-h200.tune)
+                             beside the pack, else in the cache dir */
   int no_jit;             /* 1: never compile at run time (also $KP_NO_JIT=1) */
   int autotune;           /* 1: the first call with a new shape key times the
                              candidates on its own arguments (bounded by

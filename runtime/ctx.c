@@ -219,8 +219,8 @@ static void load_pack(kp_ctx *ctx, const kp_options *o) {
 }
 
 /* The autotune table: kp_options.tune_path or $KP_TUNE_FILE (errors are
-** the caller's), else <target>.tune beside the pack or in the cache dir
-** (problems there are logged and the table ignored). */
+** the caller's), else <target>.<device>.tune beside the pack or in the
+** cache dir (problems there are logged and the table ignored). */
 static kp_status load_tune(kp_ctx *ctx, const kp_options *o) {
   const char *env = getenv("KP_TUNE_FILE");
   const char *explicit_path = o->tune_path ? o->tune_path : env && *env ? env : NULL;
@@ -230,11 +230,13 @@ static kp_status load_tune(kp_ctx *ctx, const kp_options *o) {
   } else if (ctx->have_pack) {
     const char *slash = strrchr(ctx->pack.path, '/');
     int dl = slash ? (int)(slash - ctx->pack.path) : 1;
-    snprintf(path, sizeof path, "%.*s/%s.tune", dl, slash ? ctx->pack.path : ".", ctx->info.target);
+    char name[200];
+    kp_tune_default_name(ctx->info.target, ctx->info.name, name, sizeof name);
+    snprintf(path, sizeof path, "%.*s/%s", dl, slash ? ctx->pack.path : ".", name);
     if (access(path, R_OK) != 0) {
       char dir[600];
       kp_jit_cache_dir(dir, sizeof dir);
-      snprintf(path, sizeof path, "%s/%s.tune", dir, ctx->info.target);
+      snprintf(path, sizeof path, "%s/%s", dir, name);
       if (access(path, R_OK) != 0) return KP_OK;
     }
   } else {
@@ -345,8 +347,9 @@ kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out) {
     } else {
       char dir[500];
       kp_jit_cache_dir(dir, sizeof dir);
-      if (kp_mkdirs(dir) == 0)
-        snprintf(ctx->tune_path, sizeof ctx->tune_path, "%s/%s.tune", dir, ctx->info.target);
+      char name[200];
+      kp_tune_default_name(ctx->info.target, ctx->info.name, name, sizeof name);
+      if (kp_mkdirs(dir) == 0) snprintf(ctx->tune_path, sizeof ctx->tune_path, "%s/%s", dir, name);
     }
   }
   if (ctx->have_pack) {

@@ -18,6 +18,20 @@ uint64_t kp_rows_bucket(uint64_t rows) {
   return b;
 }
 
+void kp_tune_default_name(const char *target, const char *device, char *out, size_t n) {
+  char slug[128];
+  size_t k = 0;
+  for (const char *c = device; *c && k + 1 < sizeof slug; c++) {
+    char ch = (char)tolower((unsigned char)*c);
+    int ok = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+    if (ok) slug[k++] = ch;
+    else if (k && slug[k - 1] != '-') slug[k++] = '-';
+  }
+  while (k && slug[k - 1] == '-') k--;
+  slug[k] = 0;
+  snprintf(out, n, "%s.%s.tune", target, k ? slug : "device");
+}
+
 uint64_t kp_pack_hash(const kpk_pack *pk) {
   uint64_t h = kp_fnv1a64(pk->target, strlen(pk->target));
   for (uint32_t i = 0; i < pk->n_entries; i++) {

@@ -49,6 +49,10 @@ typedef struct kp_tune_table {
 } kp_tune_table;
 
 uint64_t kp_rows_bucket(uint64_t rows);
+/* "<target>.<device slug>.tune", e.g. "sm_90a.nvidia-h200.tune": the default
+** table name, per device kind, so an H100 and an H200 (both sm_90a) sharing
+** a cache directory keep their own tables. */
+void kp_tune_default_name(const char *target, const char *device, char *out, size_t n);
 /* Hash identifying a pack's contents (its index and strings). */
 uint64_t kp_pack_hash(const kpk_pack *pk);
 

@@ -209,6 +209,13 @@ START_TEST(test_matches) {
   ck_assert_uint_eq(kp_rows_bucket(1), 1);
   ck_assert_uint_eq(kp_rows_bucket(1000), 1024);
   ck_assert_uint_eq(kp_rows_bucket(1024), 1024);
+  char name[200]; /* default table names keep an H100's and an H200's apart */
+  kp_tune_default_name("sm_90a", "NVIDIA H200", name, sizeof name);
+  ck_assert_str_eq(name, "sm_90a.nvidia-h200.tune");
+  kp_tune_default_name("sm_90a", "NVIDIA H100 80GB HBM3", name, sizeof name);
+  ck_assert_str_eq(name, "sm_90a.nvidia-h100-80gb-hbm3.tune");
+  kp_tune_default_name("sm_80", "--", name, sizeof name);
+  ck_assert_str_eq(name, "sm_80.device.tune");
   kp_tune_free(&t);
 }
 END_TEST

@@ -487,7 +487,8 @@ static const char usage_tune[] =
     "Time every applicable variant of each family, dtype and shape on GPU N\n"
     "(median of --reps runs, default 15, L2 flushed before each), reject variants\n"
     "whose output differs from the default variant's, and write the table\n"
-    "(default <cache dir>/<target>.tune; an existing table there is merged into).\n"
+    "(default <cache dir>/<target>.<device>.tune; an existing table there of the\n"
+    "same device is merged into, one of another device is never overwritten).\n"
     "Shapes: built-in LLM-typical ones, or FILE with 'family rows cols' lines\n"
     "('*' for every family).  --shard I/N tunes every N-th task starting at I,\n"
     "for one process per GPU; merge the tables with `kp merge`.  --devices 0,1,..\n"
@@ -625,7 +626,10 @@ int kp_cmd_tune(int argc, char **argv) {
   else {
     char dir[600];
     kp_jit_cache_dir(dir, sizeof dir);
-    snprintf(out, sizeof out, "%s/%s.tune", dir, ctx->info.target);
+    char name[200];
+    kp_tune_default_name(ctx->info.target, ctx->info.name, name, sizeof name);
+    kp_mkdirs(dir);
+    snprintf(out, sizeof out, "%s/%s", dir, name);
   }
   int rc = 1;
   if (env_open(env, ctx)) goto done;
@@ -675,8 +679,12 @@ save:
     kp_tune_table old;
     char err[800];
     if (access(out, R_OK) == 0 && kp_tune_load(&old, out, err, sizeof err) == KP_OK) {
-      if (kp_tune_merge(&t, &old, err, sizeof err) != KP_OK)
-        fprintf(stderr, "kp tune: not merging the existing %s: %s\n", out, err);
+      if (kp_tune_merge(&t, &old, err, sizeof err) != KP_OK) {
+        /* another device's table: keep it, write ours beside it */
+        fprintf(stderr, "kp tune: %s: not replacing it\n", err);
+        size_t l = strlen(out);
+        snprintf(out + l, sizeof out - l, ".new");
+      }
       kp_tune_free(&old);
     }
     if (kp_tune_save(&t, out, err, sizeof err) != KP_OK) fprintf(stderr, "kp tune: %s\n", err);
