@@ -84,14 +84,7 @@ static kp_tune_table *ensure_table(kp_ctx *ctx) {
   kp_tune_table *t = calloc(1, sizeof *t);
   if (!t) return NULL;
   snprintf(t->path, sizeof t->path, "%s", ctx->tune_path[0] ? ctx->tune_path : "(autotune)");
-  snprintf(t->device, sizeof t->device, "%s", ctx->info.name);
-  t->sm = ctx->info.sm;
-  t->sm_count = ctx->info.sm_count;
-  t->driver = ctx->info.driver_version;
-  snprintf(t->pack_target, sizeof t->pack_target, "%s", ctx->pack.target);
-  t->pack_hash = kp_pack_hash(&ctx->pack);
-  time_t now = time(NULL);
-  strftime(t->date, sizeof t->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  kp_tune_set_meta(t, &ctx->info, &ctx->pack);
   ctx->tune = t;
   return t;
 }

@@ -37,6 +37,9 @@ typedef enum kp_family {
 } kp_family;
 
 const char *kp_family_name(kp_family f);
+/* The family / dtype named s ("softmax", "bf16"), or -1. */
+int kp_family_from_name(const char *s);
+int kp_dtype_from_name(const char *s);
 const char *kp_family_signature(kp_family f);
 
 /* ---- select.c -------------------------------------------------------------- */

@@ -33,6 +33,18 @@ static const char *const family_sigs[] = {
 const char *kp_family_name(kp_family f) {
   return (unsigned)f < KP_FAM_COUNT ? family_names[f] : "?";
 }
+int kp_family_from_name(const char *s) {
+  for (int f = 0; f < KP_FAM_COUNT; f++)
+    if (!strcmp(s, family_names[f])) return f;
+  return -1;
+}
+
+int kp_dtype_from_name(const char *s) {
+  for (int d = 0; d < KP_DTYPE_COUNT_; d++)
+    if (!strcmp(s, kp_dtype_name((kp_dtype)d))) return d;
+  return -1;
+}
+
 const char *kp_family_signature(kp_family f) {
   return (unsigned)f < KP_FAM_COUNT ? family_sigs[f] : "";
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tune.h"
@@ -32,6 +33,17 @@ void kp_tune_default_name(const char *target, const char *device, char *out, siz
   snprintf(out, n, "%s.%s.tune", target, k ? slug : "device");
 }
 
+void kp_tune_set_meta(kp_tune_table *t, const kp_device_info *d, const kpk_pack *pk) {
+  snprintf(t->device, sizeof t->device, "%s", d->name);
+  t->sm = d->sm;
+  t->sm_count = d->sm_count;
+  t->driver = d->driver_version;
+  snprintf(t->pack_target, sizeof t->pack_target, "%s", pk->target);
+  t->pack_hash = kp_pack_hash(pk);
+  time_t now = time(NULL);
+  strftime(t->date, sizeof t->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
 uint64_t kp_pack_hash(const kpk_pack *pk) {
   uint64_t h = kp_fnv1a64(pk->target, strlen(pk->target));
   for (uint32_t i = 0; i < pk->n_entries; i++) {
@@ -53,12 +65,6 @@ static kp_status perr(char *err, size_t errlen, const char *path, int line, cons
     va_end(ap);
   }
   return KP_ERR_INVALID_ARG;
-}
-
-static int dtype_from(const char *s) {
-  for (int i = 0; i < KP_DTYPE_COUNT_; i++)
-    if (strcmp(s, kp_dtype_name((kp_dtype)i)) == 0) return i;
-  return -1;
 }
 
 static char *trim(char *s) {
@@ -109,7 +115,7 @@ static kp_status data_line(kp_tune_table *t, char *line, const char *path, int l
                 "expected 'family dtype cols align rows variant time_us' (7 fields)");
   kp_tune_row r;
   memset(&r, 0, sizeof r);
-  int d = dtype_from(dt);
+  int d = kp_dtype_from_name(dt);
   if (d < 0) return perr(err, errlen, path, ln, "unknown dtype '%s'", dt);
   if (strlen(fam) >= sizeof r.family || strlen(var) >= sizeof r.variant)
     return perr(err, errlen, path, ln, "family or variant name too long");

@@ -56,6 +56,9 @@ void kp_tune_default_name(const char *target, const char *device, char *out, siz
 /* Hash identifying a pack's contents (its index and strings). */
 uint64_t kp_pack_hash(const kpk_pack *pk);
 
+/* Fill t's metadata (device, SM, SM count, driver, pack, date: now). */
+void kp_tune_set_meta(kp_tune_table *t, const kp_device_info *d, const kpk_pack *pk);
+
 /* Parse text (NUL-terminated); errors are "<path>:<line>: what". */
 kp_status kp_tune_parse(kp_tune_table *t, const char *text, const char *path, char *err,
                         size_t errlen);

@@ -68,9 +68,7 @@ START_TEST(test_every_variant) {
   int ran = 0;
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
-    int f = -1;
-    for (int k = 0; k < KP_FAM_COUNT; k++)
-      if (!strcmp(e->family, kp_family_name((kp_family)k))) f = k;
+    const int f = kp_family_from_name(e->family);
     if (f < 0 || e->dtype != (uint32_t)dt) continue;
     const uint64_t cap = f == KP_FAM_ROPE ? 4096 : 65536; /* keeps the references quick */
     const int64_t hi = (int64_t)(e->max_cols < cap ? e->max_cols : cap);

@@ -307,12 +307,6 @@ typedef struct shape {
   int64_t rows, cols;
 } shape;
 
-static int family_of(const char *s) {
-  for (int f = 0; f < KP_FAM_COUNT; f++)
-    if (!strcmp(s, kp_family_name((kp_family)f))) return f;
-  return -1;
-}
-
 /* Built-in LLM-typical shapes: hidden sizes of common models, token counts
 ** from decode to long prefill; capped at 2^27 elements per tensor. */
 static int builtin_shapes(shape *out, int max) {
@@ -349,13 +343,13 @@ static int file_shapes(const char *path, shape *out, int max) {
     char *p = line + strspn(line, " \t");
     if (*p == '#' || *p == '\n' || !*p) continue;
     if (sscanf(p, "%63s %lld %lld", fam, &r, &c) != 3 || r < 1 || c < 1 ||
-        (strcmp(fam, "*") && family_of(fam) < 0)) {
+        (strcmp(fam, "*") && kp_family_from_name(fam) < 0)) {
       fprintf(stderr, "kp: %s:%d: expected 'family rows cols' with a known family or '*'\n", path, ln);
       fclose(f);
       return -1;
     }
     for (int k = 0; k < KP_FAM_COUNT && n < max; k++)
-      if (!strcmp(fam, "*") || k == family_of(fam)) out[n++] = (shape){(kp_family)k, r, c};
+      if (!strcmp(fam, "*") || k == kp_family_from_name(fam)) out[n++] = (shape){(kp_family)k, r, c};
   }
   fclose(f);
   return n;
@@ -468,17 +462,6 @@ out:
   free(ref2);
   job_free(env, &j);
   return added;
-}
-
-static void table_meta(kp_tune_table *t, kp_ctx *ctx) {
-  snprintf(t->device, sizeof t->device, "%s", ctx->info.name);
-  t->sm = ctx->info.sm;
-  t->sm_count = ctx->info.sm_count;
-  t->driver = ctx->info.driver_version;
-  snprintf(t->pack_target, sizeof t->pack_target, "%s", ctx->pack.target);
-  t->pack_hash = kp_pack_hash(&ctx->pack);
-  time_t now = time(NULL);
-  strftime(t->date, sizeof t->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 }
 
 static const char usage_tune[] =
@@ -620,7 +603,7 @@ int kp_cmd_tune(int argc, char **argv) {
   bench_env envs, *env = &envs;
   kp_tune_table t;
   memset(&t, 0, sizeof t);
-  table_meta(&t, ctx);
+  kp_tune_set_meta(&t, &ctx->info, &ctx->pack);
   char out[700];
   if (o.out) snprintf(out, sizeof out, "%s", o.out);
   else {

@@ -10,18 +10,6 @@
 #include "kp_cmds.h"
 #include "tune.h"
 
-static int family_of(const char *s) {
-  for (int f = 0; f < KP_FAM_COUNT; f++)
-    if (!strcmp(s, kp_family_name((kp_family)f))) return f;
-  return -1;
-}
-
-static int dtype_of(const char *s) {
-  for (int d = 0; d < KP_DTYPE_COUNT_; d++)
-    if (!strcmp(s, kp_dtype_name((kp_dtype)d))) return d;
-  return -1;
-}
-
 static int help(int argc, char **argv, const char *usage) {
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -44,7 +32,7 @@ static const char usage_explain[] =
 int kp_cmd_explain(int argc, char **argv) {
   if (help(argc, argv, usage_explain)) return 0;
   if (argc < 4) return fputs(usage_explain, stderr), 2;
-  int fam = family_of(argv[1]), dt = dtype_of(argv[3]);
+  int fam = kp_family_from_name(argv[1]), dt = kp_dtype_from_name(argv[3]);
   long long rows, cols;
   if (fam < 0 || dt < 0 || sscanf(argv[2], "%lldx%lld", &rows, &cols) != 2 || rows < 1 || cols < 1) {
     fprintf(stderr, "kp explain: expected a family, ROWSxCOLS and f32|f16|bf16\n%s", usage_explain);
@@ -114,7 +102,7 @@ static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
   kp_devprops d = {sm, 227 * 1024};
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
-    int fam = family_of(e->family);
+    int fam = kp_family_from_name(e->family);
     if (fam < 0) continue;
     uint64_t pts[] = {e->min_cols, e->max_cols, e->max_cols + 1, e->min_cols - 1};
     for (int p = 0; p < 4; p++)
@@ -269,13 +257,13 @@ int kp_cmd_warmup(int argc, char **argv) {
     char *p = line + strspn(line, " \t");
     if (*p == '#' || *p == '\n' || !*p) continue;
     if (sscanf(p, "%63s %lld %lld", fam, &rows, &cols) != 3 || rows < 1 || cols < 1 ||
-        (strcmp(fam, "*") && family_of(fam) < 0)) {
+        (strcmp(fam, "*") && kp_family_from_name(fam) < 0)) {
       fprintf(stderr, "kp warmup: %s:%d: expected 'family rows cols'\n", argv[1], ln);
       rc = 1;
       break;
     }
     for (int k = 0; k < KP_FAM_COUNT; k++) {
-      if (strcmp(fam, "*") && k != family_of(fam)) continue;
+      if (strcmp(fam, "*") && k != kp_family_from_name(fam)) continue;
       for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
         if (dtypes && !kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt))) continue;
         kp_call c = {(kp_family)k, (kp_dtype)dt, (uint64_t)cols, 16};
