@@ -13,6 +13,9 @@ O ?= build
 B := $(O)
 PREFIX ?= /usr/local
 ARCHS ?= sm_80 sm_86 sm_89 sm_90a sm_120 compute_80
+# NVRTC_EXTRA: one extra NVRTC option for every compile, build time and JIT
+# (experiments: make O=build/ofc NVRTC_EXTRA=--Ofast-compile=mid)
+NVRTC_EXTRA ?=
 
 CC ?= cc
 ifeq ($(origin CC),default)
@@ -24,6 +27,9 @@ CFLAGS ?= -O2 -g
 KP_CFLAGS := -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -pthread -Iinclude -Iruntime -Igen \
              -DKP_DEFAULT_PACK_DIR=\"$(PREFIX)/share/kernpack/packs\" \
              -isystem $(CUDA_HOME)/include -MMD -MP
+ifneq ($(NVRTC_EXTRA),)
+KP_CFLAGS += -DKP_NVRTC_EXTRA='"$(NVRTC_EXTRA)"'
+endif
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBDIR := $(shell pkg-config --variable=libdir lua5.4 2>/dev/null)
 LUA_STATIC := $(LUA_LIBDIR)/liblua5.4.a

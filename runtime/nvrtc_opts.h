@@ -7,6 +7,13 @@
 #ifndef KP_NVRTC_OPTS_H
 #define KP_NVRTC_OPTS_H
 
+/* KP_NVRTC_EXTRA: one more option, from `make NVRTC_EXTRA=...` (for
+** experiments such as --Ofast-compile=mid; the cache key includes it). */
+#ifdef KP_NVRTC_EXTRA
+#define KP_NVRTC_OPTIONS \
+  "--std=c++17", "--ptxas-options=-v", "--extra-device-vectorization", KP_NVRTC_EXTRA
+#else
 #define KP_NVRTC_OPTIONS "--std=c++17", "--ptxas-options=-v", "--extra-device-vectorization"
+#endif
 
 #endif

@@ -38,12 +38,15 @@ local KERNELS = [[
 // to the row's tail, where the block has no loads in flight.  Where
 // registers are short (w_early below) w is loaded after the reduction, one
 // vector at a time.
-template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY>
+// XH, WH: cache hints of x's and res's loads, and of w's (kp_ld16_hint).
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
+          int WH = 0>
 __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long long ldx,
                                                  T *__restrict__ res, long long ldr,
                                                  const T *__restrict__ w, T *__restrict__ y,
                                                  long long ldy, int rows, int cols, float eps) {
-  typedef kp_raw_io<T, VEC> io;
+  typedef kp_raw_io<T, VEC, XH> io;
+  typedef kp_raw_io<T, VEC, WH> wio;
   __shared__ float scratch[32];
   const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
   const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
@@ -69,7 +72,7 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
   if constexpr (W_EARLY) {
 #pragma unroll
     for (int n = 0; n < NV; n++)
-      wv[n] = io::load(w, (n * LANES + lane) * VEC, ncols);
+      wv[n] = wio::load(w, (n * LANES + lane) * VEC, ncols);
   }
   float s = 0.f;
 #pragma unroll
@@ -91,7 +94,7 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
 #pragma unroll
   for (int n = 0; n < NV; n++) {
     const int c = (n * LANES + lane) * VEC;
-    if constexpr (!W_EARLY) wv[n] = io::load(w, c, ncols);
+    if constexpr (!W_EARLY) wv[n] = wio::load(w, c, ncols);
     float v[VEC], g[VEC];
     io::unpack(hv[n], v);
     io::unpack(wv[n], g);
@@ -199,6 +202,10 @@ local function emit(dt, kind, p)
     block, rpb = p.threads, 1
     call = string.format("add_rmsnorm_regs<%s, %d, %d, %d, 1, %s>", T, vec, p.nv, p.threads,
                          w_early(p.threads, p.nv))
+    if p.hint then -- x and res evict-first, w evict-last (Triton's choice for a norm)
+      name = name .. "_h"
+      call = call:gsub(">$", ", 1, 2>")
+    end
     max_cols = p.threads * vec * p.nv
     rank = 200 - max_cols // 512 - p.alt
   else
@@ -230,6 +237,9 @@ for _, dt in ipairs(DTYPES) do
                        { 512, 4, 0 }, { 1024, 4, 0 } }) do
     emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = c[3] })
   end
+  -- for the tuner: the 8K-row shapes with cache hints
+  emit(dt, "block", { vec = vec, threads = 256, nv = 4, alt = 2, hint = true })
+  emit(dt, "block", { vec = vec, threads = 512, nv = 2, alt = 3, hint = true })
   emit(dt, "loop", { vec = vec, threads = 512, unroll = 4 })
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
 end

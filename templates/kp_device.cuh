@@ -141,6 +141,38 @@ __device__ __forceinline__ void kp_st16_stream(void *p, uint4 v) {
                :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
 }
 
+// Cache-hinted 16-byte loads, the forms Triton emits for its eviction
+// policies: H = 1 evict-first in L1 and L2 (data read once), H = 2
+// evict-last (data every block re-reads, such as a norm's weight); H = 0 is a
+// plain load.  The L2 policy comes from createpolicy (sm_80+).
+template <int H> __device__ __forceinline__ uint4 kp_ld16_hint(const void *p) {
+  uint4 r;
+  if constexpr (H == 1) {
+    asm volatile("{ .reg .b64 pol;\n\t"
+                 "createpolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\t"
+                 "ld.global.L1::evict_first.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], pol; }"
+                 : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+  } else if constexpr (H == 2) {
+    asm volatile("{ .reg .b64 pol;\n\t"
+                 "createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\t"
+                 "ld.global.L1::evict_last.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], pol; }"
+                 : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+  } else {
+    r = *reinterpret_cast<const uint4 *>(p);
+  }
+  return r;
+}
+template <class T, int N, int H> __device__ __forceinline__ void kp_load_h(const T *p, float *v) {
+  if constexpr (H != 0 && N * sizeof(T) == 16) {
+    typedef kp_vec_io<T, N> io;
+    union { uint4 r; kp_u32 w[4]; } u;
+    u.r = kp_ld16_hint<H>(p);
+    io::from_words(u.w, v);
+  } else {
+    kp_load<T, N>(p, v);
+  }
+}
+
 template <class T, int N> __device__ __forceinline__ void kp_load_cs(const T *p, float *v) {
   if constexpr (N * sizeof(T) == 16) {
     typedef kp_vec_io<T, N> io;
@@ -235,12 +267,13 @@ __device__ __forceinline__ float kp_block_max(float v, float *scratch) {
 // all in flight together (a branch that produced floats would wait for its
 // load inside the branch), and a 16-bit row takes half the registers.
 // Elements at or past `n` read as 0.  I: int or long long.
-template <class T, int VEC> struct kp_raw_io {
+// H: the cache hint of the whole-vector loads (kp_ld16_hint).
+template <class T, int VEC, int H = 0> struct kp_raw_io {
   typedef uint4 raw;
   template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
     union { uint4 r; kp_u32 w[4]; } u;
     if (c + VEC <= n) {
-      u.r = *reinterpret_cast<const uint4 *>(row + c);
+      u.r = kp_ld16_hint<H>(row + c);
     } else {
       float v[VEC];
 #pragma unroll
@@ -261,7 +294,7 @@ template <class T, int VEC> struct kp_raw_io {
     return u.r;
   }
 };
-template <class T> struct kp_raw_io<T, 1> {
+template <class T, int H> struct kp_raw_io<T, 1, H> {
   typedef float raw;
   template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
     return c < n ? kp_load1(row + c) : 0.f;
@@ -301,7 +334,8 @@ template <int LANES> __device__ __forceinline__ float kp_lanes_sum(float v) {
 // H200 with L2 flushed between runs).  SwiGLU and GeGLU differ only in Op.
 // Column offsets are 64-bit: c runs up to cols + U*TX*VEC, past 2^31 when
 // cols is near it.
-template <class T, int VEC, int TX, int TY, int U, class Op>
+// H: cache hint of gate and up's whole-vector loads (kp_ld16_hint).
+template <class T, int VEC, int TX, int TY, int U, class Op, int H = 0>
 __device__ __forceinline__ void kp_glu_rows(const T *__restrict__ gate, const T *__restrict__ up,
                                            long long ldin, T *__restrict__ y, long long ldy,
                                            int rows, int cols) {
@@ -318,9 +352,9 @@ __device__ __forceinline__ void kp_glu_rows(const T *__restrict__ gate, const T 
   for (; c <= last_full; c += (long long)U * SPAN) {
     float g[U][VEC], u[U][VEC];
 #pragma unroll
-    for (int k = 0; k < U; k++) kp_load<T, VEC>(gr + c + k * SPAN, g[k]);
+    for (int k = 0; k < U; k++) kp_load_h<T, VEC, H>(gr + c + k * SPAN, g[k]);
 #pragma unroll
-    for (int k = 0; k < U; k++) kp_load<T, VEC>(ur + c + k * SPAN, u[k]);
+    for (int k = 0; k < U; k++) kp_load_h<T, VEC, H>(ur + c + k * SPAN, u[k]);
 #pragma unroll
     for (int k = 0; k < U; k++) {
 #pragma unroll

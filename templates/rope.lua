@@ -67,7 +67,8 @@ template <int RPB, int CH> __device__ __forceinline__ rope_table<RPB, CH> &rope_
 // One lane's share of a row: two vectors of VEC elements.  16-byte vectors
 // stay packed as loaded until used, so a batch costs 4 registers per vector
 // whatever the dtype; narrower ones are converted on load.
-template <class T, int VEC, bool PACKED = VEC * sizeof(T) == 16> struct rope_vec {
+// PLAIN: plain 16-byte loads instead of the streaming (.nc, no L1 allocation) form.
+template <class T, int VEC, bool PLAIN, bool PACKED = VEC * sizeof(T) == 16> struct rope_vec {
   float f[VEC];
   __device__ __forceinline__ void load(const T *p) { kp_load<T, VEC>(p, f); }
   __device__ __forceinline__ void get(float *v) const {
@@ -75,9 +76,11 @@ template <class T, int VEC, bool PACKED = VEC * sizeof(T) == 16> struct rope_vec
     for (int i = 0; i < VEC; i++) v[i] = f[i];
   }
 };
-template <class T, int VEC> struct rope_vec<T, VEC, true> {
+template <class T, int VEC, bool PLAIN> struct rope_vec<T, VEC, PLAIN, true> {
   uint4 r;
-  __device__ __forceinline__ void load(const T *p) { r = kp_ld16_stream(p); }
+  __device__ __forceinline__ void load(const T *p) {
+    r = PLAIN ? *reinterpret_cast<const uint4 *>(p) : kp_ld16_stream(p);
+  }
   __device__ __forceinline__ void get(float *v) const {
     union { uint4 r; kp_u32 w[4]; } u;
     u.r = r;
@@ -85,15 +88,15 @@ template <class T, int VEC> struct rope_vec<T, VEC, true> {
   }
 };
 
-template <class T, int VEC, int U> struct rope_batch {
-  rope_vec<T, VEC> a[U], b[U];
+template <class T, int VEC, int U, bool PLAIN> struct rope_batch {
+  rope_vec<T, VEC, PLAIN> a[U], b[U];
   T *base[U];
   int tok[U]; // token within the block; >= nt marks an empty slot
 };
 
 // ONE_ROUND: the variant is only selected for rot_dim/2 <= CH, so the fill
 // state dies after one round instead of staying live across the row loop.
-template <class T, int VEC, int TX, int RPB, int U, bool ONE_ROUND, bool GPTJ>
+template <class T, int VEC, int TX, int RPB, int U, bool ONE_ROUND, bool PLAIN, bool GPTJ>
 __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k,
                                             const float *__restrict__ cosp,
                                             const float *__restrict__ sinp,
@@ -105,7 +108,7 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
   constexpr int CH = TX * VEC;        // pairs per round; divides THREADS
   constexpr int FSTEP = THREADS / CH; // tokens filled side by side
   constexpr int FN = (RPB + FSTEP - 1) / FSTEP; // tokens each thread fills
-  typedef rope_batch<T, VEC, U> batch;
+  typedef rope_batch<T, VEC, U, PLAIN> batch;
   rope_table<RPB, CH> &tab = rope_shared<RPB, CH>();
   const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
   const int t0 = blockIdx.x * RPB;
@@ -253,8 +256,11 @@ ${name}(${T} *q, ${T} *k, const float *cos, const float *sin, const int *positio
 -- that loops rounds over any rot_dim.
 local function emit(dt, p, rank_base)
   local T = ctype(dt)
-  local name = string.format("rope_%s_t%d_v%d_u%d%s", dt, p.tx, p.vec, p.u, p.one and "" or "_any")
-  local targs = string.format("%s, %d, %d, %d, %d, %s", T, p.vec, p.tx, p.rpb, p.u, tostring(p.one))
+  local name = string.format("rope_%s_t%d_v%d_u%d%s%s%s", dt, p.tx, p.vec, p.u,
+                             p.rpb ~= 4 and "_r" .. p.rpb or "", p.one and "" or "_any",
+                             p.plain and "_pl" or "")
+  local targs = string.format("%s, %d, %d, %d, %d, %s, %s", T, p.vec, p.tx, p.rpb, p.u,
+                              tostring(p.one), tostring(p.plain == true))
   variant {
     name = name, dtype = dt, params = p,
     block = 256, rows_per_block = p.rpb,
@@ -270,6 +276,16 @@ for _, dt in ipairs(DTYPES) do
   -- one round: bf16/f16 rot_dim <= 64, 128, 256, 512; f32 <= 32, 64, 128, 256
   for _, tx in ipairs({ 4, 8, 16, 32 }) do
     emit(dt, { vec = vec, tx = tx, u = 2, rpb = 4, minb = 3, one = true }, 300)
+    -- for the tuner: the same with plain loads
+    emit(dt, { vec = vec, tx = tx, u = 2, rpb = 4, minb = 3, one = true, plain = true }, 290)
+  end
+  -- for the tuner: more tokens per block (the table fill and its barrier
+  -- amortised over more rows), streaming and plain loads
+  for _, tx in ipairs({ 8, 16 }) do
+    for _, rpb in ipairs({ 8, 16 }) do
+      emit(dt, { vec = vec, tx = tx, u = 2, rpb = rpb, minb = 3, one = true }, 280)
+      emit(dt, { vec = vec, tx = tx, u = 2, rpb = rpb, minb = 3, one = true, plain = true }, 280)
+    end
   end
   emit(dt, { vec = vec, tx = 32, u = 1, rpb = 4, minb = 3, one = false }, 250)
   emit(dt, { vec = 2, tx = 32, u = 1, rpb = 4, minb = 4, one = false }, 200)

@@ -28,7 +28,7 @@ local ENTRY = [[
 extern "C" __global__ void __launch_bounds__(${block}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols) {
-  kp_glu_rows<${targs}, swiglu_silu>(gate, up, ldin, y, ldy, rows, cols);
+  kp_glu_rows<${targs}, swiglu_silu${hint}>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
 
@@ -40,6 +40,7 @@ local function emit(dt, p, max_vecs, rank_base)
   local T = ctype(dt)
   local block = p.tx * p.ty
   local name = string.format("swiglu_%s_t%dx%d_v%d_u%d", dt, p.tx, p.ty, p.vec, p.u)
+  if p.h then name = name .. "_ef" end -- gate and up loaded evict-first
   local targs = string.format("%s, %d, %d, %d, %d", T, p.vec, p.tx, p.ty, p.u)
   variant {
     name = name, dtype = dt, params = p,
@@ -48,7 +49,8 @@ local function emit(dt, p, max_vecs, rank_base)
     align = p.vec * esize(dt),
     rank = rank_base - p.tx // 8, -- smaller TX (more rows per block) first where it fits
     source = KERNELS .. subst(ENTRY, { block = block, minb = p.minb, name = name, T = T,
-                                         targs = targs }),
+                                         targs = targs,
+                                         hint = p.h and ", " .. p.h or "" }),
   }
 end
 
@@ -64,6 +66,12 @@ for _, dt in ipairs(DTYPES) do
   emit(dt, { vec = vec, tx = 32, ty = 8, u = 1, minb = 4 }, 4, 300)
   emit(dt, { vec = vec, tx = 128, ty = 2, u = 1, minb = 4 }, 4, 300)
   emit(dt, { vec = vec, tx = 256, ty = 1, u = 1, minb = 4 }, nil, 300)
+  -- for the tuner (ranked below the ones above): one vector per thread and
+  -- step over 512 or 1024 threads (an 8K row in one or two steps, as
+  -- torch.compile's flat kernels do), and evict-first hints on gate and up
+  emit(dt, { vec = vec, tx = 512, ty = 1, u = 1, minb = 4 }, nil, 300)
+  emit(dt, { vec = vec, tx = 1024, ty = 1, u = 1, minb = 2 }, nil, 300)
+  emit(dt, { vec = vec, tx = 256, ty = 1, u = 1, minb = 4, h = 1 }, nil, 290)
   if vec > 2 then emit(dt, { vec = 2, tx = 256, ty = 1, u = 4, minb = 4 }, nil, 200) end
   emit(dt, { vec = 1, tx = 32, ty = 8, u = 4, minb = 4 }, 4, 100)
   emit(dt, { vec = 1, tx = 256, ty = 1, u = 4, minb = 4 }, nil, 100)
