@@ -84,42 +84,31 @@ step warmup-cold "$OUT/warmup_cold.log" 60 env KP_PACK_DIR="$JITPACKS" KP_LOG=in
 step warmup-hot "$OUT/warmup_hot.log" 30 env KP_PACK_DIR="$JITPACKS" \
   build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
 step warmup-pack "$OUT/warmup_pack.log" 30 build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
-# NVRTC time per variant on this host's CPU, the pack's options and, where a
-# build/ofc tree was carried (make O=build/ofc NVRTC_EXTRA=--Ofast-compile=mid),
-# NVRTC's fast-compile mode: the first-use JIT latency either way.
-if [ -d build/jitsrc ]; then
-  {
-    for g in build/bin/kpgen build/ofc/bin/kpgen; do
-      [ -x "$g" ] || continue
-      for f in build/jitsrc/*.cu; do
-        v=$(basename "$f" .cu)
-        "$g" compile "$f" sm_90 "$OUT/jit_$v" >/dev/null 2>&1
-        printf '%-22s %-40s %s\n' "$g" "$v" "$(grep -h compile_ms "$OUT/jit_$v.info")"
-        rm -f "$OUT/jit_$v".*
-      done
-    done
-  } >"$OUT/nvrtc_times.log" 2>&1
-  cat "$OUT/nvrtc_times.log"
-fi
-# every variant at the benchmark's large shapes: the default pack and, where
-# carried, the fast-compiled one
-step tune-large "$OUT/tune_large.log" 60 build/bin/kp tune --shapes bench/shapes_large.txt \
+# every variant at the benchmark's large shapes (default vs best per shape)
+step tune-large "$OUT/tune_large.log" 150 build/bin/kp tune --shapes bench/shapes_large.txt \
   --dtypes bf16 --reps 15 -o "$OUT/large.tune"
-if [ -f build/ofc/packs/sm_90a.kpk ]; then
-  step tune-large-ofc "$OUT/tune_large_ofc.log" 60 env KP_PACK_DIR="$ROOT/build/ofc/packs" \
-    build/bin/kp tune --shapes bench/shapes_large.txt --dtypes bf16 --reps 15 \
-    -o "$OUT/large_ofc.tune"
-fi
 step tune "$OUT/tune.log" 60 build/bin/kp tune --dtypes bf16 --time-budget 40 --reps 9 \
   -o "$OUT/h.tune"
 step explain "$OUT/explain.log" 20 build/bin/kp explain softmax 4096x8192 bf16 --tune "$OUT/h.tune"
-[ -f "$OUT/h.tune" ] && export KP_TUNE_FILE=$OUT/h.tune
+# the benchmarks below run with both tables merged (tuned kernpack; the
+# ranking's own picks are the "default" column of the tune logs)
+if [ -f "$OUT/h.tune" ] && [ -f "$OUT/large.tune" ]; then
+  build/bin/kp merge -o "$OUT/all.tune" "$OUT/h.tune" "$OUT/large.tune" &&
+    export KP_TUNE_FILE=$OUT/all.tune
+elif [ -f "$OUT/h.tune" ]; then
+  export KP_TUNE_FILE=$OUT/h.tune
+fi
 
 # ---- 2. kpbench -------------------------------------------------------------------------
 # shellcheck disable=SC2086  # word splitting of the flags is intended
 step kpbench "$OUT/kpbench.log" 150 build/bin/kpbench $KPBENCH_ARGS
 
 # ---- 3. side by side with PyTorch ---------------------------------------------------------
+# first with the ranking alone (no table), then tuned
+# shellcheck disable=SC2086
+step side_by_side_ranked "$OUT/side_by_side_ranked.log" 100 env -u KP_TUNE_FILE \
+  KP_CACHE_DIR="$OUT/empty-cache" python3 -u bench/side_by_side.py \
+  --json "$OUT/side_by_side_ranked.json" $SIDE_ARGS
 # shellcheck disable=SC2086
 step side_by_side "$OUT/side_by_side.log" 200 \
   python3 -u bench/side_by_side.py --json "$OUT/side_by_side.json" $SIDE_ARGS
@@ -157,7 +146,7 @@ if [ -f "$OUT/tests.log" ]; then
   fi
 fi
 
-for f in warmup_cold warmup_hot warmup_pack tune_large tune_large_ofc tune explain; do
+for f in warmup_cold warmup_hot warmup_pack tune_large tune explain; do
   echo "-- $f:"
   tail -12 "$OUT/$f.log" 2>/dev/null | cut -c1-200
 done
@@ -179,6 +168,8 @@ if [ -n "${KP_SANITIZE:-}" ]; then
   done
 fi
 
+echo "-- side by side, ranking only ($OUT/side_by_side_ranked.log):"
+sed -n '/^==== side-by-side/,$p' "$OUT/side_by_side_ranked.log" 2>/dev/null | cut -c1-400 | head -12
 echo "-- side by side ($OUT/side_by_side.log):"
 if grep -q '^==== side-by-side' "$OUT/side_by_side.log" 2>/dev/null; then
   sed -n '/^==== side-by-side/,$p' "$OUT/side_by_side.log" | cut -c1-400

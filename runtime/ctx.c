@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,13 +221,17 @@ static void load_pack(kp_ctx *ctx, const kp_options *o) {
 
 /* The autotune table: kp_options.tune_path or $KP_TUNE_FILE (errors are
 ** the caller's), else <target>.<device>.tune beside the pack or in the
-** cache dir (problems there are logged and the table ignored). */
-static kp_status load_tune(kp_ctx *ctx, const kp_options *o) {
+** cache dir (problems there are logged and the table ignored).  With online
+** tuning on, a named table that does not exist yet is not an error: the first
+** tuned call creates it. */
+static kp_status load_tune(kp_ctx *ctx, const kp_options *o, int online) {
   const char *env = getenv("KP_TUNE_FILE");
   const char *explicit_path = o->tune_path ? o->tune_path : env && *env ? env : NULL;
   char path[1024] = "";
   if (explicit_path) {
     snprintf(path, sizeof path, "%s", explicit_path);
+    /* online tuning creates the table it is given */
+    if (online && access(path, F_OK) != 0 && errno == ENOENT) return KP_OK;
   } else if (ctx->have_pack) {
     const char *slash = strrchr(ctx->pack.path, '/');
     int dl = slash ? (int)(slash - ctx->pack.path) : 1;
@@ -336,10 +341,10 @@ kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out) {
   }
   load_pack(ctx, o);
   if (!ctx->have_pack && o->pack_path) return kp_fail(ctx, ctx->pack_status, "%s", ctx->pack_err);
-  kp_status ts = load_tune(ctx, o);
-  if (ts != KP_OK) return ts;
   const char *at = getenv("KP_AUTOTUNE");
   ctx->autotune = ctx->drv && ctx->have_pack && (o->autotune || (at && !strcmp(at, "1")));
+  kp_status ts = load_tune(ctx, o, ctx->autotune);
+  if (ts != KP_OK) return ts;
   if (ctx->autotune) { /* results go to the table named by option or env, else the cache dir */
     const char *env = getenv("KP_TUNE_FILE");
     if (o->tune_path || (env && *env)) {
