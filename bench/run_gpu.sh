@@ -80,7 +80,9 @@ JITPACKS=$(mktemp -d) && cp build/packs/sm_80.kpk "$JITPACKS/"
 printf 'softmax 4096 8192\nrmsnorm 4096 4096\nadd_rmsnorm 4096 4096\nswiglu 4096 11008\ngeglu 4096 11008\nrmsnorm_swiglu 4096 11008\nrope 16384 128\n' >"$OUT/shapes.txt"
 export KP_CACHE_DIR=$OUT/jitcache
 step warmup-cold "$OUT/warmup_cold.log" 60 env KP_PACK_DIR="$JITPACKS" KP_LOG=info \
-  build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
+  build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16 -j 1
+step warmup-cold-parallel "$OUT/warmup_cold_parallel.log" 60 env KP_PACK_DIR="$JITPACKS" \
+  KP_CACHE_DIR="$OUT/jitcache2" build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
 step warmup-hot "$OUT/warmup_hot.log" 30 env KP_PACK_DIR="$JITPACKS" \
   build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
 step warmup-pack "$OUT/warmup_pack.log" 30 build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
@@ -146,7 +148,7 @@ if [ -f "$OUT/tests.log" ]; then
   fi
 fi
 
-for f in warmup_cold warmup_hot warmup_pack tune_large tune explain; do
+for f in warmup_cold warmup_cold_parallel warmup_hot warmup_pack tune_large tune explain; do
   echo "-- $f:"
   tail -12 "$OUT/$f.log" 2>/dev/null | cut -c1-200
 done

@@ -2,10 +2,12 @@
 ** kp_workflow.c -- `kp explain`, `kp prune`, `kp warmup`, `kp merge`: what the
 ** selection does with a table, and turning a table into a slim pack.
 */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kp_cmds.h"
 #include "tune.h"
@@ -223,10 +225,133 @@ int kp_cmd_merge(int argc, char **argv) {
 /* ---- kp warmup ------------------------------------------------------------------- */
 
 static const char usage_warmup[] =
-    "usage: kp warmup SHAPES [--device N] [--dtypes bf16,...]\n"
+    "usage: kp warmup SHAPES [--device N] [--dtypes bf16,...] [-j JOBS]\n"
     "Load, and JIT-compile into the cache where the pack has no cubin for the\n"
     "device, every variant the calls in SHAPES ('family rows cols' lines,\n"
-    "'*' for every family) will use, so that the first real call is fast.\n";
+    "'*' for every family) will use, so that the first real call is fast.\n"
+    "Compiles run JOBS at a time (default: the CPUs online, at most 16).\n";
+
+typedef struct warm_call {
+  kp_call c;
+  long long rows;
+  int line;
+} warm_call;
+
+/* The parallel JIT phase: workers take the next variant, compile it into
+** the disk cache (kp_jit_get is thread-safe: NVRTC programs are separate,
+** entries are locked), and record the time. */
+typedef struct warm_jit {
+  kp_ctx *ctx;
+  const int *idx;
+  int n;
+  int next;
+  pthread_mutex_t lock;
+  double *ms;
+  int *failed;
+} warm_jit;
+
+static void *warm_worker(void *arg) {
+  warm_jit *w = arg;
+  for (;;) {
+    pthread_mutex_lock(&w->lock);
+    int k = w->next++;
+    pthread_mutex_unlock(&w->lock);
+    if (k >= w->n) return NULL;
+    const kpk_entry *e = &w->ctx->pack.entries[w->idx[k]];
+    size_t len;
+    char *src = kpk_source_dup(&w->ctx->pack, (uint32_t)w->idx[k], &len);
+    kp_jit_out j;
+    char err[600];
+    if (!src || kp_jit_get(w->ctx, e->name, src, len, w->ctx->jit_target, &j, err,
+                           sizeof err) != KP_OK) {
+      fprintf(stderr, "kp warmup: %s: %s\n", e->name, src ? err : "out of memory");
+      w->failed[k] = 1;
+    } else {
+      w->ms[k] = j.ms;
+      free(j.image);
+    }
+    free(src);
+  }
+}
+
+/* Compile the distinct variants the calls will use, JOBS at a time. */
+static int warm_jit_all(kp_ctx *ctx, const warm_call *calls, int ncalls, int jobs) {
+  int *idx = malloc((size_t)ncalls * sizeof *idx), n = 0, rc = 0;
+  if (!idx) return 1;
+  for (int i = 0; i < ncalls; i++) {
+    char why[64];
+    int e = kp_explain(ctx, &calls[i].c, calls[i].rows, why, sizeof why);
+    int seen = e < 0;
+    for (int k = 0; k < n && !seen; k++) seen = idx[k] == e;
+    if (!seen) idx[n++] = e;
+  }
+  if (jobs > 16) jobs = 16;
+  warm_jit w = {ctx, idx, n, 0, PTHREAD_MUTEX_INITIALIZER, calloc((size_t)n + 1, sizeof(double)),
+                calloc((size_t)n + 1, sizeof(int))};
+  pthread_t th[16];
+  int nt = jobs < n ? jobs : n, started = 0;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  if (w.ms && w.failed)
+    for (; started < nt; started++)
+      if (pthread_create(&th[started], NULL, warm_worker, &w)) break;
+  if (started == 0 && n > 0) warm_worker(&w);
+  for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  for (int k = 0; w.ms && w.failed && k < n; k++) {
+    if (w.failed[k]) rc = 1;
+    else printf("jit %-42s %8.1f ms\n", ctx->pack.entries[idx[k]].name, w.ms[k]);
+  }
+  printf("kp warmup: %d variants compiled or found in the cache for %s in %.1f ms, %d at a time\n",
+         n, ctx->jit_target,
+         (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6, started ? started : 1);
+  free(w.ms);
+  free(w.failed);
+  free(idx);
+  return rc;
+}
+
+/* Parse SHAPES into calls; 0, or 1 after a message naming the line. */
+static int warm_parse(const char *path, const char *dtypes, warm_call **out, int *nout) {
+  FILE *f = fopen(path, "r");
+  if (!f) return fprintf(stderr, "kp warmup: %s: cannot open\n", path), 1;
+  char line[256], fam[64];
+  long long rows, cols;
+  int ln = 0, n = 0, cap = 0;
+  warm_call *v = NULL;
+  while (fgets(line, sizeof line, f)) {
+    ln++;
+    char *p = line + strspn(line, " \t");
+    if (*p == '#' || *p == '\n' || !*p) continue;
+    if (sscanf(p, "%63s %lld %lld", fam, &rows, &cols) != 3 || rows < 1 || cols < 1 ||
+        (strcmp(fam, "*") && kp_family_from_name(fam) < 0)) {
+      fprintf(stderr, "kp warmup: %s:%d: expected 'family rows cols'\n", path, ln);
+      free(v);
+      fclose(f);
+      return 1;
+    }
+    for (int k = 0; k < KP_FAM_COUNT; k++) {
+      if (strcmp(fam, "*") && k != kp_family_from_name(fam)) continue;
+      for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
+        if (dtypes && !kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt))) continue;
+        if (n == cap) {
+          warm_call *nv = realloc(v, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *v);
+          if (!nv) {
+            free(v);
+            fclose(f);
+            return fprintf(stderr, "kp warmup: out of memory\n"), 1;
+          }
+          v = nv;
+        }
+        v[n++] = (warm_call){{(kp_family)k, (kp_dtype)dt, (uint64_t)cols, 16}, rows, ln};
+      }
+    }
+  }
+  fclose(f);
+  *out = v;
+  *nout = n;
+  return 0;
+}
 
 int kp_cmd_warmup(int argc, char **argv) {
   if (help(argc, argv, usage_warmup)) return 0;
@@ -234,59 +359,47 @@ int kp_cmd_warmup(int argc, char **argv) {
   kp_options o;
   kp_options_init(&o);
   const char *dtypes = NULL;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  int jobs = cpus < 1 ? 1 : cpus > 16 ? 16 : (int)cpus;
   for (int i = 2; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--device")) o.device = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--dtypes")) dtypes = argv[i + 1];
-    else return fprintf(stderr, "kp warmup: unknown option %s\n%s", argv[i], usage_warmup), 2;
+    else if (!strcmp(argv[i], "-j") && atoi(argv[i + 1]) >= 1) jobs = atoi(argv[i + 1]);
+    else return fprintf(stderr, "kp warmup: bad option %s\n%s", argv[i], usage_warmup), 2;
   }
-  FILE *f = fopen(argv[1], "r");
-  if (!f) return fprintf(stderr, "kp warmup: %s: cannot open\n", argv[1]), 1;
+  warm_call *calls = NULL;
+  int ncalls = 0;
+  if (warm_parse(argv[1], dtypes, &calls, &ncalls)) return 1;
   kp_ctx *ctx = NULL;
   kp_status s = kp_ctx_create(&o, &ctx);
   if (s != KP_OK) {
     fprintf(stderr, "kp warmup: %s: %s\n", kp_status_name(s), kp_ctx_errmsg(ctx));
     kp_ctx_destroy(ctx);
-    fclose(f);
+    free(calls);
     return 1;
   }
-  char line[256], fam[64];
-  long long rows, cols;
-  int ln = 0, rc = 0, n = 0;
-  while (fgets(line, sizeof line, f)) {
-    ln++;
-    char *p = line + strspn(line, " \t");
-    if (*p == '#' || *p == '\n' || !*p) continue;
-    if (sscanf(p, "%63s %lld %lld", fam, &rows, &cols) != 3 || rows < 1 || cols < 1 ||
-        (strcmp(fam, "*") && kp_family_from_name(fam) < 0)) {
-      fprintf(stderr, "kp warmup: %s:%d: expected 'family rows cols'\n", argv[1], ln);
+  int rc = ctx->jit_target[0] ? warm_jit_all(ctx, calls, ncalls, jobs) : 0;
+  int n = 0;
+  for (int i = 0; i < ncalls; i++) { /* load each (from the cache just filled) */
+    const warm_call *w = &calls[i];
+    const kpk_entry *e = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    s = kp_prepare(ctx, &w->c, w->rows, &e);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+    if (s != KP_OK) {
+      fprintf(stderr, "kp warmup: %s:%d: %s %s: %s\n", argv[1], w->line,
+              kp_family_name(w->c.family), kp_dtype_name(w->c.dtype), kp_ctx_errmsg(ctx));
       rc = 1;
-      break;
+      continue;
     }
-    for (int k = 0; k < KP_FAM_COUNT; k++) {
-      if (strcmp(fam, "*") && k != kp_family_from_name(fam)) continue;
-      for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
-        if (dtypes && !kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt))) continue;
-        kp_call c = {(kp_family)k, (kp_dtype)dt, (uint64_t)cols, 16};
-        const kpk_entry *e = NULL;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        s = kp_prepare(ctx, &c, rows, &e);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
-        if (s != KP_OK) {
-          fprintf(stderr, "kp warmup: %s:%d: %s %s: %s\n", argv[1], ln, kp_family_name((kp_family)k),
-                  kp_dtype_name((kp_dtype)dt), kp_ctx_errmsg(ctx));
-          rc = 1;
-          continue;
-        }
-        printf("%-15s %-4s %8lld x %-8lld %-42s %8.1f ms\n", kp_family_name((kp_family)k),
-               kp_dtype_name((kp_dtype)dt), rows, cols, e->name, ms);
-        n++;
-      }
-    }
+    printf("%-15s %-4s %8lld x %-8llu %-42s %8.1f ms\n", kp_family_name(w->c.family),
+           kp_dtype_name(w->c.dtype), w->rows, (unsigned long long)w->c.cols, e->name, ms);
+    n++;
   }
-  fclose(f);
   printf("kp warmup: %d calls prepared for %s (%s)\n", n, ctx->info.name, ctx->info.target);
   kp_ctx_destroy(ctx);
+  free(calls);
   return rc;
 }
