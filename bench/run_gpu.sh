@@ -153,6 +153,7 @@ for f in warmup_cold warmup_cold_parallel warmup_hot warmup_pack tune_large tune
   tail -12 "$OUT/$f.log" 2>/dev/null | cut -c1-200
 done
 echo "-- kpbench ($OUT/kpbench.log):"
+grep -h "kp_ctx_create" "$OUT/kpbench.log" 2>/dev/null
 if grep -q '^==== kpbench summary' "$OUT/kpbench.log" 2>/dev/null; then
   sed -n '/^==== kpbench summary/,$p' "$OUT/kpbench.log"
 else
