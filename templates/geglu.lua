@@ -90,7 +90,8 @@ family_space {
     -- whole warps, <= 1024 threads, 16-byte accesses, <= 2048 threads per SM;
     -- the 2u vectors in flight (2 * u * vec floats) take at most half of the
     -- registers minb blocks per SM leave a thread (measured on sm_90a)
-    -- (geglu's erf/tanh want a little more: f32 v4 u2 spills at 32 registers)
+    -- (geglu's erf/tanh want a little more: f32 v4 u2 and v1 u8 spill at 32
+    -- registers; u stops at 4)
     local function ok(q)
       local block = q.tx * q.ty
       if q.tx < 4 or q.ty < 1 or block % 32 ~= 0 or block > 1024 or block * q.minb > 2048 then
@@ -100,7 +101,7 @@ family_space {
       return q.vec * esize(dt) <= 16 and need <= regs(block, q.minb) // 2
     end
     local pow2 = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024 }
-    local out = steps(p, { tx = pow2, ty = pow2, u = { 1, 2, 4, 8 }, vec = { 1, 2, 4, 8 },
+    local out = steps(p, { tx = pow2, ty = pow2, u = { 1, 2, 4 }, vec = { 1, 2, 4, 8 },
                            minb = { 1, 2, 4, 8 } }, ok)
     for _, q in ipairs({ with(p, { tx = p.tx * 2, ty = p.ty // 2 }),
                          with(p, { tx = p.tx // 2, ty = p.ty * 2 }) }) do

@@ -286,10 +286,13 @@ family_space {
   make = function(dt, p) emit(dt, p, 0) end,
   neighbours = function(dt, p)
     -- registers a thread needs, measured on sm_90a: about 24 per row of the
-    -- batch on top of 32 (one round) or 40 (any rot_dim)
+    -- batch on top of 32 (one round), or of 40 and 3 per token it fills past
+    -- two (any rot_dim: the fill state lives across rounds)
     local function ok(q)
-      return q.vec * esize(dt) <= 16 and q.tx * q.vec <= 256 and
-             (q.one and 32 or 40) + 24 * q.u <= regs(256, q.minb)
+      if q.vec * esize(dt) > 16 or q.tx * q.vec > 256 then return false end
+      local fills = -(-q.rpb // (256 // (q.tx * q.vec))) -- tokens each thread fills
+      local need = q.one and 32 + 24 * q.u or 40 + 24 * q.u + 3 * math.max(0, fills - 2)
+      return need <= regs(256, q.minb)
     end
     return steps(p, { tx = { 2, 4, 8, 16, 32, 64, 128 }, vec = { 1, 2, 4, 8 }, u = { 1, 2, 4 },
                       rpb = { 1, 2, 4, 8, 16 }, minb = { 1, 2, 3, 4, 6, 8 } }, ok)

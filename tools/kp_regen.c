@@ -623,14 +623,17 @@ static int probe_device(regen *r) {
   return rc;
 }
 
-static int mkdirs(const char *work) {
+/* work/src, work/obj, and the directory NEWPACK goes to. */
+static int mkdirs(const char *work, const char *out) {
   char p[PATH_MAX + 8];
-  kp_mkdirs(work);
-  snprintf(p, sizeof p, "%s/src", work);
-  kp_mkdirs(p);
-  snprintf(p, sizeof p, "%s/obj", work);
-  kp_mkdirs(p);
-  if (access(p, W_OK)) return fail("%s: cannot create: %s", p, strerror(errno));
+  const char *sub[] = {"src", "obj"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(p, sizeof p, "%s/%s", work, sub[i]);
+    if (kp_mkdirs(p)) return fail("%s: cannot create: %s", p, strerror(errno));
+  }
+  const char *slash = strrchr(out, '/');
+  snprintf(p, sizeof p, "%.*s", slash ? (int)(slash - out) : 0, out);
+  if (p[0] && kp_mkdirs(p)) return fail("%s: cannot create: %s", p, strerror(errno));
   return 0;
 }
 
@@ -696,7 +699,7 @@ int kp_cmd_regen(int argc, char **argv) {
     if (r.o.workdir) snprintf(r.work, sizeof r.work, "%s", r.o.workdir);
     else snprintf(r.work, sizeof r.work, "%s.d", r.o.out);
     snprintf(r.cur, sizeof r.cur, "%s", r.o.pack);
-    rc = mkdirs(r.work);
+    rc = mkdirs(r.work, r.o.out);
   }
   kp_device_info info;
   memset(&info, 0, sizeof info);
