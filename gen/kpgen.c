@@ -6,10 +6,18 @@
 **   kpgen compile SRC.cu TARGET OUTBASE   NVRTC -> OUTBASE.bin + OUTBASE.info
 **   kpgen pack TARGET OBJDIR SRCDIR OUT TEMPLATE...
 **                                         collect compiled variants into OUT
+**   kpgen neighbours TEMPLATE VARIANT SRCDIR [PACK]
+**                                         the variants one step from VARIANT
+**                                         (family_space{}); writes the new ones
+**   kpgen extend OLD.kpk OUT.kpk TEMPLATEDIR OBJDIR SRC.cu...
+**                                         OLD's entries plus the made variants
+**                                         SRC.cu, compiled for OLD's target
 **
 ** The Makefile drives these so that `make -j` compiles variants in parallel
-** and editing one template rebuilds only that template's changed variants.
+** and editing one template rebuilds only that template's changed variants;
+** `kp regen` drives neighbours and extend.
 */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "internal.h" /* kp_dtype_from_name */
 #include "nvrtc_compile.h"
 #include "template.h"
 
@@ -38,7 +47,14 @@ static int usage(void) {
         "       kpgen emit TEMPLATE SRCDIR\n"
         "       kpgen compile SRC.cu TARGET OUTBASE\n"
         "       kpgen pack TARGET OBJDIR SRCDIR OUT.kpk TEMPLATE...\n"
-        "Generates, compiles and packs kernel variants; normally run by make.\n",
+        "       kpgen neighbours TEMPLATE VARIANT SRCDIR [PACK]\n"
+        "       kpgen extend OLD.kpk OUT.kpk TEMPLATEDIR OBJDIR SRC.cu...\n"
+        "Generates, compiles and packs kernel variants; normally run by make.\n"
+        "neighbours writes SRCDIR/<name>.cu for each neighbour of VARIANT (from the\n"
+        "template's defaults, or PACK's index) that is new, and prints one line per\n"
+        "neighbour: '<name> new|default|pack'.  extend writes OUT: OLD's entries, then\n"
+        "each SRC.cu compiled for OLD's target (OBJDIR/<name>.bin/.info are reused\n"
+        "when newer than SRC.cu), ranked below every entry of its family and dtype.\n",
         stderr);
   return 2;
 }
@@ -95,6 +111,20 @@ static int write_atomic(const char *path, const void *p, size_t n) {
   return 0;
 }
 
+/* SRCDIR/<name>.cu, rewritten only when its bytes change (make sees the
+** mtime).  0 on success. */
+static int write_source(const char *srcdir, const kg_variant *v) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.cu", srcdir, v->e.name);
+  size_t n;
+  unsigned char *old = slurp(path, &n);
+  int same = old && n == v->source_len && memcmp(old, v->source, n) == 0;
+  free(old);
+  if (!same && write_atomic(path, v->source, v->source_len))
+    return die("cannot write %s: %s", path, strerror(errno));
+  return 0;
+}
+
 static int cmd_mk(int argc, char **argv) {
   if (argc < 1) return usage();
   const char *srcdir = argv[0];
@@ -122,49 +152,75 @@ static int cmd_emit(int argc, char **argv) {
   if (load(&t, argv[0])) return 1;
   mkdir(argv[1], 0777);
   int rc = 0;
-  for (int v = 0; v < t.n && !rc; v++) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.cu", argv[1], t.v[v].e.name);
-    size_t n;
-    unsigned char *old = slurp(path, &n);
-    int same = old && n == t.v[v].source_len && memcmp(old, t.v[v].source, n) == 0;
-    free(old);
-    if (!same && write_atomic(path, t.v[v].source, t.v[v].source_len))
-      rc = die("cannot write %s: %s", path, strerror(errno));
-  }
+  for (int v = 0; v < t.n && !rc; v++) rc = write_source(argv[1], &t.v[v]);
   kg_template_free(&t);
   return rc;
 }
 
-static int cmd_compile(int argc, char **argv) {
-  if (argc != 3) return usage();
+/* NVRTC: SRC -> OUTBASE.bin + OUTBASE.info for target.  0 on success. */
+static int compile_to(const char *srcpath, const char *target, const char *outbase,
+                      kg_compile_info *info) {
   size_t n;
-  char *src = (char *)slurp(argv[0], &n);
-  if (!src) return die("cannot read %s", argv[0]);
+  char *src = (char *)slurp(srcpath, &n);
+  if (!src) return die("cannot read %s", srcpath);
   unsigned char *img;
   size_t size;
-  kg_compile_info info;
   char *log;
-  const char *base = strrchr(argv[0], '/');
-  base = base ? base + 1 : argv[0];
-  int rc = kg_nvrtc_compile(src, base, argv[1], &img, &size, &info, &log);
+  const char *base = strrchr(srcpath, '/');
+  base = base ? base + 1 : srcpath;
+  int rc = kg_nvrtc_compile(src, base, target, &img, &size, info, &log);
   free(src);
   if (rc) {
-    fprintf(stderr, "%s: NVRTC failed for %s:\n%s\n", argv[0], argv[1], log ? log : "");
+    fprintf(stderr, "%s: NVRTC failed for %s:\n%s\n", srcpath, target, log ? log : "");
     free(log);
     return 1;
   }
   free(log);
   char path[1024];
-  snprintf(path, sizeof path, "%s.bin", argv[2]);
-  if (write_atomic(path, img, size)) return die("cannot write %s", path);
+  snprintf(path, sizeof path, "%s.bin", outbase);
+  rc = write_atomic(path, img, size);
   free(img);
-  snprintf(path, sizeof path, "%s.info", argv[2]);
-  if (kg_info_write(path, &info)) return die("cannot write %s", path);
-  if (info.spill_stores || info.spill_loads)
+  if (rc) return die("cannot write %s", path);
+  snprintf(path, sizeof path, "%s.info", outbase);
+  if (kg_info_write(path, info)) return die("cannot write %s", path);
+  if (info->spill_stores || info->spill_loads)
     fprintf(stderr, "kpgen: warning: %s on %s spills (%d bytes stores, %d loads): dropped from the pack\n",
-            base, argv[1], info.spill_stores, info.spill_loads);
+            base, target, info->spill_stores, info->spill_loads);
   return 0;
+}
+
+static int cmd_compile(int argc, char **argv) {
+  if (argc != 3) return usage();
+  kg_compile_info info;
+  return compile_to(argv[0], argv[1], argv[2], &info);
+}
+
+/* Add variant e (full source src) compiled as OBJBASE.bin with info to w:
+** 0 added, 1 dropped for spilling (said on stderr), -1 error (said). */
+static int add_compiled(kpk_writer *w, const char *target, const kpk_entry *e0, const char *src,
+                        size_t srclen, const kg_compile_info *info, const char *objbase) {
+  if (info->spill_stores || info->spill_loads) {
+    fprintf(stderr, "kpgen: %s: dropping %s (spills %d/%d bytes)\n", target, e0->name,
+            info->spill_stores, info->spill_loads);
+    return 1;
+  }
+  char path[1024];
+  size_t imglen;
+  snprintf(path, sizeof path, "%s.bin", objbase);
+  unsigned char *img = slurp(path, &imglen);
+  if (!img) return die("cannot read %s", path), -1;
+  kpk_entry e = *e0;
+  e.regs = (uint32_t)info->regs;
+  e.stack = (uint32_t)info->stack;
+  e.spill_stores = (uint32_t)info->spill_stores;
+  e.spill_loads = (uint32_t)info->spill_loads;
+  e.is_ptx = (uint32_t)info->is_ptx;
+  e.options = info->options;
+  /* PTX keeps its NUL so the reader can verify it is terminated */
+  size_t n = imglen + (info->is_ptx && (imglen == 0 || img[imglen - 1]) ? 1 : 0);
+  int rc = kpk_writer_add(w, &e, img, n, src, srclen);
+  free(img);
+  return rc ? (die("out of memory"), -1) : 0;
 }
 
 static int cmd_pack(int argc, char **argv) {
@@ -179,7 +235,7 @@ static int cmd_pack(int argc, char **argv) {
     for (int v = 0; v < t.n && !rc; v++) {
       kg_variant *var = &t.v[v];
       char path[1024];
-      size_t srclen, imglen;
+      size_t srclen;
       snprintf(path, sizeof path, "%s/%s.cu", srcdir, var->e.name);
       unsigned char *src = slurp(path, &srclen);
       if (!src || srclen != var->source_len || memcmp(src, var->source, srclen)) {
@@ -209,31 +265,11 @@ static int cmd_pack(int argc, char **argv) {
         free(libtext);
       }
       total_ms += info.ms;
-      if (info.spill_stores || info.spill_loads) {
-        fprintf(stderr, "kpgen: %s: dropping %s (spills %d/%d bytes)\n", target, var->e.name,
-                info.spill_stores, info.spill_loads);
-        dropped++;
-        continue;
-      }
-      snprintf(path, sizeof path, "%s/%s.bin", objdir, var->e.name);
-      unsigned char *img = slurp(path, &imglen);
-      if (!img) {
-        rc = die("cannot read %s", path);
-        break;
-      }
-      kpk_entry e = var->e;
-      e.regs = (uint32_t)info.regs;
-      e.stack = (uint32_t)info.stack;
-      e.spill_stores = (uint32_t)info.spill_stores;
-      e.spill_loads = (uint32_t)info.spill_loads;
-      e.is_ptx = (uint32_t)info.is_ptx;
-      e.options = info.options;
-      /* PTX keeps its NUL so the reader can verify it is terminated */
-      if (kpk_writer_add(w, &e, img, imglen + (info.is_ptx && (imglen == 0 || img[imglen - 1]) ? 1 : 0),
-                         var->source, var->source_len))
-        rc = die("out of memory");
-      free(img);
-      count++;
+      snprintf(path, sizeof path, "%s/%s", objdir, var->e.name);
+      int a = add_compiled(w, target, &var->e, var->source, var->source_len, &info, path);
+      if (a < 0) rc = 1;
+      else if (a) dropped++;
+      else count++;
     }
     kg_template_free(&t);
   }
@@ -250,6 +286,182 @@ static int cmd_pack(int argc, char **argv) {
   return rc;
 }
 
+/* ---- kpgen neighbours / extend: the variant space beyond the defaults ------------ */
+
+static int pack_find(const kpk_pack *pk, const char *name) {
+  for (uint32_t i = 0; i < pk->n_entries; i++)
+    if (!strcmp(pk->entries[i].name, name)) return (int)i;
+  return -1;
+}
+
+static int cmd_neighbours(int argc, char **argv) {
+  if (argc != 3 && argc != 4) return usage();
+  const char *tpl = argv[0], *name = argv[1], *srcdir = argv[2];
+  const char *packpath = argc == 4 ? argv[3] : NULL;
+  kg_template t;
+  kpk_pack pk;
+  memset(&pk, 0, sizeof pk);
+  if (load(&t, tpl)) return 1;
+  if (packpath && kpk_open(&pk, packpath, errbuf, sizeof errbuf) != KP_OK) {
+    kg_template_free(&t);
+    return die("%s", errbuf);
+  }
+  /* the variant's params: the template's default list, else the pack's index */
+  char params[1024];
+  int dt = -1, rc = 0;
+  const kg_variant *v = kg_template_find(&t, name);
+  int k = v || !packpath ? -1 : pack_find(&pk, name);
+  if (v) dt = (int)v->e.dtype, snprintf(params, sizeof params, "%s", v->e.params);
+  else if (k >= 0 && !strcmp(pk.entries[k].family, t.family))
+    dt = (int)pk.entries[k].dtype, snprintf(params, sizeof params, "%s", pk.entries[k].params);
+  int *idx = NULL, n = 0;
+  if (dt < 0) {
+    rc = die("%s: no variant '%s' of family %s in the template's default list%s%s", tpl, name,
+             t.family, packpath ? " nor in " : " (give the pack that holds it)",
+             packpath ? packpath : "");
+  } else if (kg_template_neighbours(&t, (kp_dtype)dt, params, &idx, &n, errbuf, sizeof errbuf)) {
+    fprintf(stderr, "%s\n", errbuf);
+    rc = 1;
+  }
+  if (!rc && n) mkdir(srcdir, 0777);
+  for (int i = 0; i < n && !rc; i++) {
+    const kg_variant *nb = &t.v[idx[i]];
+    const char *what = idx[i] < t.n_default ? "default"
+                       : packpath && pack_find(&pk, nb->e.name) >= 0 ? "pack" : "new";
+    if (what[0] == 'n') rc = write_source(srcdir, nb);
+    if (!rc) printf("%s %s\n", nb->e.name, what);
+  }
+  free(idx);
+  if (packpath) kpk_close(&pk);
+  kg_template_free(&t);
+  return rc;
+}
+
+/* What a generated source's banner says: template file, variant, dtype, params. */
+typedef struct banner {
+  char tpl[512], name[256], dtype[16], params[1024];
+} banner;
+
+static int parse_banner(const char *src, banner *b) {
+  const char *p = strstr(src, "// generated by kpgen from ");
+  const char *q = p ? strstr(p, " (line ") : NULL;
+  const char *l2 = p ? strstr(p, "\n// variant ") : NULL;
+  if (p != src || !q || !l2 || (size_t)(q - p) - 27 >= sizeof b->tpl) return -1;
+  snprintf(b->tpl, sizeof b->tpl, "%.*s", (int)(q - p - 27), p + 27);
+  b->params[0] = 0;
+  if (sscanf(l2, "\n// variant %255[A-Za-z0-9_]: dtype=%15s %1023[^\n]", b->name, b->dtype,
+             b->params) < 2)
+    return -1;
+  return 0;
+}
+
+/* Templates loaded by extend, by file name; loaded once each. */
+typedef struct tpl_cache {
+  kg_template t[16];
+  char file[16][256];
+  int n;
+} tpl_cache;
+
+static kg_template *cached_template(tpl_cache *c, const char *dir, const char *file) {
+  for (int i = 0; i < c->n; i++)
+    if (!strcmp(c->file[i], file)) return &c->t[i];
+  if (c->n == 16) return die("more than 16 templates"), NULL;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  if (load(&c->t[c->n], path)) return NULL;
+  snprintf(c->file[c->n], sizeof c->file[0], "%s", file);
+  return &c->t[c->n++];
+}
+
+/* Rank for a new entry: below every entry of its family and dtype, so that
+** without a tuning table the ranking's choice never changes. */
+static int32_t rank_below(const kpk_pack *pk, const char *family, uint32_t dtype) {
+  int32_t r = 0;
+  for (uint32_t i = 0; i < pk->n_entries; i++)
+    if (!strcmp(pk->entries[i].family, family) && pk->entries[i].dtype == dtype &&
+        pk->entries[i].rank < r)
+      r = pk->entries[i].rank;
+  return r - 1;
+}
+
+static int newer(const char *a, const char *b) { /* is a's mtime >= b's? */
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_mtim.tv_sec >= sb.st_mtim.tv_sec;
+}
+
+/* One SRC.cu of extend: check it against its template, compile (or reuse
+** OBJDIR's), add.  0 added, 1 skipped or dropped, -1 error. */
+static int extend_one(kpk_writer *w, const kpk_pack *old, tpl_cache *tc, const char *tpldir,
+                      const char *objdir, const char *srcpath) {
+  size_t len;
+  char *src = (char *)slurp(srcpath, &len);
+  banner b;
+  if (!src) return die("cannot read %s", srcpath), -1;
+  int rc = -1, dt = kp_dtype_from_name(parse_banner(src, &b) ? "" : b.dtype);
+  const char *file = strrchr(b.tpl, '/');
+  kg_template *t = dt < 0 ? NULL : cached_template(tc, tpldir, file ? file + 1 : b.tpl);
+  int i = t ? kg_template_make(t, (kp_dtype)dt, b.params, errbuf, sizeof errbuf) : -1;
+  if (dt < 0) {
+    die("%s: no kpgen banner (template, variant, dtype, params) on its first lines", srcpath);
+  } else if (t && i < 0) {
+    fprintf(stderr, "%s\n", errbuf);
+  } else if (t && (strcmp(t->v[i].e.name, b.name) || t->v[i].source_len != len ||
+                   memcmp(t->v[i].source, src, len))) {
+    die("%s is stale against %s/%s: regenerate it (kpgen neighbours)", srcpath, tpldir, b.tpl);
+  } else if (t && pack_find(old, b.name) >= 0) {
+    fprintf(stderr, "kpgen: %s: already in %s\n", b.name, old->path);
+    rc = 1;
+  } else if (t) {
+    char base[1024], info_path[1100];
+    kg_compile_info info;
+    snprintf(base, sizeof base, "%s/%s", objdir, b.name);
+    snprintf(info_path, sizeof info_path, "%s.info", base);
+    int have = newer(info_path, srcpath) && kg_info_read(info_path, &info) == 0;
+    if (old->prelude && !memmem(src, len, old->prelude, (size_t)old->prelude_size))
+      fprintf(stderr, "kpgen: %s: the device library differs from %s's: stored whole\n",
+              b.name, old->path);
+    if (have || compile_to(srcpath, old->target, base, &info) == 0) {
+      kpk_entry e = t->v[i].e;
+      e.rank = rank_below(old, e.family, e.dtype);
+      rc = add_compiled(w, old->target, &e, src, len, &info, base);
+    }
+  }
+  free(src);
+  return rc;
+}
+
+static int cmd_extend(int argc, char **argv) {
+  if (argc < 4) return usage();
+  const char *outpath = argv[1], *tpldir = argv[2], *objdir = argv[3];
+  kpk_pack old;
+  if (kpk_open(&old, argv[0], errbuf, sizeof errbuf) != KP_OK) return die("%s", errbuf);
+  mkdir(objdir, 0777);
+  static tpl_cache tc;
+  kpk_writer *w = kpk_writer_like(&old);
+  int rc = w ? 0 : die("out of memory"), added = 0, skipped = 0;
+  for (uint32_t i = 0; i < old.n_entries && !rc; i++)
+    if (kpk_writer_copy(w, &old, i)) rc = die("%s: entry %u: cannot copy", argv[0], i);
+  for (int i = 4; i < argc && !rc; i++) {
+    int a = extend_one(w, &old, &tc, tpldir, objdir, argv[i]);
+    if (a < 0) rc = 1;
+    else if (a) skipped++;
+    else added++;
+  }
+  uint8_t *buf = NULL;
+  size_t size = 0;
+  if (!rc && kpk_writer_finish(w, &buf, &size)) rc = die("cannot build pack %s", outpath);
+  if (!rc && write_atomic(outpath, buf, size))
+    rc = die("cannot write %s: %s", outpath, strerror(errno));
+  if (!rc)
+    printf("EXTEND  %s: %u variants of %s + %d new, %d skipped or dropped, %zu bytes\n", outpath,
+           old.n_entries, old.path, added, skipped, size);
+  free(buf);
+  kpk_writer_free(w);
+  kpk_close(&old);
+  for (int i = 0; i < tc.n; i++) kg_template_free(&tc.t[i]);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return usage();
   const char *cmd = argv[1];
@@ -257,6 +469,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "emit")) return cmd_emit(argc - 2, argv + 2);
   if (!strcmp(cmd, "compile")) return cmd_compile(argc - 2, argv + 2);
   if (!strcmp(cmd, "pack")) return cmd_pack(argc - 2, argv + 2);
+  if (!strcmp(cmd, "neighbours")) return cmd_neighbours(argc - 2, argv + 2);
+  if (!strcmp(cmd, "extend")) return cmd_extend(argc - 2, argv + 2);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage();
     return 0;

@@ -169,6 +169,25 @@ int kpk_writer_finish(kpk_writer *w, uint8_t **out, size_t *size) {
   return 0;
 }
 
+kpk_writer *kpk_writer_like(const kpk_pack *pk) {
+  kpk_writer *w = kpk_writer_new(pk->target, pk->toolkit);
+  if (w && pk->prelude && kpk_writer_set_prelude(w, pk->prelude, (size_t)pk->prelude_size)) {
+    kpk_writer_free(w);
+    return NULL;
+  }
+  return w;
+}
+
+int kpk_writer_copy(kpk_writer *w, const kpk_pack *pk, uint32_t i) {
+  const kpk_entry *e = &pk->entries[i];
+  size_t srclen;
+  char *src = kpk_source_dup(pk, i, &srclen);
+  int rc = !src ||
+           kpk_writer_add(w, e, pk->blobs + e->image_off, (size_t)e->image_size, src, srclen);
+  free(src);
+  return rc ? -1 : 0;
+}
+
 void kpk_writer_free(kpk_writer *w) {
   if (!w) return;
   free(w->index.p);

@@ -3,7 +3,8 @@
 **
 ** Errors raised while a template runs carry "<file>:<line>:" of the template
 ** line that caused them (luaL_error at level 1 names the caller of the C
-** function, i.e. the `variant { ... }` call), followed by a traceback.
+** function, i.e. the `variant { ... }` call), followed by a traceback.  The
+** Lua state stays open with the template for space.c (family_space{}).
 */
 #include <ctype.h>
 #include <stdio.h>
@@ -15,18 +16,9 @@
 #include <lualib.h>
 
 #include "template.h"
+#include "template_state.h"
 
 #define KG_MAX_COLS 2147483647ull /* kernels index columns with int */
-
-typedef struct kg_state {
-  kg_template *t;
-  const char *libtext;
-  const char *chunkname;
-} kg_state;
-
-static kg_state *get_state(lua_State *L) {
-  return (kg_state *)lua_touserdata(L, lua_upvalueindex(1));
-}
 
 static int dtype_of(const char *s) {
   for (int i = 0; i < KP_DTYPE_COUNT_; i++)
@@ -34,7 +26,7 @@ static int dtype_of(const char *s) {
   return -1;
 }
 
-static int is_ident(const char *s) {
+int kg_is_ident(const char *s) {
   if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
   for (; *s; s++)
     if (!(isalnum((unsigned char)*s) || *s == '_')) return 0;
@@ -87,12 +79,12 @@ static int l_subst(lua_State *L) {
 }
 
 static int l_family(lua_State *L) {
-  kg_state *st = get_state(L);
+  kg_state *st = kg_get_state(L);
   luaL_checktype(L, 1, LUA_TTABLE);
   if (st->t->family[0]) return luaL_error(L, "family declared twice");
   lua_getfield(L, 1, "name");
   const char *name = lua_tostring(L, -1);
-  if (!name || !is_ident(name) || strlen(name) >= sizeof st->t->family)
+  if (!name || !kg_is_ident(name) || strlen(name) >= sizeof st->t->family)
     return luaL_error(L, "family: 'name' must be an identifier shorter than 64 characters");
   lua_getfield(L, 1, "signature");
   const char *sig = lua_tostring(L, -1);
@@ -135,7 +127,7 @@ static int cmp_str(const void *a, const void *b) {
 }
 
 /* params table -> "k1=v1,k2=v2" with keys sorted, so output is deterministic */
-static void params_string(lua_State *L, int tbl, char *out, size_t outlen) {
+void kg_params_string(lua_State *L, int tbl, char *out, size_t outlen) {
   const char *keys[64];
   int n = 0;
   size_t len = 0;
@@ -161,20 +153,42 @@ static void params_string(lua_State *L, int tbl, char *out, size_t outlen) {
   }
 }
 
+/* Room for one more variant at t->v[t->n] (not counted yet), or NULL. */
+kg_variant *kg_append_slot(kg_template *t) {
+  if (t->n == t->cap) {
+    int cap = t->cap ? t->cap * 2 : 32;
+    kg_variant *nv = realloc(t->v, (size_t)cap * sizeof *nv);
+    if (!nv) return NULL;
+    t->v = nv;
+    t->cap = cap;
+  }
+  return &t->v[t->n];
+}
+
+void kg_variant_free(kg_variant *v) {
+  free((char *)v->e.name);
+  free((char *)v->e.params);
+  free(v->source);
+  memset(v, 0, sizeof *v);
+}
+
 static int l_variant(lua_State *L) {
-  kg_state *st = get_state(L);
+  kg_state *st = kg_get_state(L);
   kg_template *t = st->t;
   luaL_checktype(L, 1, LUA_TTABLE);
   if (!t->family[0]) return luaL_error(L, "variant declared before family{}");
 
   lua_getfield(L, 1, "name");
   const char *name = lua_tostring(L, -1);
-  if (!name || !is_ident(name) || strlen(name) > 200)
+  if (!name || !kg_is_ident(name) || strlen(name) > 200)
     return luaL_error(L, "variant: 'name' must be a C identifier (it is the kernel symbol)");
   if (strncmp(name, t->family, strlen(t->family)) != 0)
     return luaL_error(L, "variant '%s': name must start with the family name '%s'", name,
                       t->family);
-  if (kg_template_find(t, name)) return luaL_error(L, "variant '%s' declared twice", name);
+  if (st->making && st->n_made)
+    return luaL_error(L, "variant '%s': make() must declare exactly one variant", name);
+  if (!st->making && kg_template_find(t, name))
+    return luaL_error(L, "variant '%s' declared twice", name);
 
   lua_getfield(L, 1, "dtype");
   const char *dts = lua_tostring(L, -1);
@@ -211,7 +225,7 @@ static int l_variant(lua_State *L) {
   char params[1024] = "";
   lua_getfield(L, 1, "params");
   int ptbl = lua_gettop(L);
-  if (lua_istable(L, ptbl)) params_string(L, ptbl, params, sizeof params);
+  if (lua_istable(L, ptbl)) kg_params_string(L, ptbl, params, sizeof params);
   else if (!lua_isnil(L, ptbl)) return luaL_error(L, "variant '%s': params must be a table", name);
 
   /* where this variant was declared, for the banner */
@@ -233,14 +247,8 @@ static int l_variant(lua_State *L) {
   size_t full_len;
   const char *full = lua_tolstring(L, -1, &full_len);
 
-  if (t->n == t->cap) {
-    int cap = t->cap ? t->cap * 2 : 32;
-    kg_variant *nv = realloc(t->v, (size_t)cap * sizeof *nv);
-    if (!nv) return luaL_error(L, "out of memory");
-    t->v = nv;
-    t->cap = cap;
-  }
-  kg_variant *v = &t->v[t->n];
+  kg_variant *v = st->making ? &st->made : kg_append_slot(t);
+  if (!v) return luaL_error(L, "out of memory");
   memset(v, 0, sizeof *v);
   v->e = e;
   v->e.family = t->family;
@@ -253,11 +261,12 @@ static int l_variant(lua_State *L) {
   if (!v->e.name || !v->e.params || !v->source) return luaL_error(L, "out of memory");
   memcpy(v->source, full, full_len + 1);
   v->source_len = full_len;
-  t->n++;
+  if (st->making) st->n_made++;
+  else t->n++;
   return 0;
 }
 
-static int traceback(lua_State *L) {
+int kg_traceback(lua_State *L) {
   const char *msg = lua_tostring(L, 1);
   luaL_traceback(L, L, msg ? msg : "(error object is not a string)", 1);
   return 1;
@@ -267,16 +276,28 @@ int kg_template_load_string(kg_template *t, const char *chunkname, const char *t
                             const char *libtext, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   snprintf(t->path, sizeof t->path, "%s", chunkname);
-  lua_State *L = luaL_newstate();
-  if (!L) {
+  kg_state *st = calloc(1, sizeof *st);
+  lua_State *L = st ? luaL_newstate() : NULL;
+  if (st) st->libtext = malloc(strlen(libtext) + 1);
+  if (!L || !st->libtext) {
     snprintf(err, errlen, "%s: cannot create Lua state", chunkname);
+    if (L) lua_close(L);
+    if (st) free(st->libtext);
+    free(st);
     return -1;
   }
+  strcpy(st->libtext, libtext);
+  st->L = L;
+  st->t = t;
+  snprintf(st->chunkname, sizeof st->chunkname, "%s", chunkname);
+  t->space = st;
   luaL_openlibs(L);
-  kg_state st = {t, libtext, chunkname};
-  static const luaL_Reg fns[] = {{"family", l_family}, {"variant", l_variant}, {NULL, NULL}};
+  static const luaL_Reg fns[] = {{"family", l_family},
+                                 {"variant", l_variant},
+                                 {"family_space", kg_l_family_space},
+                                 {NULL, NULL}};
   lua_pushglobaltable(L);
-  lua_pushlightuserdata(L, &st);
+  lua_pushlightuserdata(L, st);
   luaL_setfuncs(L, fns, 1);
   lua_pushcfunction(L, l_ctype);
   lua_setfield(L, -2, "ctype");
@@ -292,10 +313,12 @@ int kg_template_load_string(kg_template *t, const char *chunkname, const char *t
   lua_setfield(L, -2, "DTYPES");
   lua_pop(L, 1);
 
-  lua_pushcfunction(L, traceback);
+  lua_pushcfunction(L, kg_traceback);
   char chunk[520];
   snprintf(chunk, sizeof chunk, "@%s", chunkname);
-  int rc = luaL_loadbuffer(L, text, strlen(text), chunk);
+  int rc = luaL_loadbuffer(L, kg_space_helpers, strlen(kg_space_helpers), "=kpgen helpers");
+  if (rc == LUA_OK) rc = lua_pcall(L, 0, 0, -2);
+  if (rc == LUA_OK) rc = luaL_loadbuffer(L, text, strlen(text), chunk);
   if (rc == LUA_OK) rc = lua_pcall(L, 0, 0, -2);
   if (rc == LUA_OK && !t->family[0]) {
     snprintf(err, errlen, "%s: template declared no family{}", chunkname);
@@ -307,11 +330,12 @@ int kg_template_load_string(kg_template *t, const char *chunkname, const char *t
     const char *m = lua_tostring(L, -1);
     snprintf(err, errlen, "%s", m ? m : "unknown Lua error");
   }
-  lua_close(L);
   if (rc != LUA_OK) {
     kg_template_free(t);
     return -1;
   }
+  lua_settop(L, 0);
+  t->n_default = t->n;
   return 0;
 }
 
@@ -353,14 +377,18 @@ int kg_template_load(kg_template *t, const char *path, const char *libpath, char
 }
 
 void kg_template_free(kg_template *t) {
-  for (int i = 0; i < t->n; i++) {
-    free((char *)t->v[i].e.name);
-    free((char *)t->v[i].e.params);
-    free(t->v[i].source);
-  }
+  for (int i = 0; i < t->n; i++) kg_variant_free(&t->v[i]);
   free(t->v);
   t->v = NULL;
-  t->n = t->cap = 0;
+  t->n = t->cap = t->n_default = 0;
+  kg_state *st = t->space;
+  if (st) {
+    lua_close(st->L);
+    kg_variant_free(&st->made);
+    free(st->libtext);
+    free(st);
+    t->space = NULL;
+  }
 }
 
 const kg_variant *kg_template_find(const kg_template *t, const char *name) {

@@ -6,6 +6,13 @@
 **   variant { name = ..., dtype = "bf16", source = ..., ... }   (many times)
 ** with these helpers in scope: DTYPES, ctype(dt), esize(dt), subst(s, vars).
 ** See docs/ARCHITECTURE.md for every field of variant{}.
+**
+** Beyond that default list, a template may declare its variant space:
+**   family_space { make = function(dt, p) ... end,        -- calls variant{} once
+**                  neighbours = function(dt, p) return { p1, p2, ... } end,
+**                  name_omits = { unroll = "u" } }         -- params names leave out
+** with the helpers with(p, changes) and steps(p, axes [, ok]).  The Lua state
+** stays open after the load, for kg_template_make / kg_template_neighbours.
 */
 #ifndef KG_TEMPLATE_H
 #define KG_TEMPLATE_H
@@ -22,8 +29,10 @@ typedef struct kg_template {
   char path[512];
   char family[64];
   char signature[128];
-  kg_variant *v;
+  kg_variant *v;     /* the default list, then variants made later */
   int n, cap;
+  int n_default;     /* v[0 .. n_default-1]: the variants the template declares */
+  void *space;       /* the open Lua state and what family_space{} declared */
 } kg_template;
 
 /*
@@ -38,5 +47,24 @@ int kg_template_load_string(kg_template *t, const char *chunkname, const char *t
                             const char *libtext, char *err, size_t errlen);
 void kg_template_free(kg_template *t);
 const kg_variant *kg_template_find(const kg_template *t, const char *name);
+
+/* Does the template declare family_space{} (make and neighbours)? */
+int kg_template_has_space(const kg_template *t);
+/*
+** The variant make(dt, params) declares, as an index into t->v: a default's
+** index when params are a default's (make must then reproduce it byte for
+** byte, else an error), else a variant appended after the defaults, named
+** with a suffix for its name_omits params.  params is text as variant{}
+** records it ("k1=v1,k2=v2").  On error returns -1 with the template's
+** file:line in err.  t->v may move: keep indices, not pointers.
+*/
+int kg_template_make(kg_template *t, kp_dtype dt, const char *params, char *err, size_t errlen);
+/*
+** The neighbours of the variant of (dt, params): made, de-duplicated, without
+** the variant itself; *idx (malloc'd, n entries) indexes t->v.  Indices below
+** t->n_default are default variants.  -1 on error (file:line in err).
+*/
+int kg_template_neighbours(kg_template *t, kp_dtype dt, const char *params, int **idx, int *n,
+                           char *err, size_t errlen);
 
 #endif

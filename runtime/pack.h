@@ -115,6 +115,10 @@ int kpk_writer_set_prelude(kpk_writer *w, const void *text, size_t size);
 ** src is the full source. */
 int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t image_size,
                    const void *src, size_t src_size);
+/* A writer for pk's target and toolkit, with pk's prelude; NULL if out of memory. */
+kpk_writer *kpk_writer_like(const kpk_pack *pk);
+/* Copy entry i of pk (image and full source) into w.  0 on success. */
+int kpk_writer_copy(kpk_writer *w, const kpk_pack *pk, uint32_t i);
 /* Serialise; *out is malloc'd. Returns 0 on success. */
 int kpk_writer_finish(kpk_writer *w, uint8_t **out, size_t *size);
 void kpk_writer_free(kpk_writer *w);

@@ -243,3 +243,26 @@ for _, dt in ipairs(DTYPES) do
   emit(dt, "loop", { vec = vec, threads = 512, unroll = 4 })
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
 end
+
+-- The variant space beyond the list above, for `kp regen`: any point of it
+-- (make), and the points one step from a given one (neighbours): lanes per
+-- row, threads, vectors held per thread, unroll.  The vector width stays (a
+-- register variant needs 16-byte vectors; vec = 1 is the fallback).  Loop
+-- names leave the unroll out: a made loop variant gets "_u<unroll>".
+family_space {
+  name_omits = { unroll = "u" },
+  make = function(dt, p) emit(dt, p.kind, p) end,
+  neighbours = function(dt, p)
+    local threads, nv = { 64, 128, 256, 512, 1024 }, { 1, 2, 3, 4, 6, 8 }
+    local unroll = { 1, 2, 4, 8, 16 }
+    -- the raw vectors of x, res and w (3 per n or unroll step, 4 registers each
+    -- at 16 bytes, 1 at vec = 1) take at most half of a thread's registers
+    local function fits(q)
+      local held = 3 * (q.vec == 1 and 1 or 4) * (q.nv or q.unroll)
+      return held <= regs(q.kind == "warp" and 128 or q.threads, 1) // 2
+    end
+    if p.kind == "loop" then return steps(p, { threads = threads, unroll = unroll }, fits) end
+    if p.kind == "warp" then return steps(p, { lanes = { 8, 16, 32 }, nv = nv }, fits) end
+    return steps(with(p, { alt = 0 }), { threads = threads, nv = nv }, fits)
+  end,
+}

@@ -291,3 +291,26 @@ for _, dt in ipairs(DTYPES) do
   emit(dt, { vec = 2, tx = 32, u = 1, rpb = 4, minb = 4, one = false }, 200)
   emit(dt, { vec = 1, tx = 64, u = 1, rpb = 4, minb = 4, one = false }, 100)
 end
+
+-- The variant space beyond the list above, for `kp regen`: any point of it
+-- (make), and the points one step from a given one (neighbours): lanes per
+-- row, vector width, rows per batch, tokens per block, blocks per SM; `one`
+-- stays.  A round of tx * vec pairs must divide the 256 threads.  Names
+-- leave rpb and minb out: a made variant gets "_r<rpb>_m<minb>".
+family_space {
+  name_omits = { rpb = "r", minb = "m" },
+  make = function(dt, p) emit(dt, p, 0) end,
+  neighbours = function(dt, p)
+    -- registers a thread needs, measured on sm_90a: about 24 per row of the
+    -- batch on top of 32 (one round), or of 40 and 3 per token it fills past
+    -- two (any rot_dim: the fill state lives across rounds)
+    local function ok(q)
+      if q.vec * esize(dt) > 16 or q.tx * q.vec > 256 then return false end
+      local fills = -(-q.rpb // (256 // (q.tx * q.vec))) -- tokens each thread fills
+      local need = q.one and 32 + 24 * q.u or 40 + 24 * q.u + 3 * math.max(0, fills - 2)
+      return need <= regs(256, q.minb)
+    end
+    return steps(p, { tx = { 2, 4, 8, 16, 32, 64, 128 }, vec = { 1, 2, 4, 8 }, u = { 1, 2, 4 },
+                      rpb = { 1, 2, 4, 8, 16 }, minb = { 1, 2, 3, 4, 6, 8 } }, ok)
+  end,
+}

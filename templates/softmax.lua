@@ -144,3 +144,21 @@ for _, dt in ipairs(DTYPES) do
   emit(dt, "loop", { vec = vec, threads = 512 })
   emit(dt, "loop", { vec = 1, threads = 256 })
 end
+
+-- The variant space beyond the list above, for `kp regen`: any point of it
+-- (make), and the points one step from a given one (neighbours): threads,
+-- vectors held per thread, vector width.  Names encode every param.
+family_space {
+  make = function(dt, p) emit(dt, p.kind, p) end,
+  neighbours = function(dt, p)
+    local axes = { vec = { 1, 2, 4, 8 } }
+    if p.kind ~= "loop" then axes.nv = { 1, 2, 3, 4, 6, 8 } end
+    if p.kind ~= "warp" then axes.threads = { 64, 128, 256, 512, 1024 } end
+    -- 16-byte accesses at most; a row held in registers (nv * vec floats)
+    -- takes at most half of a thread's registers
+    return steps(p, axes, function(q)
+      local threads = q.kind == "warp" and 128 or q.threads
+      return q.vec * esize(dt) <= 16 and (q.kind == "loop" or q.nv * q.vec <= regs(threads, 1) // 2)
+    end)
+  end,
+}

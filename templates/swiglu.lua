@@ -82,3 +82,33 @@ for _, dt in ipairs(DTYPES) do
   emit(dt, { vec = 1, tx = 32, ty = 8, u = 4, minb = 4 }, 4, 100)
   emit(dt, { vec = 1, tx = 256, ty = 1, u = 4, minb = 4 }, nil, 100)
 end
+
+-- The variant space beyond the list above, for `kp regen`: any point of it
+-- (make), and the points one step from a given one (neighbours): threads
+-- along a row and rows per block (also the same block reshaped), vectors per
+-- step, vector width, blocks per SM.  Made variants take any cols (max_cols
+-- above only steers the default ranking); their names get "_mb<minb>".
+family_space {
+  name_omits = { minb = "mb" },
+  make = function(dt, p) emit(dt, p, nil, 0) end,
+  neighbours = function(dt, p)
+    -- whole warps, <= 1024 threads, 16-byte accesses, <= 2048 threads per SM;
+    -- the 2u vectors in flight (2 * u * vec floats) take at most half of the
+    -- registers minb blocks per SM leave a thread (measured on sm_90a)
+    local function ok(q)
+      local block = q.tx * q.ty
+      if q.tx < 4 or q.ty < 1 or block % 32 ~= 0 or block > 1024 or block * q.minb > 2048 then
+        return false
+      end
+      return q.vec * esize(dt) <= 16 and 2 * q.u * q.vec <= regs(block, q.minb) // 2
+    end
+    local pow2 = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024 }
+    local out = steps(p, { tx = pow2, ty = pow2, u = { 1, 2, 4, 8 }, vec = { 1, 2, 4, 8 },
+                           minb = { 1, 2, 4, 8 } }, ok)
+    for _, q in ipairs({ with(p, { tx = p.tx * 2, ty = p.ty // 2 }),
+                         with(p, { tx = p.tx // 2, ty = p.ty * 2 }) }) do
+      if ok(q) then out[#out + 1] = q end
+    end
+    return out
+  end,
+}

@@ -16,6 +16,7 @@ Suite *tune_suite(void);         /* check_tune.c: the autotune table and its rul
 Suite *jit_suite(void);          /* check_jit.c: run-time compilation and the disk cache */
 Suite *concurrency_suite(void);  /* check_concurrency.c: one ctx, many threads */
 Suite *variants_gpu_suite(void); /* check_variants_gpu.c: every variant forced, vs float64 */
+Suite *regen_suite(void);        /* check_regen.c: variant spaces, kpgen extend, kp regen */
 
 /* GPU cases live in TCases made with KP_GPU_TCASE (tag "gpu") and are added
 ** with KP_ADD_GPU_TEST / KP_ADD_GPU_LOOP_TEST, which count them for the

@@ -39,6 +39,7 @@ static const char usage_main[] =
     "  prune TABLE PACK -o NEW   a slim pack: the table's winners plus the ranking's picks\n"
     "  merge -o OUT TABLE...     merge tuning tables\n"
     "  warmup SHAPES        load/JIT-compile ahead of time what a shape list needs\n"
+    "  regen TABLE --pack PACK -o NEW  search the variants around the table's winners\n"
     "\n"
     "`kp COMMAND --help` describes one command.  Exit status: 0 ok, 1 failure, 2 usage.\n";
 
@@ -487,6 +488,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "prune")) rc = kp_cmd_prune(argc - 1, argv + 1);
   else if (!strcmp(cmd, "merge")) rc = kp_cmd_merge(argc - 1, argv + 1);
   else if (!strcmp(cmd, "warmup")) rc = kp_cmd_warmup(argc - 1, argv + 1);
+  else if (!strcmp(cmd, "regen")) rc = kp_cmd_regen(argc - 1, argv + 1);
   else return usage_error(usage_main, "unknown command '%s'", cmd);
   /* `kp list x > /full/disk` must not report success */
   if (fflush(stdout) || ferror(stdout)) {

@@ -14,7 +14,29 @@ int kp_cmd_prune(int argc, char **argv);
 int kp_cmd_warmup(int argc, char **argv);
 int kp_cmd_merge(int argc, char **argv);
 
+int kp_cmd_regen(int argc, char **argv);   /* kp_regen.c */
+
 /* Is name one of the comma-separated items of list (NULL: everything)? */
 int kp_in_list(const char *list, const char *name);
+double kp_now_s(void); /* monotonic seconds */
+void kp_fmt_eta(double s, char *out, size_t n); /* "42s", "3m07s", "--" */
+
+/* kp tune's timing, shared with kp regen (kp_tune.c).  A bench holds a
+** stream, events and an L2-flush buffer on ctx's device. */
+struct kp_tune_table;
+typedef struct kp_bench kp_bench;
+kp_bench *kp_bench_open(kp_ctx *ctx); /* NULL on a device error (printed) */
+void kp_bench_close(kp_bench *b);
+/*
+** Time (median of reps, L2 flushed before each) the variants of ctx's pack
+** that apply to (fam, dt, rows x cols) at alignment 16 -- all of them, or
+** only those named in only[0..n_only-1] -- after checking each one's output
+** against the ranking's choice (ctx->tune must be NULL); rejected ones are
+** counted in *rejected.  Adds one row per timed variant to t; returns how
+** many, or -1 on a device error.
+*/
+int kp_bench_shape(kp_ctx *ctx, kp_bench *b, struct kp_tune_table *t, kp_family fam, kp_dtype dt,
+                   int64_t rows, int64_t cols, const char *const *only, int n_only, int reps,
+                   int *rejected);
 
 #endif

@@ -39,7 +39,7 @@ int kp_in_list(const char *list, const char *name) {
   return 0;
 }
 
-static double now_s(void) {
+double kp_now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + t.tv_nsec * 1e-9;
@@ -52,13 +52,14 @@ typedef struct devbuf {
   size_t bytes;
 } devbuf;
 
-typedef struct bench_env {
+struct kp_bench {
   const kp_driver *d;
   CUcontext cu;
   CUstream stream;
   CUevent ev0, ev1;
   devbuf flush;
-} bench_env;
+};
+typedef struct kp_bench bench_env;
 
 #define CK(call)                                                              \
   do {                                                                        \
@@ -392,16 +393,23 @@ static void env_close(bench_env *env) {
   env->d->cuStreamDestroy(env->stream);
 }
 
-static void fmt_eta(double s, char *out, size_t n) {
+void kp_fmt_eta(double s, char *out, size_t n) {
   if (s < 0 || !isfinite(s)) snprintf(out, n, "--");
   else if (s < 60) snprintf(out, n, "%.0fs", s);
   else snprintf(out, n, "%dm%02ds", (int)s / 60, (int)s % 60);
 }
 
-/* Tune one (family, dtype, shape): every applicable variant; returns the
-** number of rows added, -1 on a device error. */
+static int named(const char *name, const char *const *only, int n_only) {
+  if (!only) return 1;
+  for (int i = 0; i < n_only; i++)
+    if (!strcmp(only[i], name)) return 1;
+  return 0;
+}
+
+/* Tune one (family, dtype, shape): every applicable variant, or those named
+** in only[0..n_only-1]; returns the number of rows added, -1 on a device error. */
 static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const shape *sh, kp_dtype dt,
-                    int reps, int *rejected) {
+                    int reps, const char *const *only, int n_only, int *rejected) {
   job j;
   memset(&j, 0, sizeof j);
   j.fam = sh->fam;
@@ -431,7 +439,7 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const shape *
   const char *best_name = NULL;
   for (uint32_t i = 0; i < ctx->pack.n_entries; i++) {
     const kpk_entry *e = &ctx->pack.entries[i];
-    if (!kp_entry_applies(e, &call, &ctx->props, NULL, 0)) continue;
+    if (!kp_entry_applies(e, &call, &ctx->props, NULL, 0) || !named(e->name, only, n_only)) continue;
     kp_force_variant((int)i);
     size_t m;
     float *o = NULL, *o2 = NULL;
@@ -466,7 +474,7 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const shape *
     if ((int)i == def) def_us = us;
     if (!best_name || us < best_us) best_us = us, best_name = e->name;
   }
-  if (best_name && def_us > 0)
+  if (best_name && def_us > 0 && !only)
     printf("%-15s %-4s %6lld x %-6lld default %-36s %9.1f us | best %-36s %9.1f us | %.3fx\n",
            kp_family_name(sh->fam), kp_dtype_name(dt), (long long)sh->rows, (long long)sh->cols,
            ctx->pack.entries[def].name, def_us, best_name, best_us, def_us / best_us);
@@ -476,6 +484,29 @@ out:
   free(ref2);
   job_free(env, &j);
   return added;
+}
+
+kp_bench *kp_bench_open(kp_ctx *ctx) {
+  bench_env *env = calloc(1, sizeof *env);
+  if (env && env_open(env, ctx)) {
+    env_close(env);
+    free(env);
+    env = NULL;
+  }
+  return env;
+}
+
+void kp_bench_close(kp_bench *b) {
+  if (!b) return;
+  env_close(b);
+  free(b);
+}
+
+int kp_bench_shape(kp_ctx *ctx, kp_bench *b, kp_tune_table *t, kp_family fam, kp_dtype dt,
+                   int64_t rows, int64_t cols, const char *const *only, int n_only, int reps,
+                   int *rejected) {
+  shape sh = {fam, rows, cols};
+  return tune_one(ctx, b, t, &sh, dt, reps < 3 ? 3 : reps, only, n_only, rejected);
 }
 
 static const char usage_tune[] =
@@ -638,7 +669,7 @@ int kp_cmd_tune(int argc, char **argv) {
           kp_in_list(o.dtypes, kp_dtype_name((kp_dtype)dt)))
         ntask++;
   int mine = (ntask - o.shard + o.nshards - 1) / o.nshards;
-  double t0 = now_s();
+  double t0 = kp_now_s();
   int idx = -1, tty = isatty(2);
   fprintf(stderr, "kp tune: %s (sm_%d), pack %s, %d tasks%s -> %s\n", ctx->info.name,
           ctx->info.sm, ctx->pack.path, mine, o.nshards > 1 ? " (this shard)" : "", out);
@@ -648,20 +679,20 @@ int kp_cmd_tune(int argc, char **argv) {
           !kp_in_list(o.dtypes, kp_dtype_name((kp_dtype)dt)))
         continue;
       if (++idx % o.nshards != o.shard) continue;
-      double el = now_s() - t0;
+      double el = kp_now_s() - t0;
       if (el > o.budget_s) {
         fprintf(stderr, "\nkp tune: time budget of %.0f s reached after %d of %d tasks\n",
                 o.budget_s, done_tasks, mine);
         goto save;
       }
       char eta[32];
-      fmt_eta(done_tasks ? el / done_tasks * (mine - done_tasks) : -1, eta, sizeof eta);
+      kp_fmt_eta(done_tasks ? el / done_tasks * (mine - done_tasks) : -1, eta, sizeof eta);
       fprintf(stderr, "%s[%3d/%3d] %3.0f%% %-15s %-4s %6lld x %-6lld ETA %-8s", tty ? "\r" : "",
               done_tasks + 1, mine, 100.0 * done_tasks / (mine ? mine : 1),
               kp_family_name(shapes[k].fam), kp_dtype_name((kp_dtype)dt),
               (long long)shapes[k].rows, (long long)shapes[k].cols, eta);
       if (!tty) fputc('\n', stderr);
-      int a = tune_one(ctx, env, &t, &shapes[k], (kp_dtype)dt, o.reps, &rejected);
+      int a = tune_one(ctx, env, &t, &shapes[k], (kp_dtype)dt, o.reps, NULL, 0, &rejected);
       if (a < 0) {
         fprintf(stderr, "\nkp tune: device error; saving what was measured\n");
         goto save;
@@ -671,7 +702,7 @@ int kp_cmd_tune(int argc, char **argv) {
     }
 save:
   fprintf(stderr, "%skp tune: %d tasks, %d measurements, %d variants rejected, %.1f s\n",
-          tty ? "\n" : "", done_tasks, rows_added, rejected, now_s() - t0);
+          tty ? "\n" : "", done_tasks, rows_added, rejected, kp_now_s() - t0);
   {
     kp_tune_table old;
     char err[800];

@@ -148,20 +148,10 @@ int kp_cmd_prune(int argc, char **argv) {
     for (uint32_t e = 0; e < pk.n_entries; e++)
       if (!strcmp(pk.entries[e].name, best->variant) && !keep[e]) keep[e] = 2, winners++;
   }
-  kpk_writer *w = kpk_writer_new(pk.target, pk.toolkit);
-  if (w && pk.prelude && kpk_writer_set_prelude(w, pk.prelude, (size_t)pk.prelude_size)) {
-    kpk_writer_free(w);
-    w = NULL;
-  }
+  kpk_writer *w = kpk_writer_like(&pk);
   for (uint32_t e = 0; w && e < pk.n_entries; e++) {
     if (!keep[e]) continue;
-    const kpk_entry *x = &pk.entries[e];
-    size_t srclen;
-    char *src = kpk_source_dup(&pk, e, &srclen);
-    int bad = !src || kpk_writer_add(w, x, pk.blobs + x->image_off, (size_t)x->image_size, src,
-                                     srclen);
-    free(src);
-    if (bad) {
+    if (kpk_writer_copy(w, &pk, e)) {
       fprintf(stderr, "kp prune: out of memory\n");
       goto out;
     }
