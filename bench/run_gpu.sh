@@ -89,6 +89,12 @@ step warmup-pack "$OUT/warmup_pack.log" 30 build/bin/kp warmup "$OUT/shapes.txt"
 # every variant at the benchmark's large shapes (default vs best per shape)
 step tune-large "$OUT/tune_large.log" 150 build/bin/kp tune --shapes bench/shapes_large.txt \
   --dtypes bf16 --reps 15 -o "$OUT/large.tune"
+# regenerate around the large-shape winners: neighbours built, tuned, kept if faster
+if [ -f "$OUT/large.tune" ]; then
+  step regen "$OUT/regen.log" 170 build/bin/kp regen "$OUT/large.tune" \
+    --pack build/packs/sm_90a.kpk -o "$OUT/regen/sm_90a.kpk" --rounds 3 --time-budget 150
+  step regen-verify "$OUT/regen_verify.log" 20 build/bin/kp verify "$OUT/regen/sm_90a.kpk"
+fi
 step tune "$OUT/tune.log" 60 build/bin/kp tune --dtypes bf16 --time-budget 40 --reps 9 \
   -o "$OUT/h.tune"
 step explain "$OUT/explain.log" 20 build/bin/kp explain softmax 4096x8192 bf16 --tune "$OUT/h.tune"
@@ -148,7 +154,7 @@ if [ -f "$OUT/tests.log" ]; then
   fi
 fi
 
-for f in warmup_cold warmup_cold_parallel warmup_hot warmup_pack tune_large tune explain; do
+for f in warmup_cold warmup_cold_parallel warmup_hot warmup_pack tune_large regen regen_verify tune explain; do
   echo "-- $f:"
   tail -12 "$OUT/$f.log" 2>/dev/null | cut -c1-200
 done

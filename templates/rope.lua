@@ -296,9 +296,10 @@ end
 -- (make), and the points one step from a given one (neighbours): lanes per
 -- row, vector width, rows per batch, tokens per block, blocks per SM; `one`
 -- stays.  A round of tx * vec pairs must divide the 256 threads.  Names
--- leave rpb and minb out: a made variant gets "_r<rpb>_m<minb>".
+-- carry rpb when it is not 4 and leave minb out: a made variant gets
+-- "_m<minb>".
 family_space {
-  name_omits = { rpb = "r", minb = "m" },
+  name_omits = { minb = "m" },
   make = function(dt, p) emit(dt, p, 0) end,
   neighbours = function(dt, p)
     -- registers a thread needs, measured on sm_90a: about 24 per row of the
