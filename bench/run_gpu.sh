@@ -89,6 +89,12 @@ step warmup-pack "$OUT/warmup_pack.log" 30 build/bin/kp warmup "$OUT/shapes.txt"
 # every variant at the benchmark's large shapes (default vs best per shape)
 step tune-large "$OUT/tune_large.log" 150 build/bin/kp tune --shapes bench/shapes_large.txt \
   --dtypes bf16 --reps 15 -o "$OUT/large.tune"
+# several GPUs of one host: kp tune shards over them and merges the tables
+NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+if [ "${NGPU:-0}" -ge 2 ]; then
+  step tune-devices "$OUT/tune_devices.log" 90 build/bin/kp tune --devices 0,1 --dtypes bf16 \
+    --families rmsnorm,swiglu --time-budget 30 --reps 9 -o "$OUT/multi.tune"
+fi
 # regenerate around the large-shape winners: neighbours built, tuned, kept if faster
 if [ -f "$OUT/large.tune" ]; then
   step regen "$OUT/regen.log" 170 build/bin/kp regen "$OUT/large.tune" \
@@ -154,7 +160,7 @@ if [ -f "$OUT/tests.log" ]; then
   fi
 fi
 
-for f in warmup_cold warmup_cold_parallel warmup_hot warmup_pack tune_large regen regen_verify tune explain; do
+for f in warmup_cold warmup_cold_parallel warmup_hot warmup_pack tune_large tune_devices regen regen_verify tune explain; do
   echo "-- $f:"
   tail -12 "$OUT/$f.log" 2>/dev/null | cut -c1-200
 done
