@@ -140,7 +140,7 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
 ]]
 
 local ENTRY = [[
-extern "C" __global__ void __launch_bounds__(${block})
+extern "C" __global__ void __launch_bounds__(${bounds})
 ${name}(const ${T} *x, long long ldx, const ${T} *w, ${T} *y, long long ldy, int rows, int cols,
         float eps) {
   ${call}(x, ldx, w, y, ldy, rows, cols, eps);
@@ -171,7 +171,10 @@ local function emit(dt, kind, p)
     name = string.format("rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
     call = string.format("rmsnorm_regs<%s, %d, %d, %d, 1, %s>", T, vec, p.nv, p.threads,
-                         w_early(p.threads, p.nv))
+                         p.minb and "false" or w_early(p.threads, p.nv))
+    if p.minb then -- at least minb blocks per SM (a register cap); w loaded late
+      name = name .. "_o" .. p.minb
+    end
     if p.hint then -- x evict-first, w evict-last (Triton's choice for a norm)
       name = name .. "_h"
       call = call:gsub(">$", ", 1, 2>")
@@ -192,7 +195,8 @@ local function emit(dt, kind, p)
     max_cols = max_cols,
     align = vec * esize(dt),
     rank = rank,
-    source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
+    source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call,
+                                       bounds = p.minb and block .. ", " .. p.minb or block }),
   }
 end
 
@@ -214,6 +218,9 @@ for _, dt in ipairs(DTYPES) do
     emit(dt, "block", { vec = vec, threads = 256, nv = 4, alt = 2, hint = true })
     emit(dt, "block", { vec = vec, threads = 512, nv = 2, alt = 3, hint = true })
     emit(dt, "block", { vec = vec, threads = 1024, nv = 1, alt = 4 })
+    -- full occupancy (32 registers): more rows in flight per SM (256x4 at
+    -- 32 registers spills)
+    emit(dt, "block", { vec = vec, threads = 512, nv = 2, alt = 6, minb = 4 })
   end
   emit(dt, "loop", { vec = vec, threads = 512, unroll = 4 })
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
