@@ -90,11 +90,15 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
 // input, loads all issued before any use, so U * THREADS * VEC elements of
 // each are in flight per block; vectors past the row end read as 0 and are
 // not stored, so the last partial step needs no loop of its own.
-template <class T, int VEC, int THREADS, int U>
+// HINTS (torch.compile's choice for this two-pass form): the first pass
+// reads x evict-last, so that the second finds the row in L2, and reads it
+// there evict-first; w is read evict-last.
+template <class T, int VEC, int THREADS, int U, bool HINTS = false>
 __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
                                              long long ldy, int rows, int cols, float eps) {
-  typedef kp_raw_io<T, VEC> io;
+  typedef kp_raw_io<T, VEC, HINTS ? 2 : 0> io;   // pass 1 x, and w
+  typedef kp_raw_io<T, VEC, HINTS ? 1 : 0> io2;  // pass 2 x
   __shared__ float scratch[32];
   const long long row = blockIdx.x;
   if (row >= rows) return;
@@ -123,7 +127,7 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
     typename io::raw r[U], g[U];
 #pragma unroll
     for (int u = 0; u < U; u++) {
-      r[u] = io::load(xr, c + u * step, n);
+      r[u] = io2::load(xr, c + u * step, n);
       g[u] = io::load(w, c + u * step, n);
     }
 #pragma unroll
@@ -185,8 +189,13 @@ local function emit(dt, kind, p)
     name = string.format("rmsnorm_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
     call = string.format("rmsnorm_loop<%s, %d, %d, %d>", T, vec, p.threads, p.unroll)
+    if p.hint then -- L2 eviction hints as torch.compile's two-pass RMSNorm
+      name = string.format("%s_u%d_h", name, p.unroll)
+      call = call:gsub(">$", ", true>")
+    end
     max_cols = nil
     rank = vec > 1 and 100 or 0
+    if p.hint then rank = 90 - p.threads // 128 - p.unroll end -- for the tuner
   end
   p.kind = kind
   variant {
@@ -224,6 +233,10 @@ for _, dt in ipairs(DTYPES) do
   end
   emit(dt, "loop", { vec = vec, threads = 512, unroll = 4 })
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
+  -- for the tuner: the two-pass form with L2 hints, small chunks (full occupancy)
+  for _, c in ipairs({ { 128, 1 }, { 128, 2 }, { 256, 1 }, { 256, 2 }, { 512, 1 } }) do
+    emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], hint = true })
+  end
 end
 
 -- The variant space beyond the list above, for `kp regen`: any point of it
