@@ -428,7 +428,9 @@ START_TEST(test_regen_round_gpu) {
   snprintf(tbl, sizeof tbl, "%s/t.tune", dir);
   FILE *f = fopen(shapes, "w");
   ck_assert_ptr_nonnull(f);
-  fprintf(f, "rmsnorm 512 4096\n");
+  /* two keys: at 8K columns the winner's neighbours are never all in the
+  ** default pack (n3, n6, 1024 threads), so the round always adds variants */
+  fprintf(f, "rmsnorm 512 4096\nrmsnorm 512 8192\n");
   fclose(f);
   snprintf(cmd, sizeof cmd, "%s tune --families rmsnorm --dtypes bf16 --shapes %s --pack %s -o %s",
            kp, shapes, pack, tbl);
@@ -452,16 +454,19 @@ START_TEST(test_regen_round_gpu) {
   int e = kp_explain(g.ctx, &c, 512, why, sizeof why);
   ck_assert_msg(e >= 0, "%s", why);
   fprintf(stderr, "regen_round_gpu: runs %s because %s\n", g.ctx->pack.entries[e].name, why);
-  shape s = {512, 4096, 0, 0, 0, 0};
-  rmsnorm_case(&g, KP_BF16, &s);
-  for (uint32_t i = old_n; i < g.ctx->pack.n_entries; i++) {
-    const kpk_entry *x = &g.ctx->pack.entries[i];
-    if (strcmp(x->family, "rmsnorm") || x->dtype != KP_BF16 ||
-        !kp_entry_applies(x, &c, &g.ctx->props, NULL, 0))
-      continue;
-    kp_force_variant((int)i);
+  for (int k = 0; k < 2; k++) {
+    shape s = {512, k ? 8192 : 4096, 0, 0, 0, 0};
+    c.cols = (uint64_t)s.cols;
     rmsnorm_case(&g, KP_BF16, &s);
-    kp_force_variant(-1);
+    for (uint32_t i = old_n; i < g.ctx->pack.n_entries; i++) {
+      const kpk_entry *x = &g.ctx->pack.entries[i];
+      if (strcmp(x->family, "rmsnorm") || x->dtype != KP_BF16 ||
+          !kp_entry_applies(x, &c, &g.ctx->props, NULL, 0))
+        continue;
+      kp_force_variant((int)i);
+      rmsnorm_case(&g, KP_BF16, &s);
+      kp_force_variant(-1);
+    }
   }
   gpu_close(&g);
   rmtree(dir);
