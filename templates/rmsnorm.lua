@@ -234,7 +234,8 @@ for _, dt in ipairs(DTYPES) do
   emit(dt, "loop", { vec = vec, threads = 512, unroll = 4 })
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
   -- for the tuner: the two-pass form with L2 hints, small chunks (full occupancy)
-  for _, c in ipairs({ { 128, 1 }, { 128, 2 }, { 256, 1 }, { 256, 2 }, { 512, 1 } }) do
+  for _, c in ipairs({ { 128, 1 }, { 128, 2 }, { 128, 4 }, { 256, 1 }, { 256, 2 }, { 256, 4 },
+                       { 512, 1 }, { 512, 2 }, { 1024, 1 } }) do
     emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], hint = true })
   end
 end
