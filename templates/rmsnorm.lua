@@ -162,7 +162,7 @@ end
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, min_cols, block, rpb, rank
+  local name, call, max_cols, block, rpb, rank
   if kind == "warp" then
     local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
     name = string.format("rmsnorm_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
@@ -196,19 +196,12 @@ local function emit(dt, kind, p)
     max_cols = nil
     rank = vec > 1 and 100 or 0
     if p.hint then rank = 90 - p.threads // 128 - p.unroll end -- for the tuner
-    if p.default then
-      -- the default for rows of one step (threads * vec * unroll) down to
-      -- half of one, above the row-in-registers shapes
-      max_cols = p.threads * vec * p.unroll
-      min_cols = max_cols // 2 + 1
-      rank = 195
-    end
   end
   p.kind = kind
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
-    max_cols = max_cols, min_cols = min_cols,
+    max_cols = max_cols,
     align = vec * esize(dt),
     rank = rank,
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call,
@@ -243,13 +236,11 @@ for _, dt in ipairs(DTYPES) do
   -- for the tuner: the two-pass form with L2 hints, small chunks (full occupancy)
   for _, c in ipairs({ { 128, 1 }, { 128, 2 }, { 128, 4 }, { 256, 1 }, { 256, 2 }, { 256, 4 },
                        { 512, 1 }, { 512, 2 }, { 1024, 1 } }) do
-    -- 16-bit rows of 2049-4096 and 4097-8192 elements default to 256 threads
-    -- x 2 or 4 vectors of this form: measured on H200 (kp tune, bf16, 32768
-    -- rows) 3.7% and 2.4% faster than the row-in-registers defaults, 100.8%
-    -- of copy at 8192 (torch.compile: 100.3%)
-    local default = vec == 8 and c[1] == 256 and c[2] >= 2
-    emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], hint = true,
-                       default = default or nil })
+    -- Not the default: at 32768 rows of 4096/8192 (bf16) 256 threads x 2/4
+    -- vectors of this form were 3.7%/2.4% faster than the row-in-registers
+    -- defaults on H200 (100.8% of copy at 8192), 0.3% on H100, but at 4096
+    -- rows 8-14% slower on H100; the ranking cannot see rows, a table can.
+    emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], hint = true })
   end
 end
 
