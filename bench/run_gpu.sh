@@ -18,7 +18,8 @@
 # output may come back).
 #
 # Environment: OUT (default ./build/gpu-out), KP_DEADLINE_S, KPBENCH_ARGS
-# (default --keep-going), SIDE_ARGS, KP_SANITIZE.
+# (default --keep-going), SIDE_ARGS, KP_SANITIZE, KP_SKIP (step names to
+# leave out, space-separated, e.g. "regen tune").
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -46,6 +47,7 @@ budget() {
 # step NAME LOG WANT_SECONDS CMD...: run CMD under timeout, tee its output to LOG
 step() {
   local name=$1 log=$2 tmo s rc
+  case " ${KP_SKIP:-} " in *" $name "*) echo "==== [$name] skipped (KP_SKIP)"; return 0 ;; esac
   tmo=$(budget "$3")
   shift 3
   echo
