@@ -108,11 +108,10 @@ step tune "$OUT/tune.log" 60 build/bin/kp tune --dtypes bf16 --time-budget 40 --
 step explain "$OUT/explain.log" 20 build/bin/kp explain softmax 4096x8192 bf16 --tune "$OUT/h.tune"
 # the benchmarks below run with both tables merged (tuned kernpack; the
 # ranking's own picks are the "default" column of the tune logs)
-if [ -f "$OUT/h.tune" ] && [ -f "$OUT/large.tune" ]; then
-  build/bin/kp merge -o "$OUT/all.tune" "$OUT/h.tune" "$OUT/large.tune" &&
-    export KP_TUNE_FILE=$OUT/all.tune
-elif [ -f "$OUT/h.tune" ]; then
-  export KP_TUNE_FILE=$OUT/h.tune
+TABLES=()
+for t in "$OUT/h.tune" "$OUT/large.tune"; do [ -f "$t" ] && TABLES+=("$t"); done
+if [ "${#TABLES[@]}" -gt 0 ] && build/bin/kp merge -o "$OUT/all.tune" "${TABLES[@]}"; then
+  export KP_TUNE_FILE=$OUT/all.tune
 fi
 
 # ---- 2. kpbench -------------------------------------------------------------------------
