@@ -7,7 +7,7 @@
 ** parallel), writes the old entries plus them as a pack (`kpgen extend`,
 ** ranked below every default, so without a table the ranking's picks never
 ** change), and re-times exactly the table's keys over winner + neighbours
-** with kp tune's machinery (outputs checked against the default variant's).
+** (+ the table's variants within 3% of the winner) with kp tune's machinery (outputs checked against the default variant's).
 ** Keys whose best time improved by more than 1% go on to the next round with
 ** their new winner; the loop ends when none did, after --rounds, or at
 ** --time-budget.  The generator runs as a subprocess (beside kp, or
@@ -441,13 +441,32 @@ static int extend(regen *r, int round) {
 
 /* ---- timing ---------------------------------------------------------------- */
 
-/* Winner + its neighbours that made it into the pack. */
+#define CLOSE 1.03 /* table rows within 3% of the winner's time are re-timed too */
+
+static int listed(const char **c, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(c[i], name)) return 1;
+  return 0;
+}
+
+/* Winner + its neighbours that made it into the pack + the table's close
+** competitors for the key (variants within CLOSE of the winner's recorded
+** time): re-timed in the same session as the winner, so that the table's
+** best row after the round is the round's winner, not an older, luckier
+** time of a variant the round did not measure. */
 static int candidates(const regen *r, const rkey *k, const kpk_pack *pk, const char **c, int max) {
   const rwin *w = win_of(r, k->winner);
   int n = 0;
   c[n++] = k->winner;
   for (int i = 0; w && i < w->n_nb && n < max; i++)
-    if (pack_find(pk, w->nb[i]) >= 0) c[n++] = w->nb[i];
+    if (pack_find(pk, w->nb[i]) >= 0 && !listed(c, n, w->nb[i])) c[n++] = w->nb[i];
+  for (size_t i = 0; i < r->t.n && n < max; i++) {
+    const kp_tune_row *row = &r->t.rows[i];
+    if (row->dtype == k->dt && row->cols == k->cols && row->rows == k->rows && row->align == 16 &&
+        !strcmp(row->family, kp_family_name(k->fam)) && row->us <= k->us * CLOSE &&
+        pack_find(pk, row->variant) >= 0 && !listed(c, n, row->variant))
+      c[n++] = row->variant;
+  }
   return n;
 }
 
