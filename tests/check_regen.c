@@ -406,6 +406,30 @@ START_TEST(test_regen_inputs) {
 }
 END_TEST
 
+/* kp warmup, the other end of the workflow: a bad shape list is refused with
+** file:line before any device is touched, and -j takes no bad count. */
+START_TEST(test_warmup_inputs) {
+  char kp[1024], dir[64], cmd[4096], out[4096], shapes[200];
+  bin_path("kp", kp, sizeof kp);
+  tmpdir(dir, sizeof dir);
+  snprintf(shapes, sizeof shapes, "%s/shapes", dir);
+  FILE *f = fopen(shapes, "w");
+  ck_assert_ptr_nonnull(f);
+  fprintf(f, "# comment\nrmsnorm 4 4096\n\nsoftmax 0 7\n");
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s warmup %s", kp, shapes);
+  ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
+  ck_assert_msg(strstr(out, "shapes:4: expected 'family rows cols'"), "%s", out);
+  snprintf(cmd, sizeof cmd, "%s warmup %s/none", kp, dir);
+  ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
+  ck_assert_msg(strstr(out, "none: cannot open"), "%s", out);
+  snprintf(cmd, sizeof cmd, "%s warmup %s -j 0", kp, shapes);
+  ck_assert_int_eq(sh(cmd, out, sizeof out), 2);
+  ck_assert_msg(strstr(out, "bad option -j"), "%s", out);
+  rmtree(dir);
+}
+END_TEST
+
 /* ---- on a GPU ------------------------------------------------------------------- */
 
 /* One regen round for rmsnorm bf16 at one shape, from a table kp tune
@@ -487,6 +511,7 @@ Suite *regen_suite(void) {
   tcase_add_test(tp, test_extend_pack);
   tcase_add_test(tp, test_regen_dry_run);
   tcase_add_test(tp, test_regen_inputs);
+  tcase_add_test(tp, test_warmup_inputs);
   tcase_set_timeout(tp, 300);
   suite_add_tcase(s, tp);
   KP_GPU_TCASE(tg, "regen_gpu");
