@@ -16,6 +16,17 @@ int kp_cmd_merge(int argc, char **argv);
 
 int kp_cmd_regen(int argc, char **argv);   /* kp_regen.c */
 
+/* One (family, rows, cols) of a shape list; line: where it was read (0: built in). */
+typedef struct kp_shape {
+  kp_family fam;
+  int64_t rows, cols;
+  int line;
+} kp_shape;
+
+/* Read a shape list ("family rows cols" lines, '*' for every family, '#'
+** comments) into out; the count, or -1 after a message naming file:line. */
+int kp_read_shapes(const char *path, kp_shape *out, int max);   /* kp_tune.c */
+
 /* Is name one of the comma-separated items of list (NULL: everything)? */
 int kp_in_list(const char *list, const char *name);
 double kp_now_s(void); /* monotonic seconds */

@@ -317,14 +317,9 @@ static int time_variant(kp_ctx *ctx, bench_env *env, job *j, int reps, double *m
 
 /* ---- shapes ------------------------------------------------------------------------ */
 
-typedef struct shape {
-  kp_family fam;
-  int64_t rows, cols;
-} shape;
-
 /* Built-in LLM-typical shapes: hidden sizes of common models, token counts
 ** from decode to long prefill; capped at 2^27 elements per tensor. */
-static int builtin_shapes(shape *out, int max) {
+static int builtin_shapes(kp_shape *out, int max) {
   static const int64_t rows[] = {1, 32, 512, 4096, 32768};
   static const int64_t cols[] = {1024, 2048, 4096, 5120, 8192, 14336};
   int n = 0;
@@ -333,18 +328,18 @@ static int builtin_shapes(shape *out, int max) {
       static const int64_t tok[] = {1, 64, 1024, 16384};
       static const int64_t hd[] = {64, 128};
       for (size_t a = 0; a < 4; a++)
-        for (size_t b = 0; b < 2 && n < max; b++) out[n++] = (shape){KP_FAM_ROPE, tok[a], hd[b]};
+        for (size_t b = 0; b < 2 && n < max; b++) out[n++] = (kp_shape){KP_FAM_ROPE, tok[a], hd[b], 0};
       continue;
     }
     for (size_t a = 0; a < sizeof rows / sizeof rows[0]; a++)
       for (size_t b = 0; b < sizeof cols / sizeof cols[0] && n < max; b++)
-        if (rows[a] * cols[b] <= (1ll << 27)) out[n++] = (shape){(kp_family)f, rows[a], cols[b]};
+        if (rows[a] * cols[b] <= (1ll << 27)) out[n++] = (kp_shape){(kp_family)f, rows[a], cols[b], 0};
   }
   return n;
 }
 
 /* FILE: "family rows cols" per line ('*' = every family), '#' comments. */
-static int file_shapes(const char *path, shape *out, int max) {
+int kp_read_shapes(const char *path, kp_shape *out, int max) {
   FILE *f = fopen(path, "r");
   if (!f) {
     fprintf(stderr, "kp: %s: cannot open\n", path);
@@ -363,8 +358,15 @@ static int file_shapes(const char *path, shape *out, int max) {
       fclose(f);
       return -1;
     }
-    for (int k = 0; k < KP_FAM_COUNT && n < max; k++)
-      if (!strcmp(fam, "*") || k == kp_family_from_name(fam)) out[n++] = (shape){(kp_family)k, r, c};
+    for (int k = 0; k < KP_FAM_COUNT; k++) {
+      if (strcmp(fam, "*") && k != kp_family_from_name(fam)) continue;
+      if (n == max) {
+        fprintf(stderr, "kp: %s:%d: more than %d shapes\n", path, ln, max);
+        fclose(f);
+        return -1;
+      }
+      out[n++] = (kp_shape){(kp_family)k, r, c, ln};
+    }
   }
   fclose(f);
   return n;
@@ -408,7 +410,7 @@ static int named(const char *name, const char *const *only, int n_only) {
 
 /* Tune one (family, dtype, shape): every applicable variant, or those named
 ** in only[0..n_only-1]; returns the number of rows added, -1 on a device error. */
-static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const shape *sh, kp_dtype dt,
+static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shape *sh, kp_dtype dt,
                     int reps, const char *const *only, int n_only, int *rejected) {
   job j;
   memset(&j, 0, sizeof j);
@@ -505,7 +507,7 @@ void kp_bench_close(kp_bench *b) {
 int kp_bench_shape(kp_ctx *ctx, kp_bench *b, kp_tune_table *t, kp_family fam, kp_dtype dt,
                    int64_t rows, int64_t cols, const char *const *only, int n_only, int reps,
                    int *rejected) {
-  shape sh = {fam, rows, cols};
+  kp_shape sh = {fam, rows, cols, 0};
   return tune_one(ctx, b, t, &sh, dt, reps < 3 ? 3 : reps, only, n_only, rejected);
 }
 
@@ -626,8 +628,8 @@ int kp_cmd_tune(int argc, char **argv) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(usage_tune, stdout), 0;
   if (parse_common(argc, argv, &o, usage_tune)) return 2;
   if (o.devices) return tune_devices(argc, argv, &o);
-  static shape shapes[4096];
-  int ns = o.shapes ? file_shapes(o.shapes, shapes, 4096) : builtin_shapes(shapes, 4096);
+  static kp_shape shapes[4096];
+  int ns = o.shapes ? kp_read_shapes(o.shapes, shapes, 4096) : builtin_shapes(shapes, 4096);
   if (ns < 0) return 1;
   kp_options opt;
   kp_options_init(&opt);

@@ -301,43 +301,28 @@ static int warm_jit_all(kp_ctx *ctx, const warm_call *calls, int ncalls, int job
   return rc;
 }
 
-/* Parse SHAPES into calls; 0, or 1 after a message naming the line. */
+/* SHAPES (kp_read_shapes) times the wanted dtypes, as calls; 0, or 1 after a
+** message naming the line. */
 static int warm_parse(const char *path, const char *dtypes, warm_call **out, int *nout) {
-  FILE *f = fopen(path, "r");
-  if (!f) return fprintf(stderr, "kp warmup: %s: cannot open\n", path), 1;
-  char line[256], fam[64];
-  long long rows, cols;
-  int ln = 0, n = 0, cap = 0;
-  warm_call *v = NULL;
-  while (fgets(line, sizeof line, f)) {
-    ln++;
-    char *p = line + strspn(line, " \t");
-    if (*p == '#' || *p == '\n' || !*p) continue;
-    if (sscanf(p, "%63s %lld %lld", fam, &rows, &cols) != 3 || rows < 1 || cols < 1 ||
-        (strcmp(fam, "*") && kp_family_from_name(fam) < 0)) {
-      fprintf(stderr, "kp warmup: %s:%d: expected 'family rows cols'\n", path, ln);
-      free(v);
-      fclose(f);
-      return 1;
-    }
-    for (int k = 0; k < KP_FAM_COUNT; k++) {
-      if (strcmp(fam, "*") && k != kp_family_from_name(fam)) continue;
-      for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
-        if (dtypes && !kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt))) continue;
-        if (n == cap) {
-          warm_call *nv = realloc(v, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *v);
-          if (!nv) {
-            free(v);
-            fclose(f);
-            return fprintf(stderr, "kp warmup: out of memory\n"), 1;
-          }
-          v = nv;
-        }
-        v[n++] = (warm_call){{(kp_family)k, (kp_dtype)dt, (uint64_t)cols, 16}, rows, ln};
-      }
-    }
+  enum { MAX = 4096 };
+  kp_shape *sh = malloc(MAX * sizeof *sh);
+  warm_call *v = malloc(MAX * KP_DTYPE_COUNT_ * sizeof *v);
+  if (!sh || !v) {
+    free(sh);
+    free(v);
+    return fprintf(stderr, "kp warmup: out of memory\n"), 1;
   }
-  fclose(f);
+  int ns = kp_read_shapes(path, sh, MAX), n = 0;
+  for (int i = 0; i < ns; i++)
+    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
+      if (!dtypes || kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt)))
+        v[n++] = (warm_call){{sh[i].fam, (kp_dtype)dt, (uint64_t)sh[i].cols, 16}, sh[i].rows,
+                             sh[i].line};
+  free(sh);
+  if (ns < 0) {
+    free(v);
+    return 1;
+  }
   *out = v;
   *nout = n;
   return 0;
