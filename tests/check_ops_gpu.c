@@ -236,15 +236,20 @@ void rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
   free(ref);
 }
 
+/* run(dtype i, shape) on every shape, in one GPU session named op/dtype */
+static void every_shape(const char *op, int i, void (*run)(gpu *, kp_dtype, const shape *)) {
+  const kp_dtype dt = DTYPES[i];
+  char name[64];
+  snprintf(name, sizeof name, "%s/%s", op, dtn(dt));
+  gpu g;
+  gpu_open(&g, name, i);
+  for (int k = 0; k < NSHAPES; k++) run(&g, dt, &SHAPES[k]);
+  gpu_close(&g);
+}
+
 /* rmsnorm matches float64 on every shape, stride and offset, rows of very different scales */
 START_TEST(test_rmsnorm) {
-  const kp_dtype dt = DTYPES[_i];
-  char name[64];
-  snprintf(name, sizeof name, "rmsnorm/%s", dtn(dt));
-  gpu g;
-  gpu_open(&g, name, _i);
-  for (int k = 0; k < NSHAPES; k++) rmsnorm_case(&g, dt, &SHAPES[k]);
-  gpu_close(&g);
+  every_shape("rmsnorm", _i, rmsnorm_case);
 }
 END_TEST
 
@@ -293,13 +298,7 @@ void add_rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
 
 /* add_rmsnorm writes residual = round(x + res) (<= 1 ulp) and y = rmsnorm(residual) * w */
 START_TEST(test_add_rmsnorm) {
-  const kp_dtype dt = DTYPES[_i];
-  char name[64];
-  snprintf(name, sizeof name, "add_rmsnorm/%s", dtn(dt));
-  gpu g;
-  gpu_open(&g, name, _i);
-  for (int k = 0; k < NSHAPES; k++) add_rmsnorm_case(&g, dt, &SHAPES[k]);
-  gpu_close(&g);
+  every_shape("add_rmsnorm", _i, add_rmsnorm_case);
 }
 END_TEST
 
@@ -439,13 +438,7 @@ void rmsnorm_swiglu_case(gpu *g, kp_dtype dt, const shape *s) {
 
 /* rmsnorm_swiglu (norm over 2*cols, then silu(h[:cols]) * h[cols:]) matches float64 on every shape */
 START_TEST(test_rmsnorm_swiglu) {
-  const kp_dtype dt = DTYPES[_i];
-  char name[64];
-  snprintf(name, sizeof name, "rmsnorm_swiglu/%s", dtn(dt));
-  gpu g;
-  gpu_open(&g, name, _i);
-  for (int k = 0; k < NSHAPES; k++) rmsnorm_swiglu_case(&g, dt, &SHAPES[k]);
-  gpu_close(&g);
+  every_shape("rmsnorm_swiglu", _i, rmsnorm_swiglu_case);
 }
 END_TEST
 
