@@ -24,9 +24,9 @@ local KERNELS = [[
 // Vectors stay packed from load to use (kp_raw_io in kp_device.cuh).
 // Plain loads and stores throughout, though x, res and y are touched once
 // (res must not take the non-coherent path anyway: this kernel writes it):
-// with the streaming forms (kp_load_cs / kp_store_cs: ld.global.nc without
-// L1 allocation, st.global.cs) these kernels measured 4-5% slower on 8K rows
-// and 10-20% slower on 512-1K rows on H200 (bf16).
+// with the streaming forms (ld.global.nc without L1 allocation, st.global.cs)
+// these kernels measured 4-5% slower on 8K rows and 10-20% slower on 512-1K
+// rows on H200 (bf16).
 
 // Row in registers: LANES threads share one row: the whole block when
 // ROWS_PER_BLOCK == 1, else a warp or a group of 16 lanes.  Thread `lane`

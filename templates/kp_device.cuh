@@ -128,23 +128,11 @@ template <class T, int N> __device__ __forceinline__ void kp_store(T *p, const f
   }
 }
 
-// Streaming 16-byte forms (ld.global.nc with no L1 allocation, st.global.cs):
-// for tensors touched exactly once, so they do not evict what is reused.
-__device__ __forceinline__ uint4 kp_ld16_stream(const void *p) {
-  uint4 r;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-  return r;
-}
-__device__ __forceinline__ void kp_st16_stream(void *p, uint4 v) {
-  asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};"
-               :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
-}
-
 // Cache-hinted 16-byte loads, the forms Triton emits for its eviction
 // policies: H = 1 evict-first in L1 and L2 (data read once), H = 2
-// evict-last (data every block re-reads, such as a norm's weight); H = 0 is a
-// plain load.  The L2 policy comes from createpolicy (sm_80+).
+// evict-last (data every block re-reads, such as a norm's weight); H = 3 the
+// streaming form (ld.global.nc without L1 allocation); H = 0 is a plain
+// load.  The L2 policy comes from createpolicy (sm_80+).
 template <int H> __device__ __forceinline__ uint4 kp_ld16_hint(const void *p) {
   uint4 r;
   if constexpr (H == 1) {
@@ -156,6 +144,9 @@ template <int H> __device__ __forceinline__ uint4 kp_ld16_hint(const void *p) {
     asm volatile("{ .reg .b64 pol;\n\t"
                  "createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\t"
                  "ld.global.L1::evict_last.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], pol; }"
+                 : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+  } else if constexpr (H == 3) {
+    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
                  : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
   } else {
     r = *reinterpret_cast<const uint4 *>(p);
@@ -170,27 +161,6 @@ template <class T, int N, int H> __device__ __forceinline__ void kp_load_h(const
     io::from_words(u.w, v);
   } else {
     kp_load<T, N>(p, v);
-  }
-}
-
-template <class T, int N> __device__ __forceinline__ void kp_load_cs(const T *p, float *v) {
-  if constexpr (N * sizeof(T) == 16) {
-    typedef kp_vec_io<T, N> io;
-    union { uint4 r; kp_u32 w[4]; } u;
-    u.r = kp_ld16_stream(p);
-    io::from_words(u.w, v);
-  } else {
-    kp_load<T, N>(p, v);
-  }
-}
-template <class T, int N> __device__ __forceinline__ void kp_store_cs(T *p, const float *v) {
-  if constexpr (N * sizeof(T) == 16) {
-    typedef kp_vec_io<T, N> io;
-    union { uint4 r; kp_u32 w[4]; } u;
-    io::to_words(v, u.w);
-    kp_st16_stream(p, u.r);
-  } else {
-    kp_store<T, N>(p, v);
   }
 }
 

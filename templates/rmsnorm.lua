@@ -20,9 +20,9 @@ family { name = "rmsnorm", signature = "p,l,p,p,l,i,i,f" }
 local KERNELS = [[
 // Vectors stay packed from load to use (kp_raw_io in kp_device.cuh).
 // Plain loads and stores throughout, though x and y are touched once: with
-// the streaming forms (kp_load_cs / kp_store_cs: ld.global.nc without L1
-// allocation, st.global.cs) these kernels measured 3-5% slower on 8K rows
-// and 15-30% slower on 512-1K rows on H200 (bf16).
+// the streaming forms (ld.global.nc without L1 allocation, st.global.cs)
+// these kernels measured 3-5% slower on 8K rows and 15-30% slower on 512-1K
+// rows on H200 (bf16).
 
 // Row in registers: LANES threads share one row: the whole block when
 // ROWS_PER_BLOCK == 1, else a warp or a group of 16 lanes.  Thread `lane`

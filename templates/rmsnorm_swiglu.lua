@@ -27,9 +27,9 @@ family { name = "rmsnorm_swiglu", signature = "p,l,p,p,l,i,i,f" }
 local KERNELS = [[
 // Vectors stay packed from load to use (kp_raw_io in kp_device.cuh).
 // Plain loads and stores throughout, though x and y are touched once: with
-// the streaming forms (kp_load_cs / kp_store_cs: ld.global.nc without L1
-// allocation, st.global.cs) these kernels measured 4-10% slower on 8K outputs
-// and 15-35% slower on 512-1K outputs on H200 (bf16).
+// the streaming forms (ld.global.nc without L1 allocation, st.global.cs)
+// these kernels measured 4-10% slower on 8K outputs and 15-35% slower on
+// 512-1K outputs on H200 (bf16).
 
 // y for VEC outputs from gate a, up b and their weights ga, gb (raw forms).
 template <class T, int VEC>

@@ -80,7 +80,7 @@ template <class T, int VEC, bool PLAIN, bool PACKED = VEC * sizeof(T) == 16> str
 template <class T, int VEC, bool PLAIN> struct rope_vec<T, VEC, PLAIN, true> {
   uint4 r;
   __device__ __forceinline__ void load(const T *p) {
-    r = PLAIN ? *reinterpret_cast<const uint4 *>(p) : kp_ld16_stream(p);
+    r = kp_ld16_hint<PLAIN ? 0 : 3>(p);
   }
   __device__ __forceinline__ void get(float *v) const {
     union { uint4 r; kp_u32 w[4]; } u;
