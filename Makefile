@@ -176,11 +176,15 @@ run-tests: $(TEST_BIN)
 	$(Q)KP_PACK_DIR=$(abspath $(B)/packs) KP_TEMPLATE_DIR=$(abspath templates) $(TEST_BIN)
 
 # ---- benchmark --------------------------------------------------------------
-build-bench: build-all $(B)/bin/kpbench
+build-bench: build-all $(B)/bin/kpbench $(B)/bin/nvrtc_phases
 $(B)/bin/kpbench: $(B)/obj/bench/kpbench.o $(B)/lib/libkernpack.a
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) -o $@ $^ -ldl -lpthread -lm
+$(B)/bin/nvrtc_phases: $(B)/obj/bench/nvrtc_phases.o
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) -o $@ $^ $(NVRTC_LIBS)
 
 # ---- fuzzing (clang + libFuzzer) ------------------------------------------------
 FUZZ_TIME ?= 60
