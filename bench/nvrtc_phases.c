@@ -5,7 +5,12 @@
 ** (--time: front end, NVVM optimizer, PTX -> SASS).  The first compile of a
 ** process also pays NVRTC's start-up; the later ones show the steady cost.
 **
-**   nvrtc_phases [--arch sm_90] [--reps 3] SOURCE.cu...
+**   nvrtc_phases [--arch sm_90] [--reps 3] [--opt OPTION]... SOURCE.cu...
+**
+** --opt adds an NVRTC option (at most 4), e.g. --opt --Ofast-compile=min.
+** On a machine with a driver, NVRTC (12.9+) keeps its own cache of results
+** in the driver's compute cache: set CUDA_CACHE_DISABLE=1 to time real
+** compiles.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,25 +58,32 @@ static void phases(const char *csv, char *out, size_t outlen) {
 
 int main(int argc, char **argv) {
   const char *arch = "sm_90";
-  int reps = 3, i = 1;
+  int reps = 3, i = 1, nextra = 0;
+  const char *extra[4];
   for (; i < argc && argv[i][0] == '-'; i++) {
     if (!strcmp(argv[i], "--arch") && i + 1 < argc) arch = argv[++i];
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--opt") && i + 1 < argc && nextra < 4) extra[nextra++] = argv[++i];
     else {
-      fprintf(stderr, "usage: %s [--arch sm_90] [--reps 3] SOURCE.cu...\n", argv[0]);
+      fprintf(stderr, "usage: %s [--arch sm_90] [--reps 3] [--opt OPTION]... SOURCE.cu...\n",
+              argv[0]);
       return argv[i][1] == 'h' || argv[i][2] == 'h' ? 0 : 2;
     }
   }
   if (i >= argc || reps < 1) {
-    fprintf(stderr, "usage: %s [--arch sm_90] [--reps 3] SOURCE.cu...\n", argv[0]);
+    fprintf(stderr, "usage: %s [--arch sm_90] [--reps 3] [--opt OPTION]... SOURCE.cu...\n",
+              argv[0]);
     return 2;
   }
   char archopt[64], csv[64], timeopt[96];
   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
   snprintf(csv, sizeof csv, "/tmp/nvrtc_phases.%d.csv", (int)getpid());
   snprintf(timeopt, sizeof timeopt, "--time=%s", csv);
-  const char *opts[] = {archopt, KP_NVRTC_OPTIONS, timeopt};
-  int nopts = (int)(sizeof opts / sizeof opts[0]), rc = 0;
+  const char *base_opts[] = {archopt, KP_NVRTC_OPTIONS, timeopt};
+  const char *opts[sizeof base_opts / sizeof base_opts[0] + 4];
+  int nopts = 0, rc = 0;
+  for (size_t k = 0; k < sizeof base_opts / sizeof base_opts[0]; k++) opts[nopts++] = base_opts[k];
+  for (int k = 0; k < nextra; k++) opts[nopts++] = extra[k];
   for (; i < argc; i++) {
     char *src = slurp(argv[i]);
     if (!src) { fprintf(stderr, "%s: cannot read\n", argv[i]); rc = 1; continue; }

@@ -5,9 +5,11 @@
 --                    int rows, int cols, int tanh_form)
 -- gate, up: (rows, cols) sharing row stride ldin (often the two halves of one
 -- (rows, 2*cols) tensor); y: (rows, cols) with row stride ldy (elements);
--- tanh_form: 0 = erf GELU, else the tanh approximation, both with the
--- accurate erff/tanhf.  As in PyTorch, 1 + erf / 1 + tanh cancel for
--- gate << 0: there the error is small against |gate * up|, not against y.
+-- tanh_form: 0 = erf GELU, else the tanh approximation.  erf is CUDA's
+-- erff algorithm made branch-free (kp_erf); the tanh form is computed as
+-- x / (1 + e^-2z), the same function as 0.5 x (1 + tanh z), without tanhf.
+-- As in PyTorch, 1 + erf cancels for gate << 0: there the error is small
+-- against |gate * up|, not against y.
 --
 -- Variant space: a block is TX threads along a row x TY rows (TX*TY = 256,
 -- rows_per_block = TY).  Each thread walks its row in steps of U vectors of

@@ -164,27 +164,62 @@ template <class T, int N, int H> __device__ __forceinline__ void kp_load_h(const
   }
 }
 
+// A row's last, partial 16-byte vector: the first nb bytes (nb < 16, a
+// multiple of the element size) at 16-byte aligned p, the rest read as
+// zero, in at most three pieces of 8, 4 and 2 bytes whose loads are all in
+// flight together.  One guarded access per element instead was half of a
+// row kernel's code, and of its first-use compile time.
+__device__ __forceinline__ uint4 kp_ld16_part(const void *p, int nb) {
+  const char *b = (const char *)p;
+  const int o4 = nb & 8, o2 = nb & 12; // where the 4- and the 2-byte piece start
+  uint2 q = make_uint2(0u, 0u);
+  kp_u32 d = 0u, h = 0u;
+  if (nb & 8) q = *reinterpret_cast<const uint2 *>(b);
+  if (nb & 4) d = *reinterpret_cast<const kp_u32 *>(b + o4);
+  if (nb & 2) h = *reinterpret_cast<const kp_u16 *>(b + o2);
+  uint4 r;
+  r.x = q.x | (o4 == 0 ? d : 0u) | (o2 == 0 ? h : 0u);
+  r.y = q.y | (o2 == 4 ? h : 0u);
+  r.z = (o4 == 8 ? d : 0u) | (o2 == 8 ? h : 0u);
+  r.w = o2 == 12 ? h : 0u;
+  return r;
+}
+// Its twin: store the first nb bytes of r at p.
+__device__ __forceinline__ void kp_st16_part(void *p, uint4 r, int nb) {
+  char *b = (char *)p;
+  const int o4 = nb & 8, o2 = nb & 12;
+  if (nb & 8) *reinterpret_cast<uint2 *>(b) = make_uint2(r.x, r.y);
+  if (nb & 4) *reinterpret_cast<kp_u32 *>(b + o4) = o4 ? r.z : r.x;
+  if (nb & 2)
+    *reinterpret_cast<kp_u16 *>(b + o2) =
+        (kp_u16)(o2 == 0 ? r.x : o2 == 4 ? r.y : o2 == 8 ? r.z : r.w);
+}
+
 // Load N elements starting at element `c` of a row of `cols`, filling the
-// ones past the end with `pad`: a full vector when it fits, else one by one.
+// ones past the end with `pad`: a full vector when it fits, else the part
+// that is in the row (kp_ld16_part for 16-byte vectors, else one by one).
 template <class T, int N>
 __device__ __forceinline__ void kp_load_tail(const T *row, long long c, long long cols, float pad,
                                              float *v) {
   if (c + N <= cols) {
     kp_load<T, N>(row + c, v);
+  } else if constexpr (N * sizeof(T) == 16 && sizeof(T) == 2) { // (f32: 4 loads, as cheap)
+    const int in_row = c < cols ? (int)(cols - c) : 0; // < N
+    union { uint4 r; kp_u32 w[4]; } u;
+    u.r = kp_ld16_part(row + c, in_row * (int)sizeof(T));
+    kp_vec_io<T, N>::from_words(u.w, v);
+#pragma unroll
+    for (int i = 0; i < N; i++) v[i] = i < in_row ? v[i] : pad;
   } else {
 #pragma unroll
     for (int i = 0; i < N; i++) v[i] = (c + i < cols) ? kp_load1(row + c + i) : pad;
   }
 }
+template <class T, int N, class I>
+__device__ __forceinline__ void kp_store_part(T *row, I c, I n, const float *v);
 template <class T, int N>
 __device__ __forceinline__ void kp_store_tail(T *row, long long c, long long cols, const float *v) {
-  if (c + N <= cols) {
-    kp_store<T, N>(row + c, v);
-  } else {
-#pragma unroll
-    for (int i = 0; i < N; i++)
-      if (c + i < cols) kp_store1(row + c + i, v[i]);
-  }
+  kp_store_part<T, N, long long>(row, c, cols, v);
 }
 
 // ---- reductions ----------------------------------------------------------------
@@ -245,10 +280,7 @@ template <class T, int VEC, int H = 0> struct kp_raw_io {
     if (c + VEC <= n) {
       u.r = kp_ld16_hint<H>(row + c);
     } else {
-      float v[VEC];
-#pragma unroll
-      for (int i = 0; i < VEC; i++) v[i] = (c + i < n) ? kp_load1(row + c + i) : 0.f;
-      kp_vec_io<T, VEC>::to_words(v, u.w); // exact: the values came from T
+      u.r = kp_ld16_part(row + c, c < n ? (int)(n - c) * (int)sizeof(T) : 0);
     }
     return u.r;
   }
@@ -282,6 +314,12 @@ template <class T, int N, class I>
 __device__ __forceinline__ void kp_store_part(T *row, I c, I n, const float *v) {
   if (c + N <= n) {
     kp_store<T, N>(row + c, v);
+  } else if constexpr (N * sizeof(T) == 16) {
+    if (c < n) {
+      union { uint4 r; kp_u32 w[4]; } u;
+      kp_vec_io<T, N>::to_words(v, u.w);
+      kp_st16_part(row + c, u.r, (int)(n - c) * (int)sizeof(T));
+    }
   } else {
 #pragma unroll
     for (int i = 0; i < N; i++)
@@ -316,39 +354,40 @@ __device__ __forceinline__ void kp_glu_rows(const T *__restrict__ gate, const T 
   const T *gr = gate + row * ldin;
   const T *ur = up + row * ldin;
   T *yr = y + row * ldy;
-  long long c = (long long)tx * VEC;
-  // c <= last_full: all U vectors of this step are whole and in bounds
-  const long long last_full = (long long)cols - (long long)(U - 1) * SPAN - VEC;
-  for (; c <= last_full; c += (long long)U * SPAN) {
-    float g[U][VEC], u[U][VEC];
+  // One body for whole and partial vectors, so the activation is compiled
+  // U*VEC times, not twice that: code size is first-use compile time.
+  const long long n = cols;
+  for (long long c = (long long)tx * VEC; c < n; c += (long long)U * SPAN) {
+    if constexpr (VEC * sizeof(T) == 16 || VEC == 1) {
+      // packed as loaded until the use (kp_raw_io): 4 registers a vector
+      typedef kp_raw_io<T, VEC, H> io;
+      typename io::raw g[U], u[U];
 #pragma unroll
-    for (int k = 0; k < U; k++) kp_load_h<T, VEC, H>(gr + c + k * SPAN, g[k]);
+      for (int k = 0; k < U; k++) g[k] = io::load(gr, c + k * SPAN, n);
 #pragma unroll
-    for (int k = 0; k < U; k++) kp_load_h<T, VEC, H>(ur + c + k * SPAN, u[k]);
+      for (int k = 0; k < U; k++) u[k] = io::load(ur, c + k * SPAN, n);
 #pragma unroll
-    for (int k = 0; k < U; k++) {
+      for (int k = 0; k < U; k++) {
+        if (c + k * SPAN >= n) break;
+        float a[VEC], b[VEC];
+        io::unpack(g[k], a);
+        io::unpack(u[k], b);
 #pragma unroll
-      for (int i = 0; i < VEC; i++) g[k][i] = Op::f(g[k][i], u[k][i]);
-      kp_store<T, VEC>(yr + c + k * SPAN, g[k]);
-    }
-  }
-  if (c < cols) { // the last, partial step: up to U vectors, the final one maybe cut
-    float g[U][VEC], u[U][VEC];
-#pragma unroll
-    for (int k = 0; k < U; k++) {
-      const long long ck = c + k * SPAN;
-      if (ck < cols) {
-        kp_load_tail<T, VEC>(gr, ck, cols, 0.f, g[k]);
-        kp_load_tail<T, VEC>(ur, ck, cols, 0.f, u[k]);
+        for (int i = 0; i < VEC; i++) a[i] = Op::f(a[i], b[i]);
+        kp_store_part<T, VEC, long long>(yr, c + k * SPAN, n, a);
       }
-    }
+    } else {
+      float g[U][VEC], u[U][VEC];
 #pragma unroll
-    for (int k = 0; k < U; k++) {
-      const long long ck = c + k * SPAN;
-      if (ck < cols) {
+      for (int k = 0; k < U; k++) kp_load_tail<T, VEC>(gr, c + k * SPAN, n, 0.f, g[k]);
+#pragma unroll
+      for (int k = 0; k < U; k++) kp_load_tail<T, VEC>(ur, c + k * SPAN, n, 0.f, u[k]);
+#pragma unroll
+      for (int k = 0; k < U; k++) {
+        if (c + k * SPAN >= n) break;
 #pragma unroll
         for (int i = 0; i < VEC; i++) g[k][i] = Op::f(g[k][i], u[k][i]);
-        kp_store_tail<T, VEC>(yr, ck, cols, g[k]);
+        kp_store_part<T, VEC, long long>(yr, c + k * SPAN, n, g[k]);
       }
     }
   }
@@ -366,10 +405,35 @@ __device__ __forceinline__ float kp_exp(float x) {
   return y;
 }
 __device__ __forceinline__ float kp_silu(float x) { return __fdividef(x, 1.f + kp_exp(-x)); }
-__device__ __forceinline__ float kp_gelu_erf(float x) {
-  return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
+// erf(x) as CUDA's erff computes it (same minimax polynomials, same
+// results), with the |x| >= 1.003 branch turned into a select: sixteen
+// inlined branchy copies made GeGLU's compile (first-use JIT) 2x slower.
+__device__ __forceinline__ float kp_erf(float x) {
+#define KP_F_(h) __int_as_float((int)0x##h##u) // the constants, bit for bit
+  const float a = fabsf(x);
+  const bool big = a >= KP_F_(3F8060FE); // 1.00296
+  const float t = big ? a : x * x;
+  float p = big ? KP_F_(38EB4C3A) : KP_F_(38B1E96A);
+  p = fmaf(p, t, big ? KP_F_(BAAE005B) : KP_F_(BA574D20));
+  p = fmaf(p, t, big ? KP_F_(3C09919F) : KP_F_(3BAAD5EA));
+  p = fmaf(p, t, big ? KP_F_(BD24D99A) : KP_F_(BCDC1BE7));
+  p = fmaf(p, t, big ? KP_F_(3E235519) : KP_F_(3DE718AF));
+  p = fmaf(p, t, big ? KP_F_(3F69B4F9) : KP_F_(BEC093AC));
+  p = fmaf(p, t, big ? KP_F_(3F210A14) : KP_F_(3E0375D3));
+#undef KP_F_
+  const float s = big ? -a : x;
+  const float r = fmaf(p, s, s); // big: log2(1 - |erf x|); else erf x
+  float e;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(r));
+  return big ? copysignf(1.f - e, x) : r;
 }
+__device__ __forceinline__ float kp_gelu_erf(float x) {
+  return 0.5f * x * (1.f + kp_erf(x * 0.70710678118654752f));
+}
+// The tanh form through 0.5 (1 + tanh z) = 1 / (1 + e^-2z): the same
+// function, a few instructions instead of tanhf's, and no cancellation
+// in 1 + tanh z for z << 0 (x e^2z stays accurate relative to itself).
 __device__ __forceinline__ float kp_gelu_tanh(float x) {
   const float k0 = 0.7978845608028654f, k1 = 0.044715f;
-  return 0.5f * x * (1.f + tanhf(k0 * (x + k1 * x * x * x)));
+  return __fdividef(x, 1.f + kp_exp(-2.f * k0 * (x + k1 * x * x * x)));
 }

@@ -56,8 +56,7 @@ __device__ __forceinline__ void rope_rot(float &x1, float &x2, float c, float s)
   x2 = fmaf(b, c, a * s);
 }
 
-// The gptj == 0 and gptj == 1 bodies are two instantiations; a function-local
-// static here, not in rope_tokens, lets them share one shared-memory table.
+// The shared-memory cos/sin table of a block.
 template <int RPB, int CH> struct __align__(16) rope_table { float cos[RPB][CH], sin[RPB][CH]; };
 template <int RPB, int CH> __device__ __forceinline__ rope_table<RPB, CH> &rope_shared() {
   __shared__ rope_table<RPB, CH> table;
@@ -97,14 +96,14 @@ template <class T, int VEC, int U, bool PLAIN> struct rope_batch {
 
 // ONE_ROUND: the variant is only selected for rot_dim/2 <= CH, so the fill
 // state dies after one round instead of staying live across the row loop.
-template <class T, int VEC, int TX, int RPB, int U, bool ONE_ROUND, bool PLAIN, bool GPTJ>
+template <class T, int VEC, int TX, int RPB, int U, bool ONE_ROUND, bool PLAIN>
 __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k,
                                             const float *__restrict__ cosp,
                                             const float *__restrict__ sinp,
                                             const int *__restrict__ positions, long long q_st,
                                             long long q_sh, long long k_st, long long k_sh,
                                             long long cs_stride, int tokens, int hq, int hk,
-                                            int rot_dim, float theta) {
+                                            int rot_dim, bool gptj, float theta) {
   constexpr int THREADS = 256, TY = THREADS / TX;
   constexpr int CH = TX * VEC;        // pairs per round; divides THREADS
   constexpr int FSTEP = THREADS / CH; // tokens filled side by side
@@ -129,8 +128,8 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
     const bool lane_on = c0 < half;
     // element offsets of the lane's two vectors inside a head: NeoX takes
     // x1 = [c0, c0+VEC) and x2 = x1 + half; GPT-J the 2*VEC elements at 2*c0
-    const int o1 = GPTJ ? 2 * c0 : c0;
-    const int o2 = GPTJ ? 2 * c0 + VEC : c0 + half;
+    const int o1 = gptj ? 2 * c0 : c0;
+    const int o2 = gptj ? 2 * c0 + VEC : c0 + half;
     int t = ty / heads, h = ty % heads;
     auto load = [&](batch &B) {
 #pragma unroll
@@ -147,7 +146,9 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
         if (h >= heads) { h -= heads; t++; }
       }
     };
-    auto rotate = [&](const batch &B) {
+    // GPTJ: a constant at each call below, so each inlined copy keeps
+    // only its own index math
+    auto rotate = [&](const batch &B, const bool GPTJ) {
 #pragma unroll
       for (int u = 0; u < U; u++) {
         if (B.tok[u] < nt) {
@@ -225,13 +226,17 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
     if (!lane_on) continue; // no barrier follows before the next round's one
     // Double buffering: the next batch's loads are issued before this one is
     // rotated and stored (rows never repeat, so in place is safe).
-    while (t < nt) {
+    // (one rotate site, not a loop plus a last rotate: rotate is most of
+    // the code, and code size is first-use compile time)
+    for (;;) {
+      const bool more = t < nt;
       batch nxt;
-      load(nxt);
-      rotate(cur);
+      if (more) load(nxt);
+      if (gptj) rotate(cur, true);
+      else rotate(cur, false);
+      if (!more) break;
       cur = nxt;
     }
-    rotate(cur);
   }
 }
 
@@ -242,13 +247,8 @@ extern "C" __global__ void __launch_bounds__(256, ${minb})
 ${name}(${T} *q, ${T} *k, const float *cos, const float *sin, const int *positions,
         long long q_st, long long q_sh, long long k_st, long long k_sh, long long cs_stride,
         int tokens, int hq, int hk, int rot_dim, int gptj, float theta) {
-  // one branch per block: the pair layout fixes the index math of every row
-  if (gptj)
-    rope_tokens<${targs}, true>(q, k, cos, sin, positions, q_st, q_sh, k_st, k_sh, cs_stride,
-                                tokens, hq, hk, rot_dim, theta);
-  else
-    rope_tokens<${targs}, false>(q, k, cos, sin, positions, q_st, q_sh, k_st, k_sh, cs_stride,
-                                 tokens, hq, hk, rot_dim, theta);
+  rope_tokens<${targs}>(q, k, cos, sin, positions, q_st, q_sh, k_st, k_sh, cs_stride, tokens, hq,
+                       hk, rot_dim, gptj != 0, theta);
 }
 ]]
 
@@ -283,9 +283,10 @@ for _, dt in ipairs(DTYPES) do
     emit(dt, { vec = vec, tx = tx, u = 2, rpb = 4, minb = 3, one = true }, 290)
   end
   -- for the tuner: more tokens per block (the table fill and its barrier
-  -- amortised over more rows), streaming and plain loads
+  -- amortised over more rows), streaming and plain loads (16 tokens: 1-3%
+  -- slower than 8 on H100, and t16 spills at 3 blocks per SM on sm_90a)
   for _, tx in ipairs({ 8, 16 }) do
-    for _, rpb in ipairs({ 8, 16 }) do
+    for _, rpb in ipairs({ 8 }) do
       emit(dt, { vec = vec, tx = tx, u = 2, rpb = rpb, minb = 3, one = true }, 280)
       emit(dt, { vec = vec, tx = tx, u = 2, rpb = rpb, minb = 3, one = true, plain = true }, 280)
     end
