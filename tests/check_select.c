@@ -321,6 +321,49 @@ START_TEST(test_real_pack_covers) {
 }
 END_TEST
 
+/* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variant
+** (16-bit, rows >= 16384, 4096 < cols <= 8192) exactly where it is meant to,
+** never a column-chunk GLU variant (those are for the tuner), and every
+** min_rows in the pack is a power of two. */
+START_TEST(test_real_pack_min_rows) {
+  kpk_pack pk;
+  open_built(&pk, "sm_90a");
+  kp_devprops d = {90, 227 * 1024};
+  int with_min_rows = 0, chunked = 0;
+  for (uint32_t i = 0; i < pk.n_entries; i++) {
+    const kpk_entry *e = &pk.entries[i];
+    ck_assert_uint_eq(e->min_rows & (e->min_rows - 1), 0);
+    with_min_rows += e->min_rows > 1;
+    chunked += e->cols_per_block != 0;
+  }
+  ck_assert_int_eq(with_min_rows, 2);  /* rmsnorm bf16 and f16 */
+  ck_assert_int_eq(chunked, 2 * 3 * 6); /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls */
+  static const uint64_t cols[] = {1, 7, 1000, 4096, 4097, 5120, 8192, 8193, 14336, 65537};
+  static const uint64_t rows[] = {1, 5, 1000, 8192, 16383, 16384, 16385, 32768, 1u << 20,
+                                  2147483647u};
+  for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
+      for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        kp_call c = {KP_FAM_RMSNORM, (kp_dtype)dt, cols[k], 16, rows[r]};
+        int i = kp_select_variant(&pk, &c, &d, NULL, 0);
+        ck_assert_int_ge(i, 0);
+        const int want = dt != KP_F32 && rows[r] >= 16384 && cols[k] > 4096 && cols[k] <= 8192;
+        const int got = pk.entries[i].min_rows == 16384;
+        ck_assert_msg(want == got, "rmsnorm %s %llu x %llu: %s", kp_dtype_name((kp_dtype)dt),
+                      (unsigned long long)rows[r], (unsigned long long)cols[k], pk.entries[i].name);
+        for (int f = KP_FAM_SWIGLU; f <= KP_FAM_GEGLU; f++) {
+          c.family = (kp_family)f;
+          i = kp_select_variant(&pk, &c, &d, NULL, 0);
+          ck_assert_int_ge(i, 0);
+          ck_assert_msg(pk.entries[i].cols_per_block == 0, "%s picked by the ranking",
+                        pk.entries[i].name);
+          c.family = KP_FAM_RMSNORM;
+        }
+      }
+  kpk_close(&pk);
+}
+END_TEST
+
 Suite *select_suite(void) {
   Suite *s = suite_create("select");
   TCase *tc = tcase_create("rules");
@@ -333,6 +376,7 @@ Suite *select_suite(void) {
   tcase_add_test(tc, test_grid_blocks);
   tcase_add_test(tc, test_target_score);
   tcase_add_test(tc, test_real_pack_covers);
+  tcase_add_test(tc, test_real_pack_min_rows);
   suite_add_tcase(s, tc);
   return s;
 }
