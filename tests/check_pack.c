@@ -493,14 +493,20 @@ START_TEST(test_ptx_unterminated) {
 }
 END_TEST
 
+/* A one-entry pack of entry e (the writer does not judge its values). */
+static uint8_t *one_entry_pack(const kpk_entry *e, size_t *n) {
+  kpk_writer *w = kpk_writer_new("sm_80", 12080);
+  ck_assert_int_eq(kpk_writer_add(w, e, CUBIN, sizeof CUBIN, "s", 1), 0);
+  uint8_t *buf;
+  ck_assert_int_eq(kpk_writer_finish(w, &buf, n), 0);
+  kpk_writer_free(w);
+  return buf;
+}
+
 /* Build a one-entry pack from entry e and expect the reader to refuse it. */
 static void bad_entry_fails(kpk_entry e, const char *what) {
-  kpk_writer *w = kpk_writer_new("sm_80", 12080);
-  ck_assert_int_eq(kpk_writer_add(w, &e, CUBIN, sizeof CUBIN, "s", 1), 0);
-  uint8_t *buf;
   size_t n;
-  ck_assert_int_eq(kpk_writer_finish(w, &buf, &n), 0);
-  kpk_writer_free(w);
+  uint8_t *buf = one_entry_pack(&e, &n);
   expect_fail(buf, n, KP_ERR_PACK_CORRUPT, what);
   free(buf);
 }
@@ -549,12 +555,8 @@ START_TEST(test_entry_rows_fields_edges) {
     kpk_entry e = sample_entry(0);
     e.min_rows = mins[k];
     e.cols_per_block = cpbs[k];
-    kpk_writer *w = kpk_writer_new("sm_80", 12080);
-    ck_assert_int_eq(kpk_writer_add(w, &e, CUBIN, sizeof CUBIN, "s", 1), 0);
-    uint8_t *buf;
     size_t n;
-    ck_assert_int_eq(kpk_writer_finish(w, &buf, &n), 0);
-    kpk_writer_free(w);
+    uint8_t *buf = one_entry_pack(&e, &n);
     kpk_pack pk;
     char err[512];
     ck_assert_msg(parse_copy(&pk, buf, n, err, sizeof err) == KP_OK, "%s", err);
