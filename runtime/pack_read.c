@@ -187,7 +187,7 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): block of %u threads, %u rows per block", i, e->name,
                   e->block, e->rows_per_block);
-    /* min_rows: a power of two, so that no rows bucket of the selection cache
+    /* min_rows: a power of two, so that no rows class of the selection cache
     ** straddles it (select.c); rows are at most 2^31 - 1 */
     if (e->min_rows > KPK_MAX_MIN_ROWS || (e->min_rows & (e->min_rows - 1)))
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
