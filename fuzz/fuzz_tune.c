@@ -51,9 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     kp_devprops d = {90, 1 << 17};
     for (int dt = 0; dt < 3; dt++) {
       e.dtype = (uint32_t)dt;
-      kp_call c = {KP_FAM_SOFTMAX, (kp_dtype)dt, 4096, 16};
+      kp_call c = {KP_FAM_SOFTMAX, (kp_dtype)dt, 4096, 16, 1000};
       char how[512];
-      kp_tune_pick(&t, &pk, &c, 1000, &d, how, sizeof how);
+      kp_tune_pick(&t, &pk, &c, &d, how, sizeof how);
     }
     kp_tune_free(&t);
   }

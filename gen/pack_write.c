@@ -114,6 +114,8 @@ int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t 
   kp_wr32(r + KE_RANK, (uint32_t)e->rank);
   kp_wr32(r + KE_BLOCK, e->block);
   kp_wr32(r + KE_RPB, e->rows_per_block);
+  kp_wr32(r + KE_MIN_ROWS, e->min_rows);
+  kp_wr32(r + KE_CPB, e->cols_per_block);
   kp_wr32(r + KE_SMEM, e->smem);
   kp_wr32(r + KE_REGS, e->regs);
   kp_wr32(r + KE_STACK, e->stack);

@@ -209,6 +209,12 @@ static int l_variant(lua_State *L) {
   e.block = (uint32_t)opt_int(L, 1, "block", -1, 32, 1024);
   if (e.block % 32) return luaL_error(L, "variant '%s': block must be a multiple of 32", name);
   e.rows_per_block = (uint32_t)opt_int(L, 1, "rows_per_block", 1, 1, 1 << 20);
+  e.cols_per_block = (uint32_t)opt_int(L, 1, "cols_per_block", 0, 0, (lua_Integer)KG_MAX_COLS);
+  /* a power of two: the selection cache's rows classes never straddle it (select.c) */
+  e.min_rows = (uint32_t)opt_int(L, 1, "min_rows", 0, 0, (lua_Integer)KPK_MAX_MIN_ROWS);
+  if (e.min_rows & (e.min_rows - 1))
+    return luaL_error(L, "variant '%s': min_rows = %d must be 0 or a power of two", name,
+                      (int)e.min_rows);
   e.min_cols = (uint64_t)opt_int(L, 1, "min_cols", 1, 1, (lua_Integer)KG_MAX_COLS);
   e.max_cols = (uint64_t)opt_int(L, 1, "max_cols", (lua_Integer)KG_MAX_COLS, 1,
                                  (lua_Integer)KG_MAX_COLS);

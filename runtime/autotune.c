@@ -44,9 +44,12 @@ static double now_ms(void) {
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static kp_status launch(kp_ctx *ctx, const kpk_entry *e, CUfunction f, int64_t rows, void **args,
-                        CUstream s) {
-  uint64_t grid = ((uint64_t)rows + e->rows_per_block - 1) / e->rows_per_block;
+static kp_status launch(kp_ctx *ctx, const kpk_entry *e, CUfunction f, const kp_call *c,
+                        void **args, CUstream s) {
+  uint64_t grid;
+  if (kp_grid_blocks(e, c->rows, c->cols, &grid) != KP_OK)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "autotune: %s needs %llu blocks, more than a grid holds",
+                   e->name, (unsigned long long)grid);
   CUresult r = ctx->drv->cuLaunchKernel(f, (unsigned)grid, 1, 1, e->block, 1, 1, e->smem, s, args,
                                         NULL);
   return r == CUDA_SUCCESS ? KP_OK : kp_cu_fail(ctx, r, "cuLaunchKernel (autotune)", __FILE__, __LINE__);
@@ -89,8 +92,7 @@ static kp_tune_table *ensure_table(kp_ctx *ctx) {
   return t;
 }
 
-kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, CUstream stream,
-                      int *best) {
+kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, void **args, CUstream stream, int *best) {
   const kp_driver *d = ctx->drv;
   *best = -1;
   int cand[256], n = 0;
@@ -126,9 +128,9 @@ kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, 
     const kpk_entry *e = &ctx->pack.entries[cand[k]];
     if ((st = kp_load_entry(ctx, (uint32_t)cand[k])) != KP_OK) break;
     CUfunction f = ctx->funcs[cand[k]];
-    if ((st = launch(ctx, e, f, rows, args, stream)) != KP_OK) break; /* warm-up */
+    if ((st = launch(ctx, e, f, c, args, stream)) != KP_OK) break; /* warm-up */
     d->cuEventRecord(e0, stream);
-    for (int rep = 0; rep < 3 && st == KP_OK; rep++) st = launch(ctx, e, f, rows, args, stream);
+    for (int rep = 0; rep < 3 && st == KP_OK; rep++) st = launch(ctx, e, f, c, args, stream);
     d->cuEventRecord(e1, stream);
     float ms = 0;
     if (st != KP_OK || (r = d->cuEventSynchronize(e1)) != CUDA_SUCCESS ||
@@ -143,7 +145,7 @@ kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, 
     row.dtype = c->dtype;
     row.cols = c->cols;
     row.align = c->align;
-    row.rows = kp_rows_bucket((uint64_t)rows);
+    row.rows = kp_rows_bucket(c->rows);
     row.us = ms * 1e3 / 3;
     kp_tune_add(t, &row);
     kp_tune_add(&mine, &row);
@@ -153,7 +155,7 @@ kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, 
   if (st == KP_OK && timed) {
     kp_log(ctx, KP_LOG_INFO, "autotune: %s %s cols=%llu rows<=%llu: %d of %d variants timed in "
            "%.0f ms, %s fastest (%.1f us)", kp_family_name(c->family), kp_dtype_name(c->dtype),
-           (unsigned long long)c->cols, (unsigned long long)kp_rows_bucket((uint64_t)rows), timed,
+           (unsigned long long)c->cols, (unsigned long long)kp_rows_bucket(c->rows), timed,
            n, now_ms() - t0, ctx->pack.entries[*best].name, best_us);
     persist(ctx, &mine);
   }

@@ -48,8 +48,9 @@ const char *kp_family_signature(kp_family f);
 typedef struct kp_call {
   kp_family family;
   kp_dtype dtype;
-  uint64_t cols;
+  uint64_t cols;      /* the family's cols (rope: rot_dim) */
   uint32_t align;     /* bytes: largest power of two <= 16 dividing all row starts */
+  uint64_t rows;      /* the launch's rows (rope: tokens), >= 1 */
 } kp_call;
 
 typedef struct kp_devprops {
@@ -129,9 +130,19 @@ void kp_log(const kp_ctx *ctx, kp_log_level lvl, const char *fmt, ...)
 
 /* ---- launch.c ------------------------------------------------------------ */
 
-/* Pick (cached) and launch the variant for `c`: grid.x = ceil(rows /
-** rows_per_block).  args are the kernel arguments in signature order. */
-kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, void *stream);
+/* Pick (cached) and launch the variant for `c` on kp_grid_blocks(e, c->rows,
+** c->cols) blocks.  args are the kernel arguments in signature order. */
+kp_status kp_launch(kp_ctx *ctx, const kp_call *c, void **args, void *stream);
+/* The grid a call of rows x cols needs from entry e, in grid.x:
+** ceil(rows / rows_per_block), times ceil(cols / cols_per_block) when
+** cols_per_block is set (the kernel splits blockIdx.x into row-block =
+** blockIdx.x / chunks and chunk = blockIdx.x % chunks).  KP_ERR_UNSUPPORTED
+** when that is more than 0x7FFFFFFF blocks (*blocks still says how many,
+** saturated at UINT64_MAX). */
+kp_status kp_grid_blocks(const kpk_entry *e, uint64_t rows, uint64_t cols, uint64_t *blocks);
+/* The per-call cache key: family, dtype, alignment, cols, and the rows class
+** (ceil(log2 rows), and whether rows is a power of two): see select.c. */
+uint64_t kp_cache_key(const kp_call *c);
 void kp_launch_release(kp_ctx *ctx);
 /* Load entry i's module (from the pack, or JIT-compiled); lock held. */
 kp_status kp_load_entry(kp_ctx *ctx, uint32_t i);
@@ -143,16 +154,15 @@ int kp_autotune_safe(const kp_call *c, void **args);
 /* Time the applicable variants on the call's arguments (lock held, context
 ** current), record them in ctx->tune and on disk; *best = the fastest entry,
 ** or -1 when there was nothing to choose between. */
-kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, CUstream stream,
-                      int *best);
+kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, void **args, CUstream stream, int *best);
 
 /* Resolve and load (JIT-compiling if needed) the variant a call would use,
 ** without launching: `kp warmup`. */
-kp_status kp_prepare(kp_ctx *ctx, const kp_call *c, int64_t rows, const kpk_entry **chosen);
+kp_status kp_prepare(kp_ctx *ctx, const kp_call *c, const kpk_entry **chosen);
 /* For the tuner: the calling thread's next launches use pack entry `entry`
 ** (if it applies) instead of the selection rule; -1 restores the rule. */
 void kp_force_variant(int entry);
 /* Which entry a call would get, and why (table row, bucket or ranking). */
-int kp_explain(kp_ctx *ctx, const kp_call *c, int64_t rows, char *why, size_t whylen);
+int kp_explain(kp_ctx *ctx, const kp_call *c, char *why, size_t whylen);
 
 #endif /* KP_INTERNAL_H */

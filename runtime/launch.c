@@ -2,10 +2,10 @@
 ** launch.c -- the per-call path: cached variant choice, lazy module load,
 ** cuLaunchKernel.
 **
-** The first call with a given (family, dtype, cols, alignment) runs the
-** selection rule and loads the chosen variant's module; later calls find the
-** CUfunction in a small open-addressing table, so the host cost of a call is
-** one mutex, one probe and cuLaunchKernel.
+** The first call with a given (family, dtype, cols, alignment, rows class)
+** runs the selection rule and loads the chosen variant's module; later calls
+** find the CUfunction in a small open-addressing table, so the host cost of a
+** call is one mutex, one probe and cuLaunchKernel.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +15,33 @@
 #include "jit.h"
 #include "tune.h"
 
-/* (family, dtype, alignment, rows bucket, cols): the tuning table's key */
-static uint64_t cache_key(const kp_call *c, int64_t rows) {
+/* (family, dtype, alignment, rows class, cols): the tuning table's key, its
+** rows bucket ceil(log2 rows) split into rows = 2^r and the rest, so that
+** no power-of-two min_rows falls inside a class (select.c).  Bits: 63 set,
+** 52.. family, 48.. dtype, 44.. log2 align, 42 power of two, 36.. r, cols. */
+uint64_t kp_cache_key(const kp_call *c) {
   uint32_t a = 0, r = 0;
-  while ((1u << a) < c->align && a < 31) a++;
-  while ((1ull << r) < (uint64_t)rows && r < 63) r++;
+  while ((1u << a) < c->align && a < 15) a++;
+  while ((1ull << r) < c->rows && r < 63) r++;
+  uint64_t pow2 = c->rows && !(c->rows & (c->rows - 1));
   return 1ull << 63 | (uint64_t)c->family << 52 | (uint64_t)c->dtype << 48 |
-         (uint64_t)a << 44 | (uint64_t)r << 36 | (c->cols & 0xFFFFFFFFull);
+         (uint64_t)a << 44 | pow2 << 42 | (uint64_t)r << 36 | (c->cols & 0xFFFFFFFFull);
+}
+
+kp_status kp_grid_blocks(const kpk_entry *e, uint64_t rows, uint64_t cols, uint64_t *blocks) {
+  *blocks = 0;
+  if (!e->rows_per_block) return KP_ERR_PACK_CORRUPT; /* the reader refuses it */
+  uint64_t n = rows / e->rows_per_block + (rows % e->rows_per_block != 0);
+  if (e->cols_per_block) {
+    uint64_t chunks = cols / e->cols_per_block + (cols % e->cols_per_block != 0);
+    if (chunks && n > UINT64_MAX / chunks) {
+      *blocks = UINT64_MAX;
+      return KP_ERR_UNSUPPORTED;
+    }
+    n *= chunks;
+  }
+  *blocks = n;
+  return n > 0x7FFFFFFFull ? KP_ERR_UNSUPPORTED : KP_OK;
 }
 
 static _Thread_local int tl_force = -1;
@@ -92,13 +112,13 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
 }
 
 /* The tuning table's choice if it has one that applies, else the ranking. */
-int kp_explain(kp_ctx *ctx, const kp_call *c, int64_t rows, char *why, size_t whylen) {
+int kp_explain(kp_ctx *ctx, const kp_call *c, char *why, size_t whylen) {
   if (!ctx->have_pack) {
     snprintf(why, whylen, "%s", ctx->pack_err);
     return -1;
   }
   if (ctx->tune) {
-    int i = kp_tune_pick(ctx->tune, &ctx->pack, c, (uint64_t)rows, &ctx->props, why, whylen);
+    int i = kp_tune_pick(ctx->tune, &ctx->pack, c, &ctx->props, why, whylen);
     if (i >= 0) return i;
   }
   int i = kp_select_variant(&ctx->pack, c, &ctx->props, why, whylen);
@@ -111,15 +131,15 @@ int kp_explain(kp_ctx *ctx, const kp_call *c, int64_t rows, char *why, size_t wh
 
 /* Slow path under the lock: select (or tune online), check the signature,
 ** load, remember.  args/stream: the call's own, or NULL (kp_prepare). */
-static kp_status resolve(kp_ctx *ctx, const kp_call *c, int64_t rows, uint64_t key, uint32_t h,
-                         void **args, CUstream stream, kp_slot *out) {
+static kp_status resolve(kp_ctx *ctx, const kp_call *c, uint64_t key, uint32_t h, void **args,
+                         CUstream stream, kp_slot *out) {
   char why[900];
-  int i = kp_explain(ctx, c, rows, why, sizeof why);
+  int i = kp_explain(ctx, c, why, sizeof why);
   if (i < 0) return kp_fail(ctx, KP_ERR_NO_VARIANT, "%s", why);
   if (ctx->autotune && args && kp_autotune_safe(c, args) &&
-      (!ctx->tune || kp_tune_exact(ctx->tune, &ctx->pack, c, (uint64_t)rows, &ctx->props) < 0)) {
+      (!ctx->tune || kp_tune_exact(ctx->tune, &ctx->pack, c, &ctx->props) < 0)) {
     int best;
-    kp_status st = kp_autotune(ctx, c, rows, args, stream, &best);
+    kp_status st = kp_autotune(ctx, c, args, stream, &best);
     if (st != KP_OK) return st;
     if (best >= 0) i = best;
   }
@@ -141,8 +161,9 @@ static kp_status resolve(kp_ctx *ctx, const kp_call *c, int64_t rows, uint64_t k
   ctx->cache[h].e = e;
   ctx->cache_used++;
   *out = ctx->cache[h];
-  kp_log(ctx, KP_LOG_DEBUG, "%s %s cols=%llu align=%u -> %s", kp_family_name(c->family),
-         kp_dtype_name(c->dtype), (unsigned long long)c->cols, c->align, e->name);
+  kp_log(ctx, KP_LOG_DEBUG, "%s %s rows=%llu cols=%llu align=%u -> %s", kp_family_name(c->family),
+         kp_dtype_name(c->dtype), (unsigned long long)c->rows, (unsigned long long)c->cols,
+         c->align, e->name);
   return KP_OK;
 }
 
@@ -168,10 +189,10 @@ static kp_status forced(kp_ctx *ctx, const kp_call *c, kp_slot *out) {
 
 /* The variant for a call: forced (tuner), cached, or resolved now.  The
 ** caller has made the ctx's context current. */
-static kp_status lookup(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args,
-                        CUstream stream, kp_slot *s) {
+static kp_status lookup(kp_ctx *ctx, const kp_call *c, void **args, CUstream stream,
+                        kp_slot *s) {
   kp_status st = KP_OK;
-  uint64_t key = cache_key(c, rows);
+  uint64_t key = kp_cache_key(c);
   uint32_t h = slot_of(key);
   s->key = 0;
   pthread_mutex_lock(&ctx->lock);
@@ -182,13 +203,13 @@ static kp_status lookup(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args
       if (ctx->cache[p].key == key) { *s = ctx->cache[p]; break; }
       if (!ctx->cache[p].key) break;
     }
-    if (!s->key) st = resolve(ctx, c, rows, key, h, args, stream, s);
+    if (!s->key) st = resolve(ctx, c, key, h, args, stream, s);
   }
   pthread_mutex_unlock(&ctx->lock);
   return st;
 }
 
-kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, void *stream) {
+kp_status kp_launch(kp_ctx *ctx, const kp_call *c, void **args, void *stream) {
   kp_status st = KP_OK;
   if (!ctx->drv)
     return kp_fail(ctx, KP_ERR_NO_DEVICE, "%s: context has no device (KP_NO_DEVICE)",
@@ -204,13 +225,15 @@ kp_status kp_launch(kp_ctx *ctx, const kp_call *c, int64_t rows, void **args, vo
   }
 
   kp_slot s;
-  st = lookup(ctx, c, rows, args, (CUstream)stream, &s);
+  st = lookup(ctx, c, args, (CUstream)stream, &s);
   if (st != KP_OK) goto done;
 
-  uint64_t grid = ((uint64_t)rows + s.e->rows_per_block - 1) / s.e->rows_per_block;
-  if (grid > 0x7FFFFFFFull) {
-    st = kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: %lld rows need %llu blocks, more than a grid holds",
-                 kp_family_name(c->family), (long long)rows, (unsigned long long)grid);
+  uint64_t grid;
+  if (kp_grid_blocks(s.e, c->rows, c->cols, &grid) != KP_OK) {
+    st = kp_fail(ctx, KP_ERR_UNSUPPORTED,
+                 "%s: %llu rows x %llu cols need %llu blocks of %s, more than a grid holds",
+                 kp_family_name(c->family), (unsigned long long)c->rows,
+                 (unsigned long long)c->cols, (unsigned long long)grid, s.e->name);
     goto done;
   }
   KP_CU(ctx, d->cuLaunchKernel(s.fn, (unsigned)grid, 1, 1, s.e->block, 1, 1, s.e->smem,
@@ -220,7 +243,7 @@ done:
   return st;
 }
 
-kp_status kp_prepare(kp_ctx *ctx, const kp_call *c, int64_t rows, const kpk_entry **chosen) {
+kp_status kp_prepare(kp_ctx *ctx, const kp_call *c, const kpk_entry **chosen) {
   kp_status st = KP_OK;
   if (!ctx->drv) return kp_fail(ctx, KP_ERR_NO_DEVICE, "context has no device (KP_NO_DEVICE)");
   if (!ctx->have_pack) return kp_fail(ctx, KP_ERR_PACK_NOT_FOUND, "%s", ctx->pack_err);
@@ -228,7 +251,7 @@ kp_status kp_prepare(kp_ctx *ctx, const kp_call *c, int64_t rows, const kpk_entr
   CUcontext popped;
   KP_CU(ctx, d->cuCtxPushCurrent(ctx->cu));
   kp_slot s;
-  st = lookup(ctx, c, rows, NULL, NULL, &s);
+  st = lookup(ctx, c, NULL, NULL, &s);
   d->cuCtxPopCurrent(&popped);
   if (st == KP_OK && chosen) *chosen = s.e;
 done:

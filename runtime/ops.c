@@ -80,8 +80,8 @@ static kp_status eps_ok(opcheck *k, float eps) {
 
 static kp_status go(opcheck *k, kp_family f, kp_dtype dt, int64_t cols, int64_t rows,
                     void **args, void *stream) {
-  kp_call c = {f, dt, (uint64_t)cols, k->align};
-  return kp_launch(k->ctx, &c, rows, args, stream);
+  kp_call c = {f, dt, (uint64_t)cols, k->align, (uint64_t)rows};
+  return kp_launch(k->ctx, &c, args, stream);
 }
 
 kp_status kp_softmax(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, void *y, int64_t ldy,

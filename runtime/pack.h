@@ -25,6 +25,8 @@
 **   120..127 zero
 ** Each blob carries its own crc32 in its entry, so a corrupt kernel is
 ** caught when it is loaded, and `kp verify` checks them all up front.
+** Index entries: pack_layout.h (KE_*).  Version 3 added min_rows and
+** cols_per_block (entry bytes 144..151, reserved zero in version 2).
 */
 #ifndef KP_PACK_H
 #define KP_PACK_H
@@ -35,12 +37,14 @@
 #include "kernpack.h"
 
 #define KPK_MAGIC "KERNPACK"
-#define KPK_FORMAT_VERSION 2
+#define KPK_FORMAT_VERSION 3
 #define KPK_HEADER_SIZE 128
 #define KPK_ENTRY_SIZE 160
 #define KPK_MAX_ENTRIES 65536
 #define KPK_MAX_FILE (1ull << 32)
 #define KPK_NO_PRELUDE 0xFFFFFFFFu
+#define KPK_MAX_COLS 2147483647u    /* kernels index columns with int */
+#define KPK_MAX_MIN_ROWS (1u << 30) /* the largest power of two a call's rows reach */
 
 /* One variant's record: what it is, when it applies, and what it cost. */
 typedef struct kpk_entry {
@@ -56,10 +60,13 @@ typedef struct kpk_entry {
   uint64_t min_cols, max_cols; /* inclusive range of the family's cols */
   uint32_t align;        /* bytes every row start must be aligned to */
   uint32_t min_sm, max_sm; /* inclusive, 0 = unbounded */
+  uint32_t min_rows;     /* applies to rows >= this; 0 = any (else a power of two) */
   int32_t rank;          /* higher wins among applicable variants */
   /* launch geometry */
   uint32_t block;        /* threads per block */
   uint32_t rows_per_block;
+  uint32_t cols_per_block; /* 0: a block covers whole rows; else ceil(cols / this)
+                           ** blocks per row-block (kp_grid_blocks) */
   uint32_t smem;         /* dynamic shared memory bytes */
   /* what ptxas reported */
   uint32_t regs, stack, spill_stores, spill_loads;

@@ -28,7 +28,7 @@ enum {
   KE_SMEM = 68, KE_REGS = 72, KE_STACK = 76, KE_SPILL_ST = 80, KE_SPILL_LD = 84,
   KE_IS_PTX = 88, KE_IMAGE_CRC = 92, KE_SRC_HASH = 96, KE_IMAGE_OFF = 104,
   KE_IMAGE_SIZE = 112, KE_SRC_OFF = 120, KE_SRC_SIZE = 128, KE_SRC_CRC = 136,
-  KE_PRELUDE_AT = 140, KE_RESERVED = 144 /* ..159, zero */
+  KE_PRELUDE_AT = 140, KE_MIN_ROWS = 144, KE_CPB = 148, KE_RESERVED = 152 /* ..159, zero */
 };
 
 static inline uint32_t kp_rd32(const uint8_t *p) {

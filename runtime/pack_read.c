@@ -147,6 +147,8 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     e->rank = (int32_t)kp_rd32(r + KE_RANK);
     e->block = kp_rd32(r + KE_BLOCK);
     e->rows_per_block = kp_rd32(r + KE_RPB);
+    e->min_rows = kp_rd32(r + KE_MIN_ROWS);
+    e->cols_per_block = kp_rd32(r + KE_CPB);
     e->smem = kp_rd32(r + KE_SMEM);
     e->regs = kp_rd32(r + KE_REGS);
     e->stack = kp_rd32(r + KE_STACK);
@@ -185,6 +187,16 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): block of %u threads, %u rows per block", i, e->name,
                   e->block, e->rows_per_block);
+    /* min_rows: a power of two, so that no rows class of the selection cache
+    ** straddles it (select.c); rows are at most 2^31 - 1 */
+    if (e->min_rows > KPK_MAX_MIN_ROWS || (e->min_rows & (e->min_rows - 1)))
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "index entry %u (%s): min_rows %u is not 0 or a power of two <= %u", i,
+                  e->name, e->min_rows, KPK_MAX_MIN_ROWS);
+    if (e->cols_per_block > KPK_MAX_COLS)
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "index entry %u (%s): cols_per_block %u is more than %u", i, e->name,
+                  e->cols_per_block, KPK_MAX_COLS);
     if (!in_bounds(e->image_off, e->image_size, bsize) || e->image_size == 0)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): image (offset %llu, %llu bytes) is outside the blob section",

@@ -3,9 +3,21 @@
 ** and the device, so they can be tested on any machine.
 **
 ** Variant rule: among the pack's entries of the call's family and dtype whose
-** column range holds cols, whose alignment requirement the call meets, whose
-** SM range holds the device and whose shared memory fits, take the highest
-** rank; ties go to the earliest entry.  (The tuning table, next, overrides.)
+** column range holds cols, whose min_rows the call's rows reach, whose
+** alignment requirement the call meets, whose SM range holds the device and
+** whose shared memory fits, take the highest rank; ties go to the earliest
+** entry.  (The tuning table, tune.c, decides first when loaded.)
+**
+** min_rows and the selection cache: launch.c caches the choice per (family,
+** dtype, cols, alignment, rows class), the rows class being ceil(log2 rows)
+** -- the tuning table's rows bucket (2^(k-1), 2^k] -- split into rows = 2^k
+** and the rest (2^(k-1), 2^k).  Within a class floor(log2 rows) is constant
+** too, so for a power of two 2^m the test rows >= 2^m has one answer for
+** every member.  That is why min_rows must be 0 or a power of two (the
+** generator and the pack reader refuse anything else): a threshold of 1000
+** would split the class (512, 1024) and two calls sharing a cache slot
+** could need different variants.  The table's choice, made among the
+** variants that apply to the call, is then constant per class as well.
 **
 ** Pack rule (kp_target_score): exact arch-specific cubin, exact cubin, the
 ** newest cubin of the same major version that is not newer than the device
@@ -57,6 +69,8 @@ int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d,
   if (c->cols < e->min_cols || c->cols > e->max_cols)
     KP_NO_("cols %llu outside [%llu, %llu]", (unsigned long long)c->cols,
            (unsigned long long)e->min_cols, (unsigned long long)e->max_cols);
+  if (c->rows < e->min_rows)
+    KP_NO_("needs rows >= %u, call has %llu", e->min_rows, (unsigned long long)c->rows);
   if (c->align < e->align) KP_NO_("needs %u-byte alignment, call has %u", e->align, c->align);
   if (e->min_sm && (uint32_t)d->sm < e->min_sm) KP_NO_("needs sm >= %u", e->min_sm);
   if (e->max_sm && (uint32_t)d->sm > e->max_sm) KP_NO_("needs sm <= %u", e->max_sm);
@@ -79,10 +93,11 @@ int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d
   }
   if (best < 0 && why)
     snprintf(why, whylen,
-             "%s: no %s variant in pack %s applies to cols=%llu with %u-byte alignment on sm_%d "
-             "(%d %s %s variants in the pack)",
+             "%s: no %s variant in pack %s applies to rows=%llu cols=%llu with %u-byte alignment "
+             "on sm_%d (%d %s %s variants in the pack)",
              kp_family_name(c->family), kp_dtype_name(c->dtype), pk->path,
-             (unsigned long long)c->cols, c->align, d->sm, seen, kp_family_name(c->family),
+             (unsigned long long)c->rows, (unsigned long long)c->cols, c->align, d->sm, seen,
+             kp_family_name(c->family),
              kp_dtype_name(c->dtype));
   return best;
 }

@@ -327,7 +327,9 @@ static int find_entry(const kpk_pack *pk, const char *name) {
   return -1;
 }
 
-/* Best applicable variant measured at (cols, rows), or -1. */
+/* Best variant measured at the key (cols, rows) that applies to the call c
+** itself (its cols and rows, not the key's: a min_rows variant measured in
+** c's bucket at larger rows does not apply to a smaller c), or -1. */
 static int best_at(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t cols,
                    uint64_t rows, const kp_devprops *d, double *us) {
   int best = -1;
@@ -346,17 +348,17 @@ static int best_at(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
   return best;
 }
 
-int kp_tune_exact(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t rows,
+int kp_tune_exact(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
                   const kp_devprops *d) {
   double us;
-  return best_at(t, pk, c, c->cols, kp_rows_bucket(rows), d, &us);
+  return best_at(t, pk, c, c->cols, kp_rows_bucket(c->rows), d, &us);
 }
 
 static double log2dist(uint64_t a, uint64_t b) { return fabs(log2((double)a) - log2((double)b)); }
 
-int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t rows,
+int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
                  const kp_devprops *d, char *how, size_t howlen) {
-  uint64_t rb = kp_rows_bucket(rows);
+  uint64_t rb = kp_rows_bucket(c->rows);
   double us = 0;
   int e = best_at(t, pk, c, c->cols, rb, d, &us);
   if (e >= 0) {

@@ -78,16 +78,18 @@ int kp_tune_matches(const kp_tune_table *t, const kp_device_info *d, char *why, 
 
 /*
 ** The tuned choice for a call: the best row with this family, dtype and
-** alignment at the exact (cols, rows bucket); else the nearest measured key
-** (documented rule: same cols and nearest rows bucket; else the nearest cols
-** in log2 distance, then nearest rows) whose best variant applies to this
-** call.  Returns the pack entry index or -1; how says which rule decided.
+** alignment at the exact (cols, rows bucket of c->rows); else the nearest
+** measured key (documented rule: same cols and nearest rows bucket; else the
+** nearest cols in log2 distance, then nearest rows) with a variant that
+** applies to this call.  Only rows whose variant applies to the call itself
+** (its rows included: min_rows) count, at any key.  Returns the pack entry
+** index or -1; how says which rule decided.
 */
-int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t rows,
+int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
                  const kp_devprops *d, char *how, size_t howlen);
 
-/* The best applicable variant measured at exactly this key, or -1. */
-int kp_tune_exact(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t rows,
+/* The best variant applicable to c measured at exactly c's key, or -1. */
+int kp_tune_exact(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
                   const kp_devprops *d);
 
 #endif

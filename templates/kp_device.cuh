@@ -437,3 +437,64 @@ __device__ __forceinline__ float kp_gelu_tanh(float x) {
   const float k0 = 0.7978845608028654f, k1 = 0.044715f;
   return __fdividef(x, 1.f + kp_exp(-2.f * k0 * (x + k1 * x * x * x)));
 }
+
+// ---- gated elementwise chunks: y = Op::f(gate, up), flat ---------------------------
+//
+// torch.compile's shape of a GLU: a block of TX threads covers one chunk of
+// CH = TX*VEC*U columns of one row, each thread U vectors of VEC elements
+// (16 bytes) TX*VEC apart, all 2U loads issued before the first use.  The
+// grid is rows x chunks blocks in grid.x, chunks = ceil(cols / CH) (the pack
+// entry's cols_per_block = CH, rows_per_block = 1): block b takes chunk
+// b % chunks of row b / chunks.  Only a row's last chunk may be partial; it
+// takes the guarded loads (kp_raw_io: elements past the row read as 0, kept
+// packed so its loads are in flight together) and stores up to the row end.
+// VEC * sizeof(T) == 16.
+template <class T, int VEC, int TX, int U, class Op>
+__device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T *__restrict__ up,
+                                            long long ldin, T *__restrict__ y, long long ldy,
+                                            int rows, int cols) {
+  typedef kp_raw_io<T, VEC> io;
+  constexpr int SPAN = TX * VEC, CH = SPAN * U;
+  const unsigned chunks = (unsigned)(cols / CH + (cols % CH != 0)); // no overflow near 2^31
+  const long long row = blockIdx.x / chunks;
+  if (row >= rows) return;
+  const long long base = (long long)(blockIdx.x % chunks) * CH;
+  const long long c = base + (long long)threadIdx.x * VEC;
+  const T *gr = gate + row * ldin;
+  const T *ur = up + row * ldin;
+  T *yr = y + row * ldy;
+  typename io::raw g[U], u[U];
+  if (base + CH <= cols) { // a whole chunk (the same answer for the whole block)
+#pragma unroll
+    for (int k = 0; k < U; k++) g[k] = kp_ld16_hint<0>(gr + c + k * SPAN);
+#pragma unroll
+    for (int k = 0; k < U; k++) u[k] = kp_ld16_hint<0>(ur + c + k * SPAN);
+#pragma unroll
+    for (int k = 0; k < U; k++) {
+      float a[VEC], b[VEC];
+      io::unpack(g[k], a);
+      io::unpack(u[k], b);
+#pragma unroll
+      for (int i = 0; i < VEC; i++) a[i] = Op::f(a[i], b[i]);
+      kp_store<T, VEC>(yr + c + k * SPAN, a);
+    }
+  } else { // the row's last chunk: up to U vectors, the final one maybe cut
+    const long long n = cols;
+#pragma unroll
+    for (int k = 0; k < U; k++) g[k] = io::load(gr, c + k * SPAN, n);
+#pragma unroll
+    for (int k = 0; k < U; k++) u[k] = io::load(ur, c + k * SPAN, n);
+#pragma unroll
+    for (int k = 0; k < U; k++) {
+      const long long ck = c + k * SPAN;
+      if (ck < n) {
+        float a[VEC], b[VEC];
+        io::unpack(g[k], a);
+        io::unpack(u[k], b);
+#pragma unroll
+        for (int i = 0; i < VEC; i++) a[i] = Op::f(a[i], b[i]);
+        kp_store_part<T, VEC>(yr, ck, n, a);
+      }
+    }
+  }
+}

@@ -11,9 +11,10 @@
 --          re-reads the row (from L1/L2 when it fits): any length
 -- `vec` is elements per 16-byte access (needs 16-byte aligned row starts);
 -- vec=1 is the fallback for any alignment.  Ranking: the smallest register
--- variant that holds the row, then the looped ones.  Where two shapes hold
--- the same row (`alt`), the lower alt is the default and the others are
--- there for the tuner.
+-- variant that holds the row, then the looped ones; for >= 16384 rows of
+-- 4097..8192 16-bit columns, a two-pass copy that declares min_rows
+-- (provisional, see below).  Where two shapes hold the same row (`alt`), the
+-- lower alt is the default and the others are there for the tuner.
 
 family { name = "rmsnorm", signature = "p,l,p,p,l,i,i,f" }
 
@@ -159,6 +160,9 @@ local function w_early(threads, nv)
   return (threads < 1024 and 8 * nv <= 32) and "true" or "false"
 end
 
+-- A block variant's rank: the smaller the row it holds the better, then alt.
+local function block_rank(max_cols, alt) return 200 - max_cols // 512 - alt end
+
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
@@ -184,7 +188,7 @@ local function emit(dt, kind, p)
       call = call:gsub(">$", ", 1, 2>")
     end
     max_cols = p.threads * vec * p.nv
-    rank = 200 - max_cols // 512 - p.alt
+    rank = block_rank(max_cols, p.alt)
   else
     name = string.format("rmsnorm_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
@@ -196,12 +200,17 @@ local function emit(dt, kind, p)
     max_cols = nil
     rank = vec > 1 and 100 or 0
     if p.hint then rank = 90 - p.threads // 128 - p.unroll end -- for the tuner
+    if p.min_rows then -- a copy ranked for calls of at least min_rows rows (below)
+      name = name .. "_rows" .. (p.min_rows % 1024 == 0 and p.min_rows // 1024 .. "k" or p.min_rows)
+      max_cols = p.max_cols
+      rank = block_rank(8192, 0) + 1 -- just above block_t512_n2, the default for 4K..8K
+    end
   end
   p.kind = kind
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
-    max_cols = max_cols,
+    max_cols = max_cols, min_rows = p.min_rows,
     align = vec * esize(dt),
     rank = rank,
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call,
@@ -239,8 +248,19 @@ for _, dt in ipairs(DTYPES) do
     -- Not the default: at 32768 rows of 4096/8192 (bf16) 256 threads x 2/4
     -- vectors of this form were 3.7%/2.4% faster than the row-in-registers
     -- defaults on H200 (100.8% of copy at 8192), 0.3% on H100, but at 4096
-    -- rows 8-14% slower on H100; the ranking cannot see rows, a table can.
+    -- rows 8-14% slower on H100; ranked for the tuner (a table sees rows),
+    -- and one copy ranked for many rows through min_rows (below).
     emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], hint = true })
+  end
+  -- PROVISIONAL, pending H100/H200 measurement: the hinted two-pass 256x4 as
+  -- the ranking's choice for many rows (>= 16384) of 4097..8192 columns,
+  -- 16-bit only, from the H200 numbers above (2.4% faster at 32768 x 8192,
+  -- bf16) and the H100 ones (slower at 4096 rows, hence the row bound).
+  -- Rows of <= 4096 columns keep their row-in-registers defaults (ranked
+  -- higher).  Adjust min_rows, max_cols and the rank once measured.
+  if esize(dt) == 2 then
+    emit(dt, "loop", { vec = vec, threads = 256, unroll = 4, hint = true, min_rows = 16384,
+                       max_cols = 8192 })
   end
 end
 

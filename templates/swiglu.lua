@@ -17,6 +17,10 @@
 -- rows of at least 1024 vectors take 1024 threads.
 -- Measured on H200 and H100, bf16, >= 256 MB moved: 100-102% of device copy
 -- bandwidth.
+-- Also, for the tuner (`chunk`, names swiglu_<dt>_c<TX>_v<vec>_u<U>): the
+-- column-chunk form of torch.compile's flat kernels, one block per chunk of
+-- TX*vec*U columns of a row (cols_per_block); not yet measured, so ranked
+-- below every variant above.
 
 family { name = "swiglu", signature = "p,p,l,p,l,i,i" }
 
@@ -31,6 +35,17 @@ extern "C" __global__ void __launch_bounds__(${block}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols) {
   kp_glu_rows<${targs}, swiglu_silu${hint}>(gate, up, ldin, y, ldy, rows, cols);
+}
+]]
+
+-- The column-chunk ("flat") form, torch.compile's: a block of TX threads
+-- covers CH = TX * vec * u columns of one row (kp_glu_chunk), the grid rows x
+-- ceil(cols / CH) blocks (cols_per_block = CH).  Same arguments as above.
+local CHUNK_ENTRY = [[
+extern "C" __global__ void __launch_bounds__(${tx}, ${minb})
+${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
+        int cols) {
+  kp_glu_chunk<${targs}, swiglu_silu>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
 
@@ -54,6 +69,24 @@ local function emit(dt, p, max_vecs, rank_base)
     source = KERNELS .. subst(ENTRY, { block = block, minb = p.minb, name = name, T = T,
                                          targs = targs,
                                          hint = p.h and ", " .. p.h or "" }),
+  }
+end
+
+-- p: kind = "chunk", vec (16 bytes: kp_glu_chunk's vectors), tx (threads per
+-- block), u (vectors per thread), minb (blocks per SM the register budget must
+-- allow).  rank_base: these stay below every variant above that takes 16-byte
+-- aligned rows (ranks >= 268), so that the ranking's choices do not change.
+local function emit_chunk(dt, p, rank_base)
+  local T = ctype(dt)
+  local name = string.format("swiglu_%s_c%d_v%d_u%d", dt, p.tx, p.vec, p.u)
+  variant {
+    name = name, dtype = dt, params = p,
+    block = p.tx, rows_per_block = 1, cols_per_block = p.tx * p.vec * p.u,
+    align = p.vec * esize(dt),
+    rank = rank_base - p.tx // 8 - p.u,
+    source = KERNELS .. subst(CHUNK_ENTRY, { tx = p.tx, minb = p.minb, name = name, T = T,
+                                             targs = string.format("%s, %d, %d, %d", T, p.vec,
+                                                                   p.tx, p.u) }),
   }
 end
 
@@ -81,17 +114,38 @@ for _, dt in ipairs(DTYPES) do
   if vec > 2 then emit(dt, { vec = 2, tx = 256, ty = 1, u = 4, minb = 4 }, nil, 200) end
   emit(dt, { vec = 1, tx = 32, ty = 8, u = 4, minb = 4 }, 4, 100)
   emit(dt, { vec = 1, tx = 256, ty = 1, u = 4, minb = 4 }, nil, 100)
+  -- For the tuner until measured on a GPU: column chunks of 64-256 threads x
+  -- 1-2 vectors, 2048 threads per SM (at most 16 blocks), ranked below the
+  -- defaults (250 - ...: at most 241, against 268 for the lowest above).
+  for _, tx in ipairs({ 64, 128, 256 }) do
+    for _, u in ipairs({ 1, 2 }) do
+      emit_chunk(dt, { kind = "chunk", vec = vec, tx = tx, u = u,
+                       minb = math.min(2048 // tx, 16) }, 250)
+    end
+  end
 end
 
 -- The variant space beyond the list above, for `kp regen`: any point of it
 -- (make), and the points one step from a given one (neighbours): threads
 -- along a row and rows per block (also the same block reshaped), vectors per
--- step, vector width, blocks per SM.  Made variants take any cols (max_cols
--- above only steers the default ranking); their names get "_mb<minb>".
+-- step, vector width, blocks per SM; for a chunk variant, threads, vectors
+-- per thread and blocks per SM.  Made variants take any cols (max_cols above
+-- only steers the default ranking); their names get "_mb<minb>".
 family_space {
   name_omits = { minb = "mb" },
-  make = function(dt, p) emit(dt, p, nil, 0) end,
+  make = function(dt, p)
+    if p.kind == "chunk" then emit_chunk(dt, p, 0) else emit(dt, p, nil, 0) end
+  end,
   neighbours = function(dt, p)
+    if p.kind == "chunk" then
+      -- chunks: whole warps <= 1024 threads, <= 2048 threads per SM; the 2u
+      -- raw vectors (4 registers each) take at most half of a thread's
+      -- registers; the vector stays 16 bytes
+      return steps(p, { tx = { 32, 64, 128, 256, 512, 1024 }, u = { 1, 2, 4 },
+                        minb = { 1, 2, 4, 8, 16 } }, function(q)
+        return q.tx * q.minb <= 2048 and 8 * q.u <= regs(q.tx, q.minb) // 2
+      end)
+    end
     -- whole warps, <= 1024 threads, 16-byte accesses, <= 2048 threads per SM;
     -- the 2u vectors in flight (2 * u * vec floats) take at most half of the
     -- registers minb blocks per SM leave a thread (measured on sm_90a)

@@ -39,6 +39,8 @@ static kpk_entry sample_entry(int i) {
   e.rank = -7 * i - 1;
   e.block = 128u * (uint32_t)(i + 1);
   e.rows_per_block = 1u + (uint32_t)i;
+  e.min_rows = 1u << (4 + 8 * i);           /* 16, 4096, 2^20, 2^28 */
+  e.cols_per_block = 1000u * (uint32_t)i + 7;
   e.smem = 1024u * (uint32_t)i + 3;
   e.regs = 32 + (uint32_t)i;
   e.stack = 8 + (uint32_t)i;
@@ -125,6 +127,8 @@ static void check_entry_eq(const kpk_pack *pk, int i) {
   ck_assert_int_eq(g->rank, x.rank);
   ck_assert_uint_eq(g->block, x.block);
   ck_assert_uint_eq(g->rows_per_block, x.rows_per_block);
+  ck_assert_uint_eq(g->min_rows, x.min_rows);
+  ck_assert_uint_eq(g->cols_per_block, x.cols_per_block);
   ck_assert_uint_eq(g->smem, x.smem);
   ck_assert_uint_eq(g->regs, x.regs);
   ck_assert_uint_eq(g->stack, x.stack);
@@ -324,8 +328,8 @@ END_TEST
 START_TEST(test_wrong_version) {
   size_t n;
   uint8_t *buf = build_pack(1, &n);
-  const uint32_t versions[] = {0, KPK_FORMAT_VERSION + 1, 0xFFFFFFFFu};
-  for (int i = 0; i < 3; i++) {
+  const uint32_t versions[] = {0, KPK_FORMAT_VERSION - 1, KPK_FORMAT_VERSION + 1, 0xFFFFFFFFu};
+  for (int i = 0; i < 4; i++) {
     kp_wr32(buf + KH_VERSION, versions[i]);
     reseal_header(buf);
     char want[32];
@@ -489,14 +493,20 @@ START_TEST(test_ptx_unterminated) {
 }
 END_TEST
 
+/* A one-entry pack of entry e (the writer does not judge its values). */
+static uint8_t *one_entry_pack(const kpk_entry *e, size_t *n) {
+  kpk_writer *w = kpk_writer_new("sm_80", 12080);
+  ck_assert_int_eq(kpk_writer_add(w, e, CUBIN, sizeof CUBIN, "s", 1), 0);
+  uint8_t *buf;
+  ck_assert_int_eq(kpk_writer_finish(w, &buf, n), 0);
+  kpk_writer_free(w);
+  return buf;
+}
+
 /* Build a one-entry pack from entry e and expect the reader to refuse it. */
 static void bad_entry_fails(kpk_entry e, const char *what) {
-  kpk_writer *w = kpk_writer_new("sm_80", 12080);
-  ck_assert_int_eq(kpk_writer_add(w, &e, CUBIN, sizeof CUBIN, "s", 1), 0);
-  uint8_t *buf;
   size_t n;
-  ck_assert_int_eq(kpk_writer_finish(w, &buf, &n), 0);
-  kpk_writer_free(w);
+  uint8_t *buf = one_entry_pack(&e, &n);
   expect_fail(buf, n, KP_ERR_PACK_CORRUPT, what);
   free(buf);
 }
@@ -524,6 +534,76 @@ START_TEST(test_entry_values_rejected) {
   bad_entry_fails(e, "block");
   e = sample_entry(0), e.rows_per_block = 0;
   bad_entry_fails(e, "rows per block");
+  e = sample_entry(0), e.min_rows = 1000; /* not a power of two: would split cache classes */
+  bad_entry_fails(e, "min_rows 1000");
+  e = sample_entry(0), e.min_rows = 3;
+  bad_entry_fails(e, "min_rows 3");
+  e = sample_entry(0), e.min_rows = 1u << 31; /* beyond any call's rows */
+  bad_entry_fails(e, "min_rows 2147483648");
+  e = sample_entry(0), e.cols_per_block = 0x80000000u;
+  bad_entry_fails(e, "cols_per_block 2147483648");
+  e = sample_entry(0), e.cols_per_block = 0xFFFFFFFFu;
+  bad_entry_fails(e, "cols_per_block");
+}
+END_TEST
+
+/* The new fields' edge values are accepted: min_rows 0, 1 and 2^30,
+** cols_per_block 0 and 2^31 - 1. */
+START_TEST(test_entry_rows_fields_edges) {
+  const uint32_t mins[] = {0, 1, 1u << 30}, cpbs[] = {0, 1, 2147483647u};
+  for (int k = 0; k < 3; k++) {
+    kpk_entry e = sample_entry(0);
+    e.min_rows = mins[k];
+    e.cols_per_block = cpbs[k];
+    size_t n;
+    uint8_t *buf = one_entry_pack(&e, &n);
+    kpk_pack pk;
+    char err[512];
+    ck_assert_msg(parse_copy(&pk, buf, n, err, sizeof err) == KP_OK, "%s", err);
+    ck_assert_uint_eq(pk.entries[0].min_rows, mins[k]);
+    ck_assert_uint_eq(pk.entries[0].cols_per_block, cpbs[k]);
+    kpk_close(&pk);
+    free(buf);
+  }
+}
+END_TEST
+
+/* The index entry's reserved tail (bytes 152..159) must be zero: a nonzero
+** byte there, with every CRC resealed (a hostile file, or a newer writer),
+** is refused naming the entry and the byte; min_rows and cols_per_block
+** (144..151) written in place of zeros read back as such. */
+START_TEST(test_entry_reserved_nonzero) {
+  size_t n;
+  uint8_t *buf = build_pack(3, &n);
+  for (uint32_t i = 0; i < 3; i++)
+    for (int pos = KE_RESERVED; pos < KPK_ENTRY_SIZE; pos++) {
+      uint8_t *b = malloc(n);
+      ck_assert_ptr_nonnull(b);
+      memcpy(b, buf, n);
+      entry_rec(b, i)[pos] = (uint8_t)(1 + pos);
+      reseal(b);
+      char what[64];
+      snprintf(what, sizeof what, "index entry %u: reserved byte %d is not zero", i, pos);
+      expect_fail(b, n, KP_ERR_PACK_CORRUPT, what);
+      free(b);
+    }
+  ck_assert_int_eq(KE_MIN_ROWS, 144);
+  ck_assert_int_eq(KE_CPB, 148);
+  ck_assert_int_eq(KE_RESERVED, 152);
+  uint8_t *b = malloc(n);
+  ck_assert_ptr_nonnull(b);
+  memcpy(b, buf, n);
+  kp_wr32(entry_rec(b, 2) + KE_MIN_ROWS, 1u << 20);
+  kp_wr32(entry_rec(b, 2) + KE_CPB, 4096);
+  reseal(b);
+  kpk_pack pk;
+  char err[512];
+  ck_assert_msg(parse_copy(&pk, b, n, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_uint_eq(pk.entries[2].min_rows, 1u << 20);
+  ck_assert_uint_eq(pk.entries[2].cols_per_block, 4096);
+  kpk_close(&pk);
+  free(b);
+  free(buf);
 }
 END_TEST
 
@@ -693,6 +773,8 @@ Suite *pack_suite(void) {
   tcase_add_test(bad, test_string_unterminated);
   tcase_add_test(bad, test_ptx_unterminated);
   tcase_add_test(bad, test_entry_values_rejected);
+  tcase_add_test(bad, test_entry_rows_fields_edges);
+  tcase_add_test(bad, test_entry_reserved_nonzero);
   tcase_add_test(bad, test_blob_corruption_caught);
   tcase_add_test(bad, test_empty_file);
   tcase_add_test(bad, test_missing_file);

@@ -197,7 +197,8 @@ static void check_declared(const kpk_pack *pk, const kg_variant *v) {
   ck_assert_msg(strcmp(e->family, v->e.family) == 0 && e->dtype == v->e.dtype &&
                     e->align == v->e.align && e->min_cols == v->e.min_cols &&
                     e->max_cols == v->e.max_cols && e->block == v->e.block &&
-                    e->rows_per_block == v->e.rows_per_block && e->rank == v->e.rank,
+                    e->rows_per_block == v->e.rows_per_block && e->rank == v->e.rank &&
+                    e->min_rows == v->e.min_rows && e->cols_per_block == v->e.cols_per_block,
                 "%s: %s differs from its template declaration", pk->path, e->name);
   ck_assert_msg(same_source(pk, e, v),
                 "%s: %s was built from another version of its template (stale pack: run make)",
@@ -241,7 +242,7 @@ static int has_any_shape(const kpk_pack *pk, const char *family, uint32_t dt) {
     const kpk_entry *e = &pk->entries[i];
     if (strcmp(e->family, family) || e->dtype != dt) continue;
     if (e->align == kp_dtype_size((kp_dtype)dt) && e->max_cols >= ANY_COLS &&
-        e->min_cols <= 1 && e->min_sm <= sm && (e->max_sm == 0 || e->max_sm >= sm))
+        e->min_cols <= 1 && e->min_rows <= 1 && e->min_sm <= sm && (e->max_sm == 0 || e->max_sm >= sm))
       return 1;
   }
   return 0;

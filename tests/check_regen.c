@@ -260,7 +260,8 @@ static int find(const kpk_pack *pk, const char *name) {
 }
 
 /* The ranking's pick is the same entry (by name) in both packs at every
-** column boundary of every entry, every alignment. */
+** column boundary of every entry, every alignment, and at rows on both sides
+** of every min_rows. */
 static void same_picks(const kpk_pack *a, const kpk_pack *b) {
   kp_devprops d = {90, 227 * 1024};
   for (uint32_t i = 0; i < b->n_entries; i++) {
@@ -268,16 +269,19 @@ static void same_picks(const kpk_pack *a, const kpk_pack *b) {
     int fam = kp_family_from_name(e->family);
     ck_assert_int_ge(fam, 0);
     uint64_t pts[] = {1, e->min_cols, e->max_cols, e->max_cols + 1, 4097, 1u << 20};
+    uint64_t rows[] = {1, e->min_rows ? e->min_rows - 1 : 7, e->min_rows ? e->min_rows : 1u << 20};
     for (int p = 0; p < 6; p++)
-      for (uint32_t al = 1; al <= 16; al *= 2) {
-        if (pts[p] > 2147483647ull) continue;
-        kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], al};
-        int x = kp_select_variant(a, &c, &d, NULL, 0), y = kp_select_variant(b, &c, &d, NULL, 0);
-        int same = x < 0 ? y < 0 : y >= 0 && !strcmp(a->entries[x].name, b->entries[y].name);
-        ck_assert_msg(same, "%s %s cols %llu align %u: %s before, %s after", e->family,
-                      kp_dtype_name((kp_dtype)e->dtype), (unsigned long long)pts[p], al,
-                      x < 0 ? "-" : a->entries[x].name, y < 0 ? "-" : b->entries[y].name);
-      }
+      for (int r = 0; r < 3; r++)
+        for (uint32_t al = 1; al <= 16; al *= 2) {
+          if (pts[p] > 2147483647ull || rows[r] < 1) continue;
+          kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], al, rows[r]};
+          int x = kp_select_variant(a, &c, &d, NULL, 0), y = kp_select_variant(b, &c, &d, NULL, 0);
+          int same = x < 0 ? y < 0 : y >= 0 && !strcmp(a->entries[x].name, b->entries[y].name);
+          ck_assert_msg(same, "%s %s %llu x %llu align %u: %s before, %s after", e->family,
+                        kp_dtype_name((kp_dtype)e->dtype), (unsigned long long)rows[r],
+                        (unsigned long long)pts[p], al, x < 0 ? "-" : a->entries[x].name,
+                        y < 0 ? "-" : b->entries[y].name);
+        }
   }
 }
 
@@ -473,9 +477,9 @@ START_TEST(test_regen_round_gpu) {
   gpu_open(&g, "regen_round", 0);
   ck_assert_msg(g.ctx->tune != NULL, "the new table beside %s was not loaded", g.ctx->pack.path);
   ck_assert_uint_gt(g.ctx->pack.n_entries, old_n);
-  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 4096, 16};
+  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 4096, 16, 512};
   char why[900];
-  int e = kp_explain(g.ctx, &c, 512, why, sizeof why);
+  int e = kp_explain(g.ctx, &c, why, sizeof why);
   ck_assert_msg(e >= 0, "%s", why);
   fprintf(stderr, "regen_round_gpu: runs %s because %s\n", g.ctx->pack.entries[e].name, why);
   for (int k = 0; k < 2; k++) {

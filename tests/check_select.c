@@ -9,6 +9,7 @@
 
 #include "check_suites.h"
 #include "internal.h"
+#include "tune.h"
 
 static kpk_entry mk(const char *fam, kp_dtype dt, uint64_t lo, uint64_t hi, uint32_t align,
                     int rank) {
@@ -47,7 +48,7 @@ START_TEST(test_rank_and_range) {
   };
   kpk_pack pk = fake_pack(e, 5);
   kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 1000, 16};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 1000, 16, 1};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
   c.cols = 1025;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
@@ -61,7 +62,7 @@ START_TEST(test_alignment) {
   kpk_entry e[] = {mk("swiglu", KP_F32, 1, 100, 16, 10), mk("swiglu", KP_F32, 1, 100, 4, 1)};
   kpk_pack pk = fake_pack(e, 2);
   kp_devprops d = {80, 163 * 1024};
-  kp_call c = {KP_FAM_SWIGLU, KP_F32, 64, 16};
+  kp_call c = {KP_FAM_SWIGLU, KP_F32, 64, 16, 1};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
   c.align = 8;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
@@ -78,7 +79,7 @@ START_TEST(test_sm_smem_ties) {
   e[2].min_sm = 90;          /* Hopper-only */
   e[3].smem = 150 * 1024;    /* needs opt-in shared memory beyond Ada's 99 KB */
   kpk_pack pk = fake_pack(e, 4);
-  kp_call c = {KP_FAM_ROPE, KP_F16, 128, 16};
+  kp_call c = {KP_FAM_ROPE, KP_F16, 128, 16, 1};
   kp_devprops ampere = {80, 163 * 1024}, hopper = {90, 227 * 1024}, ada = {89, 99 * 1024};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &hopper, NULL, 0), 2);
   ck_assert_int_eq(kp_select_variant(&pk, &c, &ampere, NULL, 0), 3);
@@ -94,13 +95,170 @@ START_TEST(test_none_applies) {
   kpk_entry e[] = {mk("softmax", KP_F32, 1, 64, 16, 1)};
   kpk_pack pk = fake_pack(e, 1);
   kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_F32, 65, 16};
+  kp_call c = {KP_FAM_SOFTMAX, KP_F32, 65, 16, 1};
   char why[512];
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, why, sizeof why), -1);
   ck_assert_ptr_nonnull(strstr(why, "softmax"));
   ck_assert_ptr_nonnull(strstr(why, "f32"));
   ck_assert_ptr_nonnull(strstr(why, "cols=65"));
   ck_assert_ptr_nonnull(strstr(why, "synthetic.kpk"));
+}
+END_TEST
+
+/* min_rows: a variant applies from rows = min_rows on, says why not below,
+** and the ranking picks it only there. */
+START_TEST(test_min_rows) {
+  kpk_entry e[] = {mk("rmsnorm", KP_BF16, 1, 8192, 16, 50), mk("rmsnorm", KP_BF16, 1, 8192, 16, 60),
+                   mk("rmsnorm", KP_BF16, 1, 2147483647, 2, 0)};
+  e[1].min_rows = 16384;
+  kpk_pack pk = fake_pack(e, 3);
+  kp_devprops d = {90, 227 * 1024};
+  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 8192, 16, 16383};
+  char why[200];
+  ck_assert(!kp_entry_applies(&e[1], &c, &d, why, sizeof why));
+  ck_assert_msg(strstr(why, "needs rows >= 16384, call has 16383") != NULL, "%s", why);
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
+  c.rows = 16384;
+  ck_assert(kp_entry_applies(&e[1], &c, &d, why, sizeof why));
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
+  c.rows = 1u << 30;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
+  c.cols = 8193; /* its other limits still hold */
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
+  c.cols = 8192;
+  c.align = 8;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
+  e[1].min_rows = 1; /* 1 (and 0) take any call */
+  c.rows = 1;
+  c.align = 16;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
+}
+END_TEST
+
+/* Rows that probe every cache class from 1 to 2^31 - 1: 1..4100, and each
+** power of two with its neighbours. */
+static int probe_rows(uint64_t *out) {
+  int n = 0;
+  for (uint64_t r = 1; r <= 4100; r++) out[n++] = r;
+  for (int k = 12; k <= 31; k++)
+    for (int dlt = -2; dlt <= 2; dlt++) {
+      uint64_t r = (1ull << k) + (uint64_t)(int64_t)dlt;
+      if (r <= 2147483647ull) out[n++] = r;
+    }
+  return n;
+}
+
+/* Calls sharing a cache key (kp_cache_key) get the same answer from a direct
+** kp_select_variant and from the tuning table, over rows 1..2^31-1 and
+** power-of-two min_rows; and the key does separate the calls that differ. */
+START_TEST(test_cache_classes) {
+  static uint64_t rows[4100 + 20 * 5];
+  const int nrows = probe_rows(rows);
+  kpk_entry e[] = {mk("swiglu", KP_BF16, 1, 2147483647, 2, 0), mk("swiglu", KP_BF16, 1, 2147483647, 16, 10),
+                   mk("swiglu", KP_BF16, 1, 2147483647, 16, 20), mk("swiglu", KP_BF16, 1, 2147483647, 16, 30),
+                   mk("swiglu", KP_BF16, 1, 2147483647, 16, 40), mk("swiglu", KP_BF16, 1, 2147483647, 16, 50)};
+  const uint32_t mins[] = {0, 1, 2, 1024, 16384, 1u << 30};
+  const char *names[] = {"v0", "v1", "v2", "v1024", "v16384", "v2p30"};
+  for (int i = 0; i < 6; i++) e[i].min_rows = mins[i], e[i].name = names[i];
+  kpk_pack pk = fake_pack(e, 6);
+  kp_devprops d = {90, 227 * 1024};
+  /* the table: the min_rows variants are fastest in their buckets' keys */
+  kp_tune_table t;
+  char err[300];
+  ck_assert(kp_tune_parse(&t,
+                          "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "swiglu bf16 4096 16 16384 v16384 1.0\n"
+                          "swiglu bf16 4096 16 16384 v1 2.0\n"
+                          "swiglu bf16 4096 16 1024 v1024 1.0\n"
+                          "swiglu bf16 4096 16 1024 v0 2.0\n"
+                          "swiglu bf16 4096 16 1 v2 1.0\n",
+                          "t.tune", err, sizeof err) == KP_OK);
+  static uint64_t keys[4200];
+  static int sel[4200], tab[4200];
+  int nkeys = 0;
+  for (int k = 0; k < nrows; k++) {
+    kp_call c = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, rows[k]};
+    uint64_t key = kp_cache_key(&c);
+    char how[300];
+    int s = kp_select_variant(&pk, &c, &d, NULL, 0), u = kp_tune_pick(&t, &pk, &c, &d, how, sizeof how);
+    int j = 0;
+    while (j < nkeys && keys[j] != key) j++;
+    if (j == nkeys) {
+      ck_assert_int_lt(nkeys, 4200);
+      keys[nkeys] = key, sel[nkeys] = s, tab[nkeys] = u, nkeys++;
+      continue;
+    }
+    ck_assert_msg(sel[j] == s, "rows %llu: ranking gives %d, an earlier call with its key %d",
+                  (unsigned long long)rows[k], s, sel[j]);
+    ck_assert_msg(tab[j] == u, "rows %llu: table gives %d, an earlier call with its key %d (%s)",
+                  (unsigned long long)rows[k], u, tab[j], how);
+  }
+  /* the classes are k = ceil(log2 rows), split into 2^k and (2^(k-1), 2^k):
+  ** {1}, {2}, two for each k = 2..30, and (2^30, 2^31) */
+  ck_assert_int_eq(nkeys, 1 + 1 + 2 * 29 + 1);
+  kp_call a = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, 16383}, b = a;
+  b.rows = 16384;
+  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  ck_assert_int_eq(kp_select_variant(&pk, &a, &d, NULL, 0), 3);
+  ck_assert_int_eq(kp_select_variant(&pk, &b, &d, NULL, 0), 4);
+  b.rows = 9000; /* same class as 16383 */
+  ck_assert(kp_cache_key(&a) == kp_cache_key(&b));
+  b.cols = 4097; /* cols, alignment, dtype and family are in the key too */
+  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  b = a, b.align = 8;
+  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  b = a, b.dtype = KP_F16;
+  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  b = a, b.family = KP_FAM_GEGLU;
+  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  /* why min_rows must be a power of two: 1000 splits the class (512, 1024) */
+  e[3].min_rows = 1000;
+  kp_call lo = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, 999}, hi = lo;
+  hi.rows = 1000;
+  ck_assert(kp_cache_key(&lo) == kp_cache_key(&hi));
+  ck_assert_int_ne(kp_select_variant(&pk, &lo, &d, NULL, 0), kp_select_variant(&pk, &hi, &d, NULL, 0));
+  kp_tune_free(&t);
+}
+END_TEST
+
+/* The launch grid: row blocks, times column chunks when cols_per_block is
+** set; more than 0x7FFFFFFF blocks (or an overflowing product) is refused. */
+START_TEST(test_grid_blocks) {
+  kpk_entry e = mk("swiglu", KP_BF16, 1, 2147483647, 16, 0);
+  uint64_t n;
+  ck_assert_int_eq(kp_grid_blocks(&e, 5, 100000, &n), KP_OK);
+  ck_assert_uint_eq(n, 5);
+  e.rows_per_block = 8;
+  ck_assert_int_eq(kp_grid_blocks(&e, 17, 3, &n), KP_OK);
+  ck_assert_uint_eq(n, 3);
+  ck_assert_int_eq(kp_grid_blocks(&e, 16, 3, &n), KP_OK);
+  ck_assert_uint_eq(n, 2);
+  e.rows_per_block = 1;
+  e.cols_per_block = 1024;
+  ck_assert_int_eq(kp_grid_blocks(&e, 3, 1, &n), KP_OK);
+  ck_assert_uint_eq(n, 3);
+  ck_assert_int_eq(kp_grid_blocks(&e, 3, 1024, &n), KP_OK);
+  ck_assert_uint_eq(n, 3);
+  ck_assert_int_eq(kp_grid_blocks(&e, 3, 1025, &n), KP_OK);
+  ck_assert_uint_eq(n, 6);
+  e.rows_per_block = 2;
+  e.cols_per_block = 256;
+  ck_assert_int_eq(kp_grid_blocks(&e, 5, 1000, &n), KP_OK);
+  ck_assert_uint_eq(n, 12);
+  /* the grid limit: exactly 0x7FFFFFFF blocks is fine, one row-chunk more is not */
+  e.rows_per_block = 1;
+  e.cols_per_block = 1;
+  ck_assert_int_eq(kp_grid_blocks(&e, 2147483647ull, 1, &n), KP_OK);
+  ck_assert_uint_eq(n, 2147483647ull);
+  ck_assert_int_eq(kp_grid_blocks(&e, 2147483647ull, 2, &n), KP_ERR_UNSUPPORTED);
+  ck_assert_uint_eq(n, 2 * 2147483647ull);
+  ck_assert_int_eq(kp_grid_blocks(&e, 65536, 32768, &n), KP_ERR_UNSUPPORTED); /* 2^31 */
+  ck_assert_int_eq(kp_grid_blocks(&e, 1ull << 40, 1ull << 40, &n), KP_ERR_UNSUPPORTED);
+  ck_assert(n == UINT64_MAX); /* saturated, not wrapped */
+  e.cols_per_block = 0;
+  ck_assert_int_eq(kp_grid_blocks(&e, 2147483648ull, 1, &n), KP_ERR_UNSUPPORTED);
+  e.rows_per_block = 0; /* the reader refuses such an entry; no division by zero here */
+  ck_assert_int_ne(kp_grid_blocks(&e, 5, 5, &n), KP_OK);
 }
 END_TEST
 
@@ -134,8 +292,8 @@ static int open_built(kpk_pack *pk, const char *target) {
   return 0;
 }
 
-/* On the real sm_90a pack, every family and dtype resolves for awkward shapes
-** and alignments, and better-aligned calls never get a less vectorised pick. */
+/* On the real sm_90a pack, every family and dtype resolves for awkward shapes,
+** rows and alignments, and better-aligned calls never get a less vectorised pick. */
 START_TEST(test_real_pack_covers) {
   kpk_pack pk;
   open_built(&pk, "sm_90a");
@@ -148,15 +306,60 @@ START_TEST(test_real_pack_covers) {
     if (!present) continue; /* family coverage is check_packs_built's job */
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
       for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
-        for (uint32_t a = kp_dtype_size((kp_dtype)dt); a <= 16; a *= 2) {
-          kp_call c = {(kp_family)f, (kp_dtype)dt, cols[k], a};
-          char why[700];
-          int i = kp_select_variant(&pk, &c, &d, why, sizeof why);
-          ck_assert_msg(i >= 0, "%s", why);
-          ck_assert_uint_le(pk.entries[i].align, a);
-          ck_assert_str_eq(pk.entries[i].signature, kp_family_signature((kp_family)f));
-        }
+        for (uint32_t a = kp_dtype_size((kp_dtype)dt); a <= 16; a *= 2)
+          for (uint64_t rows = 1; rows <= (1u << 30); rows *= 32) {
+            kp_call c = {(kp_family)f, (kp_dtype)dt, cols[k], a, rows};
+            char why[700];
+            int i = kp_select_variant(&pk, &c, &d, why, sizeof why);
+            ck_assert_msg(i >= 0, "%s", why);
+            ck_assert_uint_le(pk.entries[i].align, a);
+            ck_assert_uint_le(pk.entries[i].min_rows, rows);
+            ck_assert_str_eq(pk.entries[i].signature, kp_family_signature((kp_family)f));
+          }
   }
+  kpk_close(&pk);
+}
+END_TEST
+
+/* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variant
+** (16-bit, rows >= 16384, 4096 < cols <= 8192) exactly where it is meant to,
+** never a column-chunk GLU variant (those are for the tuner), and every
+** min_rows in the pack is a power of two. */
+START_TEST(test_real_pack_min_rows) {
+  kpk_pack pk;
+  open_built(&pk, "sm_90a");
+  kp_devprops d = {90, 227 * 1024};
+  int with_min_rows = 0, chunked = 0;
+  for (uint32_t i = 0; i < pk.n_entries; i++) {
+    const kpk_entry *e = &pk.entries[i];
+    ck_assert_uint_eq(e->min_rows & (e->min_rows - 1), 0);
+    with_min_rows += e->min_rows > 1;
+    chunked += e->cols_per_block != 0;
+  }
+  ck_assert_int_eq(with_min_rows, 2);  /* rmsnorm bf16 and f16 */
+  ck_assert_int_eq(chunked, 2 * 3 * 6); /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls */
+  static const uint64_t cols[] = {1, 7, 1000, 4096, 4097, 5120, 8192, 8193, 14336, 65537};
+  static const uint64_t rows[] = {1, 5, 1000, 8192, 16383, 16384, 16385, 32768, 1u << 20,
+                                  2147483647u};
+  for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
+      for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        kp_call c = {KP_FAM_RMSNORM, (kp_dtype)dt, cols[k], 16, rows[r]};
+        int i = kp_select_variant(&pk, &c, &d, NULL, 0);
+        ck_assert_int_ge(i, 0);
+        const int want = dt != KP_F32 && rows[r] >= 16384 && cols[k] > 4096 && cols[k] <= 8192;
+        const int got = pk.entries[i].min_rows == 16384;
+        ck_assert_msg(want == got, "rmsnorm %s %llu x %llu: %s", kp_dtype_name((kp_dtype)dt),
+                      (unsigned long long)rows[r], (unsigned long long)cols[k], pk.entries[i].name);
+        for (int f = KP_FAM_SWIGLU; f <= KP_FAM_GEGLU; f++) {
+          c.family = (kp_family)f;
+          i = kp_select_variant(&pk, &c, &d, NULL, 0);
+          ck_assert_int_ge(i, 0);
+          ck_assert_msg(pk.entries[i].cols_per_block == 0, "%s picked by the ranking",
+                        pk.entries[i].name);
+          c.family = KP_FAM_RMSNORM;
+        }
+      }
   kpk_close(&pk);
 }
 END_TEST
@@ -168,8 +371,12 @@ Suite *select_suite(void) {
   tcase_add_test(tc, test_alignment);
   tcase_add_test(tc, test_sm_smem_ties);
   tcase_add_test(tc, test_none_applies);
+  tcase_add_test(tc, test_min_rows);
+  tcase_add_test(tc, test_cache_classes);
+  tcase_add_test(tc, test_grid_blocks);
   tcase_add_test(tc, test_target_score);
   tcase_add_test(tc, test_real_pack_covers);
+  tcase_add_test(tc, test_real_pack_min_rows);
   suite_add_tcase(s, tc);
   return s;
 }

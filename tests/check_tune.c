@@ -172,23 +172,64 @@ START_TEST(test_pick) {
   kp_tune_table t;
   ck_assert(kp_tune_parse(&t, TABLE, "t.tune", err, sizeof err) == KP_OK);
   kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 20000};
   char how[512];
-  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 20000, &d, how, sizeof how), 0); /* bucket 32768 */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0); /* bucket 32768 */
   ck_assert_ptr_nonnull(strstr(how, "exact key"));
-  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 100, &d, how, sizeof how), 0);   /* same cols */
+  c.rows = 100;
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);   /* same cols */
   ck_assert_ptr_nonnull(strstr(how, "nearest key cols=8192"));
   c.cols = 5000; /* nearer 4096 than 8192 in log2: v_slow won there */
-  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 128, &d, how, sizeof how), 1);
+  c.rows = 128;
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
   ck_assert_ptr_nonnull(strstr(how, "cols=4096"));
   c.cols = 100000; /* v_fast does not apply beyond 16384: the 8192 key's next best */
-  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 32768, &d, how, sizeof how), 1);
+  c.rows = 32768;
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
   c.align = 8; /* no key measured at this alignment: no pick, the ranking decides */
-  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 32768, &d, how, sizeof how), -1);
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), -1);
   pk.n_entries = 1; /* v_slow pruned from the pack: its rows are skipped */
   c.align = 16;
   c.cols = 4096;
-  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, 128, &d, how, sizeof how), 0);
+  c.rows = 128;
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
+  kp_tune_free(&t);
+}
+END_TEST
+
+/* A min_rows variant wins its bucket's key at large rows; a call in the same
+** bucket below its min_rows gets the key's best variant that does apply, and
+** the nearest-key rule skips it the same way. */
+START_TEST(test_pick_min_rows) {
+  kpk_entry e[] = {ent("v_big", 2147483647ull, 16, 1), ent("v_any", 2147483647ull, 16, 0)};
+  e[0].min_rows = 16384;
+  kpk_pack pk;
+  memset(&pk, 0, sizeof pk);
+  pk.entries = e;
+  pk.n_entries = 2;
+  kp_tune_table t;
+  ck_assert(kp_tune_parse(&t,
+                          "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "softmax bf16 8192 16 16384 v_big 1.0\n"
+                          "softmax bf16 8192 16 16384 v_any 2.0\n",
+                          "t.tune", err, sizeof err) == KP_OK);
+  kp_devprops d = {90, 227 * 1024};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 16384};
+  char how[512];
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 0);
+  c.rows = 10000; /* bucket 16384 too, below min_rows */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
+  ck_assert_msg(strstr(how, "exact key") != NULL, "%s", how);
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 1);
+  c.rows = 100000; /* nearest key: rows 16384, v_big applies here */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
+  c.rows = 100; /* nearest key again, v_big does not apply */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
+  ck_assert_msg(strstr(how, "nearest key") != NULL, "%s", how);
+  pk.n_entries = 1; /* only v_big in the pack: nothing in the table applies below 16384 */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), -1);
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), -1);
   kp_tune_free(&t);
 }
 END_TEST
@@ -226,7 +267,7 @@ START_TEST(test_autotune_safe) {
   void *a = (void *)0x1000, *b = (void *)0x2000, *y = (void *)0x3000;
   long long ld = 8;
   void *sm[] = {&a, &ld, &y}, *sm_in[] = {&a, &ld, &a};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8, 16};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8, 16, 1};
   ck_assert(kp_autotune_safe(&c, sm));
   ck_assert(!kp_autotune_safe(&c, sm_in));
   void *rn[] = {&a, &ld, &b, &y}, *rn_in[] = {&a, &ld, &b, &a};
@@ -253,6 +294,7 @@ Suite *tune_suite(void) {
   tcase_add_loop_test(tc, test_malformed, 0, (int)(sizeof BAD / sizeof BAD[0]));
   tcase_add_test(tc, test_hostile_file);
   tcase_add_test(tc, test_pick);
+  tcase_add_test(tc, test_pick_min_rows);
   tcase_add_test(tc, test_matches);
   tcase_add_test(tc, test_autotune_safe);
   suite_add_tcase(s, tc);

@@ -6,8 +6,13 @@
 ** For each entry, shapes inside its column range: rows = 1 at the largest
 ** length it takes up to 64K (odd where possible, so the vector tail runs:
 ** with one row only the base pointers set the alignment), and 5 rows at a
-** length that keeps every row start 16-byte aligned.  A shape whose
-** alignment the entry cannot take is skipped, as the selection would.
+** length that keeps every row start 16-byte aligned (and for a column-chunk
+** entry, 3 rows of two chunks and a partial third).  An entry with a
+** min_rows above those gets min_rows and min_rows + 1 rows instead, at
+** lengths (multiples of 8, about 2^23 elements in all) that keep the
+** reference quick.  A shape the entry does not apply to (alignment) is
+** skipped, as the selection would; entries that ran no shape at all are
+** listed on stderr, and one with a min_rows must have run.
 */
 #include <check.h>
 #include <stdio.h>
@@ -45,12 +50,12 @@ static void run_row_case(gpu *g, kp_family f, kp_dtype dt, const shape *s) {
   }
 }
 
-/* rope: 7 tokens, 3 q heads and 1 k head of head_dim = rot_dim, contiguous,
-** both layouts, table and computed angles */
-static void run_rope(gpu *g, kp_dtype dt, int64_t rot) {
+/* rope: `tokens` tokens, 3 q heads and 1 k head of head_dim = rot_dim,
+** contiguous, both layouts, table and computed angles */
+static void run_rope(gpu *g, kp_dtype dt, int64_t rot, int64_t tokens) {
   for (int angle = ANG_TABLE; angle <= ANG_TOKEN; angle++)
     for (int l = 0; l < 2; l++) {
-      rope_cfg c = {7, 3, 1, rot, rot, 0, angle, ST_CONTIG, 10000.f};
+      rope_cfg c = {tokens, 3, 1, rot, rot, 0, angle, ST_CONTIG, 10000.f};
       rope_case(g, dt, l ? KP_ROPE_GPTJ : KP_ROPE_NEOX, &c);
     }
 }
@@ -65,7 +70,7 @@ START_TEST(test_every_variant) {
   gpu_open(&g, name, _i);
   const kpk_pack *pk = &g.ctx->pack;
   const size_t es = kp_dtype_size(dt);
-  int ran = 0;
+  int ran = 0, idle = 0;
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
     const int f = kp_family_from_name(e->family);
@@ -73,29 +78,54 @@ START_TEST(test_every_variant) {
     const uint64_t cap = f == KP_FAM_ROPE ? 4096 : 65536; /* keeps the references quick */
     const int64_t hi = (int64_t)(e->max_cols < cap ? e->max_cols : cap);
     const int64_t lo = (int64_t)e->min_cols;
+    const int64_t min_rows = e->min_rows; /* 0 or a power of two */
+    int runs = 0;
     kp_force_variant((int)i);
     if (f == KP_FAM_ROPE) {
+      const int64_t tokens = min_rows > 7 ? min_rows : 7;
       for (int64_t rot = hi / 16 * 16; rot >= lo && rot >= 16; rot = rot > 256 ? 256 : 0) {
-        kp_call c = {KP_FAM_ROPE, dt, (uint64_t)rot, call_align(KP_FAM_ROPE, es, 2, rot / 2)};
+        kp_call c = {KP_FAM_ROPE, dt, (uint64_t)rot, call_align(KP_FAM_ROPE, es, 2, rot / 2),
+                     (uint64_t)tokens};
         if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
-        run_rope(&g, dt, rot);
-        ran++;
+        run_rope(&g, dt, rot, tokens);
+        runs++;
       }
     } else {
       const int64_t odd = hi % 2 || hi - 1 < lo ? hi : hi - 1;
       const int64_t even = hi / 8 * 8 >= lo ? hi / 8 * 8 : hi;
-      const shape sh[2] = {{1, odd, 0, 0, 0, 0}, {5, even, 0, 0, 0, 0}};
-      for (int k = 0; k < 2; k++) {
+      shape sh[3] = {{1, odd, 0, 0, 0, 0}, {5, even, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}};
+      int nsh = 2;
+      if (e->cols_per_block && 2 * (int64_t)e->cols_per_block + 8 <= hi) /* rows of 2 chunks and */
+        sh[nsh++] = (shape){3, 2 * (int64_t)e->cols_per_block + 8, 0, 0, 0, 0}; /* a partial one */
+      if (min_rows > 5) { /* min_rows and one more, at lengths in range (multiples of 8) */
+        int64_t c = (1 << 23) / min_rows / 8 * 8;
+        c = c < lo ? (lo + 7) / 8 * 8 : c;
+        c = c > hi ? hi : c;
+        const int64_t c2 = c + 24 <= hi ? c + 24 : c;
+        sh[0] = (shape){min_rows, c, 0, 0, 0, 0};
+        sh[1] = (shape){min_rows + 1, c2, 0, 0, 0, 0};
+      }
+      for (int k = 0; k < nsh; k++) {
         kp_call c = {(kp_family)f, dt, (uint64_t)sh[k].cols,
-                     call_align((kp_family)f, es, sh[k].rows, sh[k].cols)};
+                     call_align((kp_family)f, es, sh[k].rows, sh[k].cols), (uint64_t)sh[k].rows};
         if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
         run_row_case(&g, (kp_family)f, dt, &sh[k]);
-        ran++;
+        runs++;
       }
     }
     kp_force_variant(-1);
+    if (!runs) {
+      fprintf(stderr, "every_variant/%s: %s (min_rows %u, cols %llu..%llu, align %u) ran no shape\n",
+              kp_dtype_name(dt), e->name, e->min_rows, (unsigned long long)e->min_cols,
+              (unsigned long long)e->max_cols, e->align);
+      idle++;
+    }
+    ck_assert_msg(runs > 0 || min_rows <= 1, "%s: no shape with rows >= its min_rows %u ran",
+                  e->name, e->min_rows);
+    ran += runs;
   }
   ck_assert_msg(ran > 0, "no variant ran");
+  if (idle) fprintf(stderr, "every_variant/%s: %d variants ran no shape\n", kp_dtype_name(dt), idle);
   gpu_close(&g);
 }
 END_TEST

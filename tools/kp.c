@@ -53,8 +53,10 @@ static const char usage_info[] =
 static const char usage_list[] =
     "usage: kp list PACK [--json]\n"
     "Print every variant of PACK (a .kpk file): family, dtype, name, params,\n"
-    "column range, alignment, rank, launch geometry, shared memory, registers,\n"
-    "stack, spills and image, then a count per family and dtype.\n"
+    "column range, min_rows (the variant applies to rows >= it; '-': any), alignment,\n"
+    "rank, launch geometry (block, rows per block, cols per block; '-': whole rows),\n"
+    "shared memory, registers, stack, spills and image, then a count per family\n"
+    "and dtype.\n"
     "--json prints a JSON array with one object per variant instead.\n";
 
 static const char usage_verify[] =
@@ -281,19 +283,21 @@ static void print_table(const kpk_pack *pk) {
     if (ln > wn) wn = ln;
     if (lp > wp) wp = lp;
   }
-  printf("%-14s %-5s %-*s %-*s %-16s %5s %6s %5s %4s %6s %4s %5s %9s %s\n", "family", "dtype",
-         wn, "name", wp, "params", "cols", "align", "rank", "block", "rpb", "smem", "regs",
-         "stack", "spills", "image");
+  printf("%-14s %-5s %-*s %-*s %-16s %8s %5s %6s %5s %4s %5s %6s %4s %5s %9s %s\n", "family",
+         "dtype", wn, "name", wp, "params", "cols", "min_rows", "align", "rank", "block", "rpb",
+         "cpb", "smem", "regs", "stack", "spills", "image");
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
-    char cols[48], spills[24], fam[256], name[512], params[1024];
+    char cols[48], spills[24], fam[256], name[512], params[1024], minr[16] = "-", cpb[16] = "-";
     cols_str(e, cols, sizeof cols);
     snprintf(spills, sizeof spills, "%u/%u", e->spill_stores, e->spill_loads);
-    printf("%-14s %-5s %-*s %-*s %-16s %5u %6d %5u %4u %6u %4u %5u %9s %s %" PRIu64 "\n",
+    if (e->min_rows) snprintf(minr, sizeof minr, "%u", e->min_rows);
+    if (e->cols_per_block) snprintf(cpb, sizeof cpb, "%u", e->cols_per_block);
+    printf("%-14s %-5s %-*s %-*s %-16s %8s %5u %6d %5u %4u %5s %6u %4u %5u %9s %s %" PRIu64 "\n",
            clean(e->family, fam, sizeof fam), dtype_str(e->dtype), wn,
            clean(e->name, name, sizeof name), wp,
-           e->params[0] ? clean(e->params, params, sizeof params) : "-", cols, e->align,
-           e->rank, e->block, e->rows_per_block, e->smem, e->regs, e->stack, spills,
+           e->params[0] ? clean(e->params, params, sizeof params) : "-", cols, minr, e->align,
+           e->rank, e->block, e->rows_per_block, cpb, e->smem, e->regs, e->stack, spills,
            e->is_ptx ? "ptx" : "cubin", e->image_size);
   }
 }
@@ -365,8 +369,9 @@ static void json_entry(const kpk_entry *e) {
          e->max_cols, e->align);
   printf(", \"min_sm\": %u, \"max_sm\": %u, \"rank\": %d, \"block\": %u", e->min_sm,
          e->max_sm, e->rank, e->block);
-  printf(", \"rows_per_block\": %u, \"smem\": %u, \"regs\": %u, \"stack\": %u",
-         e->rows_per_block, e->smem, e->regs, e->stack);
+  printf(", \"min_rows\": %u, \"rows_per_block\": %u, \"cols_per_block\": %u", e->min_rows,
+         e->rows_per_block, e->cols_per_block);
+  printf(", \"smem\": %u, \"regs\": %u, \"stack\": %u", e->smem, e->regs, e->stack);
   printf(", \"spill_stores\": %u, \"spill_loads\": %u", e->spill_stores, e->spill_loads);
   /* the hash as a string: JSON numbers lose precision above 2^53 */
   printf(", \"image_kind\": \"%s\", \"image_size\": %" PRIu64 ", \"src_size\": %" PRIu64

@@ -423,7 +423,7 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
     job_free(env, &j);
     return -1;
   }
-  kp_call call = {sh->fam, dt, (uint64_t)sh->cols, 16};
+  kp_call call = {sh->fam, dt, (uint64_t)sh->cols, 16, (uint64_t)sh->rows};
   /* reference: the default choice of the selection rule */
   kp_force_variant(-1);
   float *ref = NULL, *ref2 = NULL;
@@ -436,7 +436,7 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
     goto out;
   }
   char why[900];
-  int def = kp_explain(ctx, &call, sh->rows, why, sizeof why);
+  int def = kp_explain(ctx, &call, why, sizeof why);
   double def_us = 0, best_us = 0;
   const char *best_name = NULL;
   for (uint32_t i = 0; i < ctx->pack.n_entries; i++) {

@@ -65,17 +65,19 @@ int kp_cmd_explain(int argc, char **argv) {
     ctx->props.sm = sm;
     ctx->props.smem_optin = 227 * 1024;
   }
-  kp_call c = {(kp_family)fam, (kp_dtype)dt, (uint64_t)cols, align};
+  kp_call c = {(kp_family)fam, (kp_dtype)dt, (uint64_t)cols, align, (uint64_t)rows};
   char why[1200];
-  int e = kp_explain(ctx, &c, rows, why, sizeof why);
+  int e = kp_explain(ctx, &c, why, sizeof why);
   printf("%s %s %lldx%lld align %u on sm_%d, pack %s:\n", argv[1], argv[3], rows, cols, align,
          ctx->props.sm, ctx->pack.path);
   if (e < 0) {
     printf("  no variant: %s\n", why);
   } else {
     const kpk_entry *v = &ctx->pack.entries[e];
-    printf("  runs %s (%s; block %u, %u rows per block)\n  because %s\n", v->name, v->params,
-           v->block, v->rows_per_block, why);
+    char geom[64] = "";
+    if (v->cols_per_block) snprintf(geom, sizeof geom, ", %u cols per block", v->cols_per_block);
+    printf("  runs %s (%s; block %u, %u rows per block%s)\n  because %s\n", v->name, v->params,
+           v->block, v->rows_per_block, geom, why);
   }
   printf("  candidates:\n");
   for (uint32_t i = 0; i < ctx->pack.n_entries; i++) {
@@ -99,21 +101,32 @@ static const char usage_prune[] =
     "cover (so every call still has a variant).\n";
 
 /* Keep the ranking's choice at every column boundary of every family, dtype
-** and alignment: the choice is constant between boundaries. */
+** and alignment, at every row boundary (1 and each min_rows, and just below
+** each): the choice is constant between boundaries. */
 static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
   kp_devprops d = {sm, 227 * 1024};
+  uint64_t rows[2 * 32 + 1] = {1}; /* min_rows are powers of two: at most 31 distinct */
+  int nrows = 1;
+  for (uint32_t i = 0; i < pk->n_entries; i++) {
+    uint64_t m = pk->entries[i].min_rows;
+    int seen = m < 2; /* 0 and 1 are the boundary 1 */
+    for (int k = 0; k < nrows && !seen; k++) seen = rows[k] == m;
+    if (!seen && nrows + 2 <= (int)(sizeof rows / sizeof rows[0]))
+      rows[nrows++] = m, rows[nrows++] = m - 1;
+  }
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
     int fam = kp_family_from_name(e->family);
     if (fam < 0) continue;
     uint64_t pts[] = {e->min_cols, e->max_cols, e->max_cols + 1, e->min_cols - 1};
     for (int p = 0; p < 4; p++)
-      for (uint32_t a = 1; a <= 16; a *= 2) {
-        if (pts[p] < 1 || pts[p] > 2147483647ull) continue;
-        kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], a};
-        int k = kp_select_variant(pk, &c, &d, NULL, 0);
-        if (k >= 0) keep[k] = 1;
-      }
+      for (int r = 0; r < nrows; r++)
+        for (uint32_t a = 1; a <= 16; a *= 2) {
+          if (pts[p] < 1 || pts[p] > 2147483647ull) continue;
+          kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], a, rows[r]};
+          int k = kp_select_variant(pk, &c, &d, NULL, 0);
+          if (k >= 0) keep[k] = 1;
+        }
   }
 }
 
@@ -223,7 +236,6 @@ static const char usage_warmup[] =
 
 typedef struct warm_call {
   kp_call c;
-  long long rows;
   int line;
 } warm_call;
 
@@ -270,7 +282,7 @@ static int warm_jit_all(kp_ctx *ctx, const warm_call *calls, int ncalls, int job
   if (!idx) return 1;
   for (int i = 0; i < ncalls; i++) {
     char why[64];
-    int e = kp_explain(ctx, &calls[i].c, calls[i].rows, why, sizeof why);
+    int e = kp_explain(ctx, &calls[i].c, why, sizeof why);
     int seen = e < 0;
     for (int k = 0; k < n && !seen; k++) seen = idx[k] == e;
     if (!seen) idx[n++] = e;
@@ -316,8 +328,8 @@ static int warm_parse(const char *path, const char *dtypes, warm_call **out, int
   for (int i = 0; i < ns; i++)
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
       if (!dtypes || kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt)))
-        v[n++] = (warm_call){{sh[i].fam, (kp_dtype)dt, (uint64_t)sh[i].cols, 16}, sh[i].rows,
-                             sh[i].line};
+        v[n++] = (warm_call){
+            {sh[i].fam, (kp_dtype)dt, (uint64_t)sh[i].cols, 16, (uint64_t)sh[i].rows}, sh[i].line};
   free(sh);
   if (ns < 0) {
     free(v);
@@ -360,7 +372,7 @@ int kp_cmd_warmup(int argc, char **argv) {
     const kpk_entry *e = NULL;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    s = kp_prepare(ctx, &w->c, w->rows, &e);
+    s = kp_prepare(ctx, &w->c, &e);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
     if (s != KP_OK) {
@@ -369,8 +381,9 @@ int kp_cmd_warmup(int argc, char **argv) {
       rc = 1;
       continue;
     }
-    printf("%-15s %-4s %8lld x %-8llu %-42s %8.1f ms\n", kp_family_name(w->c.family),
-           kp_dtype_name(w->c.dtype), w->rows, (unsigned long long)w->c.cols, e->name, ms);
+    printf("%-15s %-4s %8llu x %-8llu %-42s %8.1f ms\n", kp_family_name(w->c.family),
+           kp_dtype_name(w->c.dtype), (unsigned long long)w->c.rows,
+           (unsigned long long)w->c.cols, e->name, ms);
     n++;
   }
   printf("kp warmup: %d calls prepared for %s (%s)\n", n, ctx->info.name, ctx->info.target);
