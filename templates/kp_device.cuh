@@ -445,9 +445,10 @@ __device__ __forceinline__ float kp_gelu_tanh(float x) {
 // (16 bytes) TX*VEC apart, all 2U loads issued before the first use.  The
 // grid is rows x chunks blocks in grid.x, chunks = ceil(cols / CH) (the pack
 // entry's cols_per_block = CH, rows_per_block = 1): block b takes chunk
-// b % chunks of row b / chunks.  Only a row's last chunk may be partial; it
-// takes the guarded loads (kp_raw_io: elements past the row read as 0, kept
-// packed so its loads are in flight together) and stores up to the row end.
+// b % chunks of row b / chunks.  Only a row's last chunk may be partial:
+// the loads are guarded per vector (kp_raw_io: elements past the row read as
+// 0, kept packed so its loads are in flight together), stores stop at the
+// row end.
 // VEC * sizeof(T) == 16.
 template <class T, int VEC, int TX, int U, class Op>
 __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T *__restrict__ up,
@@ -463,38 +464,22 @@ __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T
   const T *gr = gate + row * ldin;
   const T *ur = up + row * ldin;
   T *yr = y + row * ldy;
+  // one body for whole and partial chunks (the activation compiled U*VEC
+  // times, and fewer registers: the u=2 forms of GeGLU spilled with two)
+  const long long n = cols;
   typename io::raw g[U], u[U];
-  if (base + CH <= cols) { // a whole chunk (the same answer for the whole block)
 #pragma unroll
-    for (int k = 0; k < U; k++) g[k] = kp_ld16_hint<0>(gr + c + k * SPAN);
+  for (int k = 0; k < U; k++) g[k] = io::load(gr, c + k * SPAN, n);
 #pragma unroll
-    for (int k = 0; k < U; k++) u[k] = kp_ld16_hint<0>(ur + c + k * SPAN);
+  for (int k = 0; k < U; k++) u[k] = io::load(ur, c + k * SPAN, n);
 #pragma unroll
-    for (int k = 0; k < U; k++) {
-      float a[VEC], b[VEC];
-      io::unpack(g[k], a);
-      io::unpack(u[k], b);
+  for (int k = 0; k < U; k++) {
+    if (c + k * SPAN >= n) break;
+    float a[VEC], b[VEC];
+    io::unpack(g[k], a);
+    io::unpack(u[k], b);
 #pragma unroll
-      for (int i = 0; i < VEC; i++) a[i] = Op::f(a[i], b[i]);
-      kp_store<T, VEC>(yr + c + k * SPAN, a);
-    }
-  } else { // the row's last chunk: up to U vectors, the final one maybe cut
-    const long long n = cols;
-#pragma unroll
-    for (int k = 0; k < U; k++) g[k] = io::load(gr, c + k * SPAN, n);
-#pragma unroll
-    for (int k = 0; k < U; k++) u[k] = io::load(ur, c + k * SPAN, n);
-#pragma unroll
-    for (int k = 0; k < U; k++) {
-      const long long ck = c + k * SPAN;
-      if (ck < n) {
-        float a[VEC], b[VEC];
-        io::unpack(g[k], a);
-        io::unpack(u[k], b);
-#pragma unroll
-        for (int i = 0; i < VEC; i++) a[i] = Op::f(a[i], b[i]);
-        kp_store_part<T, VEC>(yr, ck, n, a);
-      }
-    }
+    for (int i = 0; i < VEC; i++) a[i] = Op::f(a[i], b[i]);
+    kp_store_part<T, VEC, long long>(yr, c + k * SPAN, n, a);
   }
 }
