@@ -90,14 +90,15 @@ end
 -- block), u (vectors per thread), minb (blocks per SM the register budget must
 -- allow).  rank_base: these stay below every variant above that takes 16-byte
 -- aligned rows (ranks >= 268), so that the ranking's choices do not change.
-local function emit_chunk(dt, p, rank_base)
+-- rank: an exact rank instead (the default chunk variant, with min_cols).
+local function emit_chunk(dt, p, rank_base, rank, min_cols)
   local T = ctype(dt)
   local name = string.format("geglu_%s_c%d_v%d_u%d", dt, p.tx, p.vec, p.u)
   variant {
     name = name, dtype = dt, params = p,
     block = p.tx, rows_per_block = 1, cols_per_block = p.tx * p.vec * p.u,
-    align = p.vec * esize(dt),
-    rank = rank_base - p.tx // 8 - p.u,
+    align = p.vec * esize(dt), min_cols = min_cols,
+    rank = rank or rank_base - p.tx // 8 - p.u,
     source = KERNELS .. subst(CHUNK_ENTRY, { tx = p.tx, minb = p.minb, name = name, T = T,
                                              targs = string.format("%s, %d, %d, %d", T, p.vec,
                                                                    p.tx, p.u) }),
@@ -123,13 +124,19 @@ for _, dt in ipairs(DTYPES) do
   if vec > 2 then emit(dt, { vec = 2, tx = 256, ty = 1, u = 4, minb = 4 }, nil, 200) end
   emit(dt, { vec = 1, tx = 32, ty = 8, u = 4, minb = 4 }, 4, 100)
   emit(dt, { vec = 1, tx = 256, ty = 1, u = 4, minb = 4 }, nil, 100)
-  -- For the tuner until measured on a GPU: column chunks of 64-256 threads x
-  -- 1-2 vectors, 2048 threads per SM (at most 16 blocks), ranked below the
-  -- defaults (250 - ...: at most 241, against 268 for the lowest above).
+  -- Column chunks of 64-256 threads x 1-2 vectors, 2048 threads per SM (at
+  -- most 16 blocks), ranked below the defaults (250 - ...: at most 241,
+  -- against 268 for the lowest above) except one: for 16-bit rows of at
+  -- least one whole chunk, 256 threads x 1 vector is the default.  kp tune,
+  -- H200, bf16, 2026-11-22: 370.4 vs 375.9 us (t256x1 u2) at 32768x8192,
+  -- 68.7 vs 69.8 at 4096x11008, 52.9 vs 54.6 (t128x2) at 8192x4096, within
+  -- 0.5% of the best of 40 variants each time; half the code of u=2.
   for _, tx in ipairs({ 64, 128, 256 }) do
     for _, u in ipairs({ 1, 2 }) do
+      local default = tx == 256 and u == 1 and esize(dt) == 2
       emit_chunk(dt, { kind = "chunk", vec = vec, tx = tx, u = u,
-                       minb = math.min(2048 // tx, 16) }, 250)
+                       minb = math.min(2048 // tx, 16) }, 250,
+                 default and 300 or nil, default and tx * vec * u or nil)
     end
   end
 end

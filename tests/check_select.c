@@ -323,7 +323,7 @@ END_TEST
 
 /* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variant
 ** (16-bit, rows >= 16384, 4096 < cols <= 8192) exactly where it is meant to,
-** never a column-chunk GLU variant (those are for the tuner), and every
+** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048, and every
 ** min_rows in the pack is a power of two. */
 START_TEST(test_real_pack_min_rows) {
   kpk_pack pk;
@@ -355,7 +355,13 @@ START_TEST(test_real_pack_min_rows) {
           c.family = (kp_family)f;
           i = kp_select_variant(&pk, &c, &d, NULL, 0);
           ck_assert_int_ge(i, 0);
-          ck_assert_msg(pk.entries[i].cols_per_block == 0, "%s picked by the ranking",
+          /* GeGLU's 16-bit default from one whole chunk (2048 columns) on is
+          ** the 256-thread chunk variant; otherwise never a chunk variant */
+          const int want_chunk = f == KP_FAM_GEGLU && dt != KP_F32 && cols[k] >= 2048;
+          ck_assert_msg((pk.entries[i].cols_per_block == 2048) == want_chunk &&
+                            (pk.entries[i].cols_per_block == 0) == !want_chunk,
+                        "%s %s cols %llu: %s picked by the ranking", kp_family_name(c.family),
+                        kp_dtype_name((kp_dtype)dt), (unsigned long long)cols[k],
                         pk.entries[i].name);
           c.family = KP_FAM_RMSNORM;
         }
