@@ -13,7 +13,7 @@
 -- vec=1 is the fallback for any alignment.  Ranking: the smallest register
 -- variant that holds the row, then the looped ones; for >= 16384 rows of
 -- 4097..8192 16-bit columns, a two-pass copy that declares min_rows
--- (provisional, see below).  Where two shapes hold the same row (`alt`), the
+-- (measured, see below).  Where two shapes hold the same row (`alt`), the
 -- lower alt is the default and the others are there for the tuner.
 
 family { name = "rmsnorm", signature = "p,l,p,p,l,i,i,f" }
@@ -252,12 +252,12 @@ for _, dt in ipairs(DTYPES) do
     -- and one copy ranked for many rows through min_rows (below).
     emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], hint = true })
   end
-  -- PROVISIONAL, pending H100/H200 measurement: the hinted two-pass 256x4 as
-  -- the ranking's choice for many rows (>= 16384) of 4097..8192 columns,
-  -- 16-bit only, from the H200 numbers above (2.4% faster at 32768 x 8192,
-  -- bf16) and the H100 ones (slower at 4096 rows, hence the row bound).
-  -- Rows of <= 4096 columns keep their row-in-registers defaults (ranked
-  -- higher).  Adjust min_rows, max_cols and the rank once measured.
+  -- The hinted two-pass 256x4 as the ranking's choice for many rows (>=
+  -- 16384) of 4097..8192 16-bit columns.  kp tune, bf16, 2026-11-22: on
+  -- H200 128.4 / 251.7 us at 16384 / 32768 x 8192 against ~3.5% more for
+  -- the 512x2 row-in-registers kernel; on H100 0.4-0.6% slower than 512x2
+  -- there (181.6 vs 181.0, 359.2 vs 357.1 us), and 2-14% slower at 4096
+  -- rows, hence the row bound.
   if esize(dt) == 2 then
     emit(dt, "loop", { vec = vec, threads = 256, unroll = 4, hint = true, min_rows = 16384,
                        max_cols = 8192 })
