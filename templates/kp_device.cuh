@@ -334,6 +334,36 @@ template <int LANES> __device__ __forceinline__ float kp_lanes_sum(float v) {
   return v;
 }
 
+// ---- gated elementwise: y = Op::f(gate, up) ------------------------------------------
+//
+// One step of a GLU thread: U vectors of VEC elements SPAN apart from column
+// c of rows gr, ur -> yr of n columns; all 2U loads guarded per vector and
+// issued before the first use, packed until then (kp_raw_io; elements past
+// the row read as 0), stores stop at the row end.  One body for whole and
+// partial vectors, so the activation is compiled U*VEC times, not twice
+// that: code size is first-use compile time (and fewer registers).
+// VEC * sizeof(T) == 16 or VEC == 1.  H: hint of the whole-vector loads.
+template <class T, int VEC, int SPAN, int U, class Op, int H>
+__device__ __forceinline__ void kp_glu_step(const T *__restrict__ gr, const T *__restrict__ ur,
+                                            T *__restrict__ yr, long long c, long long n) {
+  typedef kp_raw_io<T, VEC, H> io;
+  typename io::raw g[U], u[U];
+#pragma unroll
+  for (int k = 0; k < U; k++) g[k] = io::load(gr, c + k * SPAN, n);
+#pragma unroll
+  for (int k = 0; k < U; k++) u[k] = io::load(ur, c + k * SPAN, n);
+#pragma unroll
+  for (int k = 0; k < U; k++) {
+    if (c + k * SPAN >= n) break;
+    float a[VEC], b[VEC];
+    io::unpack(g[k], a);
+    io::unpack(u[k], b);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) a[i] = Op::f(a[i], b[i]);
+    kp_store_part<T, VEC, long long>(yr, c + k * SPAN, n, a);
+  }
+}
+
 // ---- gated elementwise rows: y = Op::f(gate, up) -------------------------------
 //
 // A block is TX threads along a row x TY rows; each thread walks its row in
@@ -354,28 +384,11 @@ __device__ __forceinline__ void kp_glu_rows(const T *__restrict__ gate, const T 
   const T *gr = gate + row * ldin;
   const T *ur = up + row * ldin;
   T *yr = y + row * ldy;
-  // One body for whole and partial vectors, so the activation is compiled
-  // U*VEC times, not twice that: code size is first-use compile time.
+  // (the 2-to-8-byte vectors below: the same step with float arrays)
   const long long n = cols;
   for (long long c = (long long)tx * VEC; c < n; c += (long long)U * SPAN) {
     if constexpr (VEC * sizeof(T) == 16 || VEC == 1) {
-      // packed as loaded until the use (kp_raw_io): 4 registers a vector
-      typedef kp_raw_io<T, VEC, H> io;
-      typename io::raw g[U], u[U];
-#pragma unroll
-      for (int k = 0; k < U; k++) g[k] = io::load(gr, c + k * SPAN, n);
-#pragma unroll
-      for (int k = 0; k < U; k++) u[k] = io::load(ur, c + k * SPAN, n);
-#pragma unroll
-      for (int k = 0; k < U; k++) {
-        if (c + k * SPAN >= n) break;
-        float a[VEC], b[VEC];
-        io::unpack(g[k], a);
-        io::unpack(u[k], b);
-#pragma unroll
-        for (int i = 0; i < VEC; i++) a[i] = Op::f(a[i], b[i]);
-        kp_store_part<T, VEC, long long>(yr, c + k * SPAN, n, a);
-      }
+      kp_glu_step<T, VEC, SPAN, U, Op, H>(gr, ur, yr, c, n);
     } else {
       float g[U][VEC], u[U][VEC];
 #pragma unroll
@@ -454,7 +467,6 @@ template <class T, int VEC, int TX, int U, class Op>
 __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T *__restrict__ up,
                                             long long ldin, T *__restrict__ y, long long ldy,
                                             int rows, int cols) {
-  typedef kp_raw_io<T, VEC> io;
   constexpr int SPAN = TX * VEC, CH = SPAN * U;
   const unsigned chunks = (unsigned)(cols / CH + (cols % CH != 0)); // no overflow near 2^31
   const long long row = blockIdx.x / chunks;
@@ -464,22 +476,5 @@ __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T
   const T *gr = gate + row * ldin;
   const T *ur = up + row * ldin;
   T *yr = y + row * ldy;
-  // one body for whole and partial chunks (the activation compiled U*VEC
-  // times, and fewer registers: the u=2 forms of GeGLU spilled with two)
-  const long long n = cols;
-  typename io::raw g[U], u[U];
-#pragma unroll
-  for (int k = 0; k < U; k++) g[k] = io::load(gr, c + k * SPAN, n);
-#pragma unroll
-  for (int k = 0; k < U; k++) u[k] = io::load(ur, c + k * SPAN, n);
-#pragma unroll
-  for (int k = 0; k < U; k++) {
-    if (c + k * SPAN >= n) break;
-    float a[VEC], b[VEC];
-    io::unpack(g[k], a);
-    io::unpack(u[k], b);
-#pragma unroll
-    for (int i = 0; i < VEC; i++) a[i] = Op::f(a[i], b[i]);
-    kp_store_part<T, VEC, long long>(yr, c + k * SPAN, n, a);
-  }
+  kp_glu_step<T, VEC, SPAN, U, Op, 0>(gr, ur, yr, c, (long long)cols);
 }
