@@ -272,17 +272,6 @@ end
 family_space {
   name_omits = { unroll = "u" },
   make = function(dt, p) emit(dt, p.kind, p) end,
-  neighbours = function(dt, p)
-    local threads, nv = { 64, 128, 256, 512, 1024 }, { 1, 2, 3, 4, 6, 8 }
-    local unroll = { 1, 2, 4, 8, 16 }
-    -- the raw vectors of x and w (2 per n or unroll step, 4 registers each
-    -- at 16 bytes, 1 at vec = 1) take at most half of a thread's registers
-    local function fits(q)
-      local held = 2 * (q.vec == 1 and 1 or 4) * (q.nv or q.unroll)
-      return held <= regs(q.kind == "warp" and 128 or q.threads, 1) // 2
-    end
-    if p.kind == "loop" then return steps(p, { threads = threads, unroll = unroll }, fits) end
-    if p.kind == "warp" then return steps(p, { lanes = { 8, 16, 32 }, nv = nv }, fits) end
-    return steps(with(p, { alt = 0 }), { threads = threads, nv = nv }, fits)
-  end,
+  -- the raw vectors of x and w: 2 per n or unroll step
+  neighbours = function(dt, p) return norm_neighbours(p, 2) end,
 }

@@ -137,15 +137,7 @@ family_space {
     if p.kind == "chunk" then emit_chunk(dt, p, 0) else emit(dt, p, nil, 0) end
   end,
   neighbours = function(dt, p)
-    if p.kind == "chunk" then
-      -- chunks: whole warps <= 1024 threads, <= 2048 threads per SM; the 2u
-      -- raw vectors (4 registers each) take at most half of a thread's
-      -- registers; the vector stays 16 bytes
-      return steps(p, { tx = { 32, 64, 128, 256, 512, 1024 }, u = { 1, 2, 4 },
-                        minb = { 1, 2, 4, 8, 16 } }, function(q)
-        return q.tx * q.minb <= 2048 and 8 * q.u <= regs(q.tx, q.minb) // 2
-      end)
-    end
+    if p.kind == "chunk" then return glu_chunk_neighbours(p) end
     -- whole warps, <= 1024 threads, 16-byte accesses, <= 2048 threads per SM;
     -- the 2u vectors in flight (2 * u * vec floats) take at most half of the
     -- registers minb blocks per SM leave a thread (measured on sm_90a)
