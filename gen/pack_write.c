@@ -115,6 +115,8 @@ int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t 
   kp_wr32(r + KE_BLOCK, e->block);
   kp_wr32(r + KE_RPB, e->rows_per_block);
   kp_wr32(r + KE_MIN_ROWS, e->min_rows);
+  kp_wr32(r + KE_FORMS, e->forms);
+  kp_wr32(r + KE_COLS_MULT, e->cols_mult);
   kp_wr32(r + KE_CPB, e->cols_per_block);
   kp_wr32(r + KE_SMEM, e->smem);
   kp_wr32(r + KE_REGS, e->regs);

@@ -215,6 +215,8 @@ static int l_variant(lua_State *L) {
   if (e.min_rows & (e.min_rows - 1))
     return luaL_error(L, "variant '%s': min_rows = %d must be 0 or a power of two", name,
                       (int)e.min_rows);
+  e.cols_mult = (uint32_t)opt_int(L, 1, "cols_mult", 0, 0, (lua_Integer)KPK_MAX_COLS_MULT);
+  e.forms = (uint32_t)opt_int(L, 1, "forms", 0, 0, (1 << KPK_FORMS) - 1);
   e.min_cols = (uint64_t)opt_int(L, 1, "min_cols", 1, 1, (lua_Integer)KG_MAX_COLS);
   e.max_cols = (uint64_t)opt_int(L, 1, "max_cols", (lua_Integer)KG_MAX_COLS, 1,
                                  (lua_Integer)KG_MAX_COLS);
@@ -246,6 +248,10 @@ static int l_variant(lua_State *L) {
                   "// variant %s: dtype=%s %s\n\n",
                   st->chunkname, line, name, dts, params);
   luaL_addvalue(&sb);
+  if (e.cols_mult > 1) { /* the device library drops its partial-vector code */
+    lua_pushfstring(L, "#define KP_COLS_MULT %d\n\n", (int)e.cols_mult);
+    luaL_addvalue(&sb);
+  }
   luaL_addstring(&sb, st->libtext);
   luaL_addstring(&sb, "\n// ---- kernel ----\n");
   luaL_addlstring(&sb, src, slen);

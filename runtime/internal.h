@@ -51,6 +51,7 @@ typedef struct kp_call {
   uint64_t cols;      /* the family's cols (rope: rot_dim) */
   uint32_t align;     /* bytes: largest power of two <= 16 dividing all row starts */
   uint64_t rows;      /* the launch's rows (rope: tokens), >= 1 */
+  uint32_t form;      /* < KPK_FORMS: GeGLU's kp_gelu, RoPE's kp_rope_layout; else 0 */
 } kp_call;
 
 typedef struct kp_devprops {

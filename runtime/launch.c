@@ -15,17 +15,19 @@
 #include "jit.h"
 #include "tune.h"
 
-/* (family, dtype, alignment, rows class, cols): the tuning table's key, its
-** rows bucket ceil(log2 rows) split into rows = 2^r and the rest, so that
-** no power-of-two min_rows falls inside a class (select.c).  Bits: 63 set,
-** 52.. family, 48.. dtype, 44.. log2 align, 42 power of two, 36.. r, cols. */
+/* (family, dtype, alignment, rows class, form, cols): the tuning table's
+** key, its rows bucket ceil(log2 rows) split into rows = 2^r and the rest,
+** so that no power-of-two min_rows falls inside a class (select.c), and the
+** call's form (kp_call.form).  Bits: 63 set, 52.. family, 48.. dtype, 44..
+** log2 align, 42 power of two, 36.. r, 32.. form, cols. */
 uint64_t kp_cache_key(const kp_call *c) {
   uint32_t a = 0, r = 0;
   while ((1u << a) < c->align && a < 15) a++;
   while ((1ull << r) < c->rows && r < 63) r++;
   uint64_t pow2 = c->rows && !(c->rows & (c->rows - 1));
   return 1ull << 63 | (uint64_t)c->family << 52 | (uint64_t)c->dtype << 48 |
-         (uint64_t)a << 44 | pow2 << 42 | (uint64_t)r << 36 | (c->cols & 0xFFFFFFFFull);
+         (uint64_t)a << 44 | pow2 << 42 | (uint64_t)r << 36 | (uint64_t)(c->form & 7) << 32 |
+         (c->cols & 0xFFFFFFFFull);
 }
 
 kp_status kp_grid_blocks(const kpk_entry *e, uint64_t rows, uint64_t cols, uint64_t *blocks) {

@@ -79,8 +79,8 @@ static kp_status eps_ok(opcheck *k, float eps) {
 #define TRY(x) do { kp_status s_ = (x); if (s_ != KP_OK) return s_; } while (0)
 
 static kp_status go(opcheck *k, kp_family f, kp_dtype dt, int64_t cols, int64_t rows,
-                    void **args, void *stream) {
-  kp_call c = {f, dt, (uint64_t)cols, k->align, (uint64_t)rows};
+                    uint32_t form, void **args, void *stream) {
+  kp_call c = {f, dt, (uint64_t)cols, k->align, (uint64_t)rows, form};
   return kp_launch(k->ctx, &c, args, stream);
 }
 
@@ -93,7 +93,7 @@ kp_status kp_softmax(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, void 
   long long lx = ldx, ly = ldy;
   int r = (int)rows, n = (int)cols;
   void *args[] = {&x, &lx, &y, &ly, &r, &n};
-  return go(&k, KP_FAM_SOFTMAX, dt, cols, rows, args, stream);
+  return go(&k, KP_FAM_SOFTMAX, dt, cols, rows, 0, args, stream);
 }
 
 kp_status kp_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, const void *w, void *y,
@@ -107,7 +107,7 @@ kp_status kp_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, const
   long long lx = ldx, ly = ldy;
   int r = (int)rows, n = (int)cols;
   void *args[] = {&x, &lx, &w, &y, &ly, &r, &n, &eps};
-  return go(&k, KP_FAM_RMSNORM, dt, cols, rows, args, stream);
+  return go(&k, KP_FAM_RMSNORM, dt, cols, rows, 0, args, stream);
 }
 
 kp_status kp_add_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, void *residual,
@@ -123,7 +123,7 @@ kp_status kp_add_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, v
   long long lx = ldx, lr = ldr, ly = ldy;
   int r = (int)rows, n = (int)cols;
   void *args[] = {&x, &lx, &residual, &lr, &w, &y, &ly, &r, &n, &eps};
-  return go(&k, KP_FAM_ADD_RMSNORM, dt, cols, rows, args, stream);
+  return go(&k, KP_FAM_ADD_RMSNORM, dt, cols, rows, 0, args, stream);
 }
 
 kp_status kp_swiglu(kp_ctx *ctx, kp_dtype dt, const void *gate, const void *up, int64_t ldin,
@@ -136,7 +136,7 @@ kp_status kp_swiglu(kp_ctx *ctx, kp_dtype dt, const void *gate, const void *up, 
   long long li = ldin, ly = ldy;
   int r = (int)rows, n = (int)cols;
   void *args[] = {&gate, &up, &li, &y, &ly, &r, &n};
-  return go(&k, KP_FAM_SWIGLU, dt, cols, rows, args, stream);
+  return go(&k, KP_FAM_SWIGLU, dt, cols, rows, 0, args, stream);
 }
 
 kp_status kp_geglu(kp_ctx *ctx, kp_dtype dt, kp_gelu form, const void *gate, const void *up,
@@ -152,7 +152,7 @@ kp_status kp_geglu(kp_ctx *ctx, kp_dtype dt, kp_gelu form, const void *gate, con
   long long li = ldin, ly = ldy;
   int r = (int)rows, n = (int)cols, t = form == KP_GELU_TANH;
   void *args[] = {&gate, &up, &li, &y, &ly, &r, &n, &t};
-  return go(&k, KP_FAM_GEGLU, dt, cols, rows, args, stream);
+  return go(&k, KP_FAM_GEGLU, dt, cols, rows, (uint32_t)form, args, stream);
 }
 
 kp_status kp_rmsnorm_swiglu(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, const void *w,
@@ -173,7 +173,7 @@ kp_status kp_rmsnorm_swiglu(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx
   long long lx = ldx, ly = ldy;
   int r = (int)rows, n = (int)cols;
   void *args[] = {&x, &lx, &w, &y, &ly, &r, &n, &eps};
-  return go(&k, KP_FAM_RMSNORM_SWIGLU, dt, cols, rows, args, stream);
+  return go(&k, KP_FAM_RMSNORM_SWIGLU, dt, cols, rows, 0, args, stream);
 }
 
 /* q or k: (tokens, heads, head_dim), strides in elements, last dim contiguous */
@@ -242,5 +242,5 @@ kp_status kp_rope(kp_ctx *ctx, kp_dtype dt, void *q, void *k, const kp_rope_desc
   float theta = d->theta;
   void *args[] = {&q, &k, &cs, &sn, &pos, &qst, &qsh, &kst, &ksh, &css,
                   &tokens, &hq, &hk, &rot, &gptj, &theta};
-  return go(&c, KP_FAM_ROPE, dt, d->rot_dim, d->tokens, args, stream);
+  return go(&c, KP_FAM_ROPE, dt, d->rot_dim, d->tokens, (uint32_t)gptj, args, stream);
 }

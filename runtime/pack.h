@@ -26,7 +26,8 @@
 ** Each blob carries its own crc32 in its entry, so a corrupt kernel is
 ** caught when it is loaded, and `kp verify` checks them all up front.
 ** Index entries: pack_layout.h (KE_*).  Version 3 added min_rows and
-** cols_per_block (entry bytes 144..151, reserved zero in version 2).
+** cols_per_block (entry bytes 144..151, reserved zero in version 2);
+** version 4 forms and cols_mult (bytes 152..159, reserved zero in version 3).
 */
 #ifndef KP_PACK_H
 #define KP_PACK_H
@@ -37,7 +38,7 @@
 #include "kernpack.h"
 
 #define KPK_MAGIC "KERNPACK"
-#define KPK_FORMAT_VERSION 3
+#define KPK_FORMAT_VERSION 4
 #define KPK_HEADER_SIZE 128
 #define KPK_ENTRY_SIZE 160
 #define KPK_MAX_ENTRIES 65536
@@ -45,6 +46,8 @@
 #define KPK_NO_PRELUDE 0xFFFFFFFFu
 #define KPK_MAX_COLS 2147483647u    /* kernels index columns with int */
 #define KPK_MAX_MIN_ROWS (1u << 30) /* the largest power of two a call's rows reach */
+#define KPK_MAX_COLS_MULT 256u
+#define KPK_FORMS 8                 /* forms 0..7: bits of kpk_entry.forms */
 
 /* One variant's record: what it is, when it applies, and what it cost. */
 typedef struct kpk_entry {
@@ -61,6 +64,9 @@ typedef struct kpk_entry {
   uint32_t align;        /* bytes every row start must be aligned to */
   uint32_t min_sm, max_sm; /* inclusive, 0 = unbounded */
   uint32_t min_rows;     /* applies to rows >= this; 0 = any (else a power of two) */
+  uint32_t cols_mult;    /* applies to cols that are a multiple of this; 0 or 1 = any */
+  uint32_t forms;        /* bit f: computes the call's form f (GeGLU's GELU, RoPE's
+                         ** layout; kp_call.form); 0 = every form (a runtime argument) */
   int32_t rank;          /* higher wins among applicable variants */
   /* launch geometry */
   uint32_t block;        /* threads per block */

@@ -149,6 +149,8 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     e->rows_per_block = kp_rd32(r + KE_RPB);
     e->min_rows = kp_rd32(r + KE_MIN_ROWS);
     e->cols_per_block = kp_rd32(r + KE_CPB);
+    e->forms = kp_rd32(r + KE_FORMS);
+    e->cols_mult = kp_rd32(r + KE_COLS_MULT);
     e->smem = kp_rd32(r + KE_SMEM);
     e->regs = kp_rd32(r + KE_REGS);
     e->stack = kp_rd32(r + KE_STACK);
@@ -167,10 +169,6 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u: prelude position %u is outside its source%s", i, e->prelude_at,
                   pk->prelude ? "" : " (the pack has no prelude)");
-    for (int b = KE_RESERVED; b < KPK_ENTRY_SIZE; b++)
-      if (r[b])
-        return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
-                    "index entry %u: reserved byte %d is not zero", i, b);
 
     if (e->dtype >= KP_DTYPE_COUNT_)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "index entry %u (%s): dtype %u unknown",
@@ -193,6 +191,14 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): min_rows %u is not 0 or a power of two <= %u", i,
                   e->name, e->min_rows, KPK_MAX_MIN_ROWS);
+    if (e->cols_mult > KPK_MAX_COLS_MULT)
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "index entry %u (%s): cols_mult %u is more than %u", i, e->name, e->cols_mult,
+                  KPK_MAX_COLS_MULT);
+    if (e->forms >> KPK_FORMS)
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "index entry %u (%s): forms 0x%x name forms past %d", i, e->name, e->forms,
+                  KPK_FORMS - 1);
     if (e->cols_per_block > KPK_MAX_COLS)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): cols_per_block %u is more than %u", i, e->name,

@@ -3,8 +3,9 @@
 ** and the device, so they can be tested on any machine.
 **
 ** Variant rule: among the pack's entries of the call's family and dtype whose
-** column range holds cols, whose min_rows the call's rows reach, whose
-** alignment requirement the call meets, whose SM range holds the device and
+** column range holds cols (and cols_mult divides them), whose min_rows the
+** call's rows reach, that compute the call's form (GeGLU's GELU, RoPE's
+** layout), whose alignment requirement the call meets, whose SM range holds the device and
 ** whose shared memory fits, take the highest rank; ties go to the earliest
 ** entry.  (The tuning table, tune.c, decides first when loaded.)
 **
@@ -71,6 +72,10 @@ int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d,
            (unsigned long long)e->min_cols, (unsigned long long)e->max_cols);
   if (c->rows < e->min_rows)
     KP_NO_("needs rows >= %u, call has %llu", e->min_rows, (unsigned long long)c->rows);
+  if (e->cols_mult > 1 && c->cols % e->cols_mult)
+    KP_NO_("needs cols a multiple of %u, call has %llu", e->cols_mult, (unsigned long long)c->cols);
+  if (e->forms && !(c->form < KPK_FORMS && (e->forms >> c->form & 1)))
+    KP_NO_("computes forms 0x%x, call has form %u", e->forms, c->form);
   if (c->align < e->align) KP_NO_("needs %u-byte alignment, call has %u", e->align, c->align);
   if (e->min_sm && (uint32_t)d->sm < e->min_sm) KP_NO_("needs sm >= %u", e->min_sm);
   if (e->max_sm && (uint32_t)d->sm > e->max_sm) KP_NO_("needs sm <= %u", e->max_sm);

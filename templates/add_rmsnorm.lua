@@ -16,7 +16,9 @@
 -- vec=1 is the fallback for any alignment.  Ranking: the smallest register
 -- variant that holds the row, then the looped ones.  Where two shapes hold
 -- the same row (`alt`), the lower alt is the default and the others are
--- there for the tuner.
+-- there for the tuner.  The ranking's 16-byte variants have whole-rows
+-- twins (`_w`, cols a multiple of vec: twins()) ranked just above them, with
+-- no partial-vector code (block_t256_n2, bf16: 495 PTX lines, not 896).
 
 family { name = "add_rmsnorm", signature = "p,l,p,l,p,p,l,i,i,f" }
 
@@ -27,6 +29,24 @@ local KERNELS = [[
 // with the streaming forms (ld.global.nc without L1 allocation, st.global.cs)
 // these kernels measured 4-5% slower on 8K rows and 10-20% slower on 512-1K
 // rows on H200 (bf16).
+
+// h = x + r of one packed vector of each, rounded to T as it is stored and
+// normalised: returned packed, its squares added to s.
+template <class T, int VEC>
+__device__ __forceinline__ typename kp_raw_io<T, VEC>::raw add_rmsnorm_add(
+    typename kp_raw_io<T, VEC>::raw x, typename kp_raw_io<T, VEC>::raw r, float &s) {
+  typedef kp_raw_io<T, VEC> io;
+  float h[VEC], b[VEC];
+  io::unpack(x, h);
+  io::unpack(r, b);
+#pragma unroll
+  for (int i = 0; i < VEC; i++) h[i] += b[i];
+  const typename io::raw packed = io::pack(h);
+  io::unpack(packed, h);
+#pragma unroll
+  for (int i = 0; i < VEC; i++) s = fmaf(h[i], h[i], s);
+  return packed;
+}
 
 // Row in registers: LANES threads share one row: the whole block when
 // ROWS_PER_BLOCK == 1, else a warp or a group of 16 lanes.  Thread `lane`
@@ -62,52 +82,42 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
   const T *xr = x + row * ldx;
   T *rr = res + row * ldr;
   T *yr = y + row * ldy;
+  constexpr int S = LANES * VEC;
+  const int c0 = lane * VEC;
+  const kp_part p = kp_part_of<T, VEC, S, NV>(c0, ncols);
   typename io::raw hv[NV], rv[NV], wv[NV];
-#pragma unroll
-  for (int n = 0; n < NV; n++) {
-    const int c = (n * LANES + lane) * VEC;
-    hv[n] = io::load(xr, c, ncols);
-    rv[n] = io::load(rr, c, ncols);
-  }
-  if constexpr (W_EARLY) {
-#pragma unroll
-    for (int n = 0; n < NV; n++)
-      wv[n] = wio::load(w, (n * LANES + lane) * VEC, ncols);
-  }
+  kp_group_load<T, VEC, S, NV, XH>(xr, c0, ncols, p, 0u, hv);
+  kp_group_load<T, VEC, S, NV, XH>(rr, c0, ncols, p, 0u, rv);
+  if constexpr (W_EARLY) kp_group_load<T, VEC, S, NV, WH>(w, c0, ncols, p, 0u, wv);
   float s = 0.f;
 #pragma unroll
-  for (int n = 0; n < NV; n++) {
-    const int c = (n * LANES + lane) * VEC;
-    float a[VEC], b[VEC];
-    io::unpack(hv[n], a);
-    io::unpack(rv[n], b);
-#pragma unroll
-    for (int i = 0; i < VEC; i++) a[i] += b[i];
-    if (c < ncols) kp_store_part<T, VEC>(rr, c, ncols, a);
-    hv[n] = io::pack(a); // h rounded to T, as stored
-    io::unpack(hv[n], a);
-#pragma unroll
-    for (int i = 0; i < VEC; i++) s = fmaf(a[i], a[i], s);
-  }
+  for (int n = 0; n < NV; n++) hv[n] = add_rmsnorm_add<T, VEC>(hv[n], rv[n], s);
+  kp_group_store<T, VEC, S, NV>(rr, c0, ncols, p, hv);
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
   const float rs = rsqrtf(s / (float)cols + eps);
+  if constexpr (W_EARLY) {
+    typename io::raw keep = hv[0];
 #pragma unroll
-  for (int n = 0; n < NV; n++) {
-    const int c = (n * LANES + lane) * VEC;
-    if constexpr (!W_EARLY) wv[n] = wio::load(w, c, ncols);
-    float v[VEC], g[VEC];
-    io::unpack(hv[n], v);
-    io::unpack(wv[n], g);
+    for (int n = 0; n < NV; n++)
+      kp_vec_store<T, VEC>(yr, c0 + n * S, ncols, n == p.k,
+                           kp_norm_scale<T, VEC>(hv[n], wv[n], rs), keep);
+    kp_part_store<T, VEC>(yr, p, keep);
+  } else { // registers are short: w and y a vector at a time, each guarded whole/partial
 #pragma unroll
-    for (int i = 0; i < VEC; i++) v[i] = v[i] * rs * g[i];
-    if (c < ncols) kp_store_part<T, VEC>(yr, c, ncols, v);
+    for (int n = 0; n < NV; n++) {
+      const int c = c0 + n * S;
+      float v[VEC];
+      io::unpack(kp_norm_scale<T, VEC>(hv[n], wio::load(w, c, ncols), rs), v);
+      if (c < ncols) kp_store_part<T, VEC>(yr, c, ncols, v);
+    }
   }
 }
 
 // Any length.  Each step of a pass handles U vectors per thread of each of
 // its two inputs, loads all issued before any use, so 2 * U * THREADS * VEC
-// elements are in flight per block; vectors past the row end read as 0 and
-// are not stored, so the last partial step needs no loop of its own.  Each
+// elements are in flight per block; the steps take whole vectors only (past
+// the row end: read as 0, not stored), so the last step needs no loop of its
+// own, and the row's partial vector is done once, ahead of each pass.  Each
 // thread re-reads in pass 2 exactly the res elements it wrote in pass 1, so
 // no barrier is needed between the passes beyond the reduction's.
 template <class T, int VEC, int THREADS, int U>
@@ -123,48 +133,47 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
   T *rr = res + row * ldr;
   T *yr = y + row * ldy;
   const long long n = cols;
-  const long long step = (long long)THREADS * VEC;
+  constexpr int S = THREADS * VEC;
   const long long c0 = (long long)threadIdx.x * VEC;
+  // the steps load and store whole vectors; the row's partial one, if this
+  // thread holds it (tail.k >= 0), ahead of each pass's loop
+  const kp_part tail = kp_part_of<T, VEC, S, KP_ALL>(c0, n);
   float s = 0.f;
+  // (the partial vector first: ptxas spilled around it after the loop)
+  if constexpr (VEC > 1)
+    if (tail.k >= 0)
+      kp_part_store<T, VEC>(
+          rr, tail, add_rmsnorm_add<T, VEC>(kp_part_load<T, VEC>(xr, tail, 0u), kp_part_load<T, VEC>(rr, tail, 0u), s));
 #pragma unroll 1
-  for (long long c = c0; c < n; c += U * step) {
+  for (long long c = c0; c < n; c += U * S) {
     typename io::raw a[U], b[U];
 #pragma unroll
     for (int u = 0; u < U; u++) {
-      a[u] = io::load(xr, c + u * step, n);
-      b[u] = io::load(rr, c + u * step, n);
+      a[u] = io::load_whole(xr, c + u * S, n);
+      b[u] = io::load_whole(rr, c + u * S, n);
     }
 #pragma unroll
-    for (int u = 0; u < U; u++) {
-      float h[VEC], r[VEC];
-      io::unpack(a[u], h);
-      io::unpack(b[u], r);
-#pragma unroll
-      for (int i = 0; i < VEC; i++) h[i] += r[i];
-      if (c + u * step < n) kp_store_part<T, VEC>(rr, c + u * step, n, h);
-      io::unpack(io::pack(h), h); // rounded to T, as stored
-#pragma unroll
-      for (int i = 0; i < VEC; i++) s = fmaf(h[i], h[i], s);
+    for (int u = 0; u < U; u++) { // (stored as it goes: fewer registers live)
+      a[u] = add_rmsnorm_add<T, VEC>(a[u], b[u], s);
+      kp_vec_store<T, VEC>(rr, c + u * S, n, false, a[u], b[u]);
     }
   }
   const float rs = rsqrtf(kp_block_sum<THREADS>(s, scratch) / (float)cols + eps);
+  if constexpr (VEC > 1)
+    if (tail.k >= 0)
+      kp_part_store<T, VEC>(yr, tail, kp_norm_scale<T, VEC>(kp_part_load<T, VEC>(rr, tail, 0u),
+                                                           kp_part_load<T, VEC>(w, tail, 0u), rs));
 #pragma unroll 1
-  for (long long c = c0; c < n; c += U * step) {
+  for (long long c = c0; c < n; c += U * S) {
     typename io::raw a[U], g[U];
 #pragma unroll
     for (int u = 0; u < U; u++) {
-      a[u] = io::load(rr, c + u * step, n);
-      g[u] = io::load(w, c + u * step, n);
+      a[u] = io::load_whole(rr, c + u * S, n);
+      g[u] = io::load_whole(w, c + u * S, n);
     }
 #pragma unroll
-    for (int u = 0; u < U; u++) {
-      float v[VEC], gv[VEC];
-      io::unpack(a[u], v);
-      io::unpack(g[u], gv);
-#pragma unroll
-      for (int i = 0; i < VEC; i++) v[i] = v[i] * rs * gv[i];
-      if (c + u * step < n) kp_store_part<T, VEC>(yr, c + u * step, n, v);
-    }
+    for (int u = 0; u < U; u++)
+      kp_vec_store<T, VEC>(yr, c + u * S, n, false, kp_norm_scale<T, VEC>(a[u], g[u], rs), g[u]);
   }
 }
 ]]
@@ -216,12 +225,14 @@ local function emit(dt, kind, p)
     rank = vec > 1 and 100 or 0
   end
   p.kind = kind
+  local whole = p.whole and vec > 1 -- rows of a multiple of vec (twins())
+  if whole then name = name .. "_w" end
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
     max_cols = max_cols,
-    align = vec * esize(dt),
-    rank = rank,
+    align = vec * esize(dt), cols_mult = whole and vec or nil,
+    rank = 2 * rank + (whole and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
   }
 end
@@ -230,17 +241,19 @@ for _, dt in ipairs(DTYPES) do
   local vec = 16 // esize(dt)
   -- { lanes, nv }: rows of up to 128/256 (16-bit) elements take half a warp
   for _, c in ipairs({ { 16, 1 }, { 16, 2 }, { 32, 2 } }) do
-    emit(dt, "warp", { vec = vec, lanes = c[1], nv = c[2] })
+    for _, p in ipairs(twins({ vec = vec, lanes = c[1], nv = c[2] })) do emit(dt, "warp", p) end
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row
   for _, c in ipairs({ { 128, 1, 0 }, { 128, 2, 0 }, { 256, 2, 0 }, { 256, 4, 0 }, { 512, 2, 1 },
                        { 512, 4, 0 }, { 1024, 4, 0 } }) do
-    emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = c[3] })
+    local ps = { { vec = vec, threads = c[1], nv = c[2], alt = c[3] } }
+    if c[3] == 0 then ps = twins(ps[1]) end -- (the ranking's ones)
+    for _, p in ipairs(ps) do emit(dt, "block", p) end
   end
   -- for the tuner: the 8K-row shapes with cache hints
   emit(dt, "block", { vec = vec, threads = 256, nv = 4, alt = 2, hint = true })
   emit(dt, "block", { vec = vec, threads = 512, nv = 2, alt = 3, hint = true })
-  emit(dt, "loop", { vec = vec, threads = 512, unroll = 4 })
+  for _, p in ipairs(twins({ vec = vec, threads = 512, unroll = 4 })) do emit(dt, "loop", p) end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
 end
 

@@ -23,8 +23,11 @@
 -- Measured on H200, bf16, >= 256 MB moved: 94-100% of device copy bandwidth.
 -- Also, for the tuner (`chunk`, names geglu_<dt>_c<TX>_v<vec>_u<U>): the
 -- column-chunk form of torch.compile's flat kernels, one block per chunk of
--- TX*vec*U columns of a row (cols_per_block); not yet measured, so ranked
--- below every variant above.
+-- TX*vec*U columns of a row (cols_per_block); ranked below every variant
+-- above except c256_u1 for 16-bit rows of >= 2048 (measured, below).
+-- The ranking's 16-byte variants also come as one copy per GELU form
+-- (`_erf`, `_tanh`: the pack's forms field), ranked just above the
+-- both-forms variant, each with half the code (form_copies()).
 
 family { name = "geglu", signature = "p,p,l,p,l,i,i,i" }
 
@@ -48,6 +51,15 @@ ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy
     kp_glu_rows<${targs}, geglu_erf${hint}>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
+-- One form only (a variant that declares `forms`: the runtime picks it for
+-- calls of that form alone, and tanh_form is not read).
+local ENTRY_FORM = [[
+extern "C" __global__ void __launch_bounds__(${block}, ${minb})
+${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
+        int cols, int) {
+  kp_glu_rows<${targs}, geglu_${form}${hint}>(gate, up, ldin, y, ldy, rows, cols);
+}
+]]
 
 -- The column-chunk ("flat") form, torch.compile's: a block of TX threads
 -- covers CH = TX * vec * u columns of one row (kp_glu_chunk), the grid rows x
@@ -63,6 +75,24 @@ ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy
     kp_glu_chunk<${targs}, geglu_erf>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
+local CHUNK_ENTRY_FORM = [[
+extern "C" __global__ void __launch_bounds__(${tx}, ${minb})
+${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
+        int cols, int) {
+  kp_glu_chunk<${targs}, geglu_${form}>(gate, up, ldin, y, ldy, rows, cols);
+}
+]]
+
+-- p.form ("erf" or "tanh"; nil: both, chosen per call): the form a variant
+-- computes, as the pack's forms bit (kp_gelu: erf 0, tanh 1).  The ranking's
+-- 16-byte variants come as one copy per form (form_copies()), ranked just
+-- above the both-forms one: each compiles one activation instead of two
+-- (first-use compile time: 575 and 414 PTX lines instead of 933 for the
+-- c256 default, bf16).
+local FORM_BIT = { erf = 1, tanh = 2 }
+local function form_copies(p)
+  return { p, with(p, { form = "erf" }), with(p, { form = "tanh" }) }
+end
 
 -- p: vec, tx (threads along a row), ty (rows per block), u (vectors per thread
 -- per step), minb (blocks per SM that the register budget must allow);
@@ -74,15 +104,17 @@ local function emit(dt, p, max_vecs, rank_base)
   local name = string.format("geglu_%s_t%dx%d_v%d_u%d", dt, p.tx, p.ty, p.vec, p.u)
   if p.h then name = name .. "_ef" end -- gate and up loaded evict-first
   local targs = string.format("%s, %d, %d, %d, %d", T, p.vec, p.tx, p.ty, p.u)
+  if p.form then name = name .. "_" .. p.form end
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = p.ty,
     max_cols = max_vecs and p.tx * p.vec * max_vecs or nil,
-    align = p.vec * esize(dt),
-    rank = rank_base - p.tx // 8, -- smaller TX (more rows per block) first where it fits
-    source = KERNELS .. subst(ENTRY, { block = block, minb = p.minb, name = name, T = T,
-                                         targs = targs,
-                                         hint = p.h and ", " .. p.h or "" }),
+    align = p.vec * esize(dt), forms = FORM_BIT[p.form],
+    -- smaller TX (more rows per block) first where it fits; one form above both
+    rank = 2 * (rank_base - p.tx // 8) + (p.form and 1 or 0),
+    source = KERNELS .. subst(p.form and ENTRY_FORM or ENTRY,
+                              { block = block, minb = p.minb, name = name, T = T, targs = targs,
+                                hint = p.h and ", " .. p.h or "", form = p.form }),
   }
 end
 
@@ -94,14 +126,15 @@ end
 local function emit_chunk(dt, p, rank_base, rank, min_cols)
   local T = ctype(dt)
   local name = string.format("geglu_%s_c%d_v%d_u%d", dt, p.tx, p.vec, p.u)
+  if p.form then name = name .. "_" .. p.form end
   variant {
     name = name, dtype = dt, params = p,
     block = p.tx, rows_per_block = 1, cols_per_block = p.tx * p.vec * p.u,
-    align = p.vec * esize(dt), min_cols = min_cols,
-    rank = rank or rank_base - p.tx // 8 - p.u,
-    source = KERNELS .. subst(CHUNK_ENTRY, { tx = p.tx, minb = p.minb, name = name, T = T,
-                                             targs = string.format("%s, %d, %d, %d", T, p.vec,
-                                                                   p.tx, p.u) }),
+    align = p.vec * esize(dt), min_cols = min_cols, forms = FORM_BIT[p.form],
+    rank = 2 * (rank or rank_base - p.tx // 8 - p.u) + (p.form and 1 or 0),
+    source = KERNELS .. subst(p.form and CHUNK_ENTRY_FORM or CHUNK_ENTRY,
+                              { tx = p.tx, minb = p.minb, name = name, T = T, form = p.form,
+                                targs = string.format("%s, %d, %d, %d", T, p.vec, p.tx, p.u) }),
   }
 end
 
@@ -111,10 +144,12 @@ for _, dt in ipairs(DTYPES) do
   -- last; u=1 and a 32-register budget (full occupancy) because erff/tanhf
   -- make this the one GLU with real arithmetic to hide: measured on H200,
   -- minb=8 beat minb=4 by up to 5% of copy bandwidth.
-  emit(dt, { vec = vec, tx = 8, ty = 32, u = 1, minb = 8 }, 4, 300)
-  emit(dt, { vec = vec, tx = 32, ty = 8, u = 1, minb = 8 }, 4, 300)
-  emit(dt, { vec = vec, tx = 128, ty = 2, u = 1, minb = 8 }, 4, 300)
-  emit(dt, { vec = vec, tx = 256, ty = 1, u = 2, minb = 4 }, nil, 300)
+  for _, c in ipairs({ { 8, 32, 1, 8, 4 }, { 32, 8, 1, 8, 4 }, { 128, 2, 1, 8, 4 },
+                       { 256, 1, 2, 4, nil } }) do
+    for _, p in ipairs(form_copies({ vec = vec, tx = c[1], ty = c[2], u = c[3], minb = c[4] })) do
+      emit(dt, p, c[5], 300)
+    end
+  end
   -- for the tuner (ranked below the ones above): one vector per thread and
   -- step over 512 or 1024 threads (an 8K row in one or two steps, as
   -- torch.compile's flat kernels do), and evict-first hints on gate and up
@@ -134,9 +169,10 @@ for _, dt in ipairs(DTYPES) do
   for _, tx in ipairs({ 64, 128, 256 }) do
     for _, u in ipairs({ 1, 2 }) do
       local default = tx == 256 and u == 1 and esize(dt) == 2
-      emit_chunk(dt, { kind = "chunk", vec = vec, tx = tx, u = u,
-                       minb = math.min(2048 // tx, 16) }, 250,
-                 default and 300 or nil, default and tx * vec * u or nil)
+      local p = { kind = "chunk", vec = vec, tx = tx, u = u, minb = math.min(2048 // tx, 16) }
+      for _, q in ipairs(default and form_copies(p) or { p }) do
+        emit_chunk(dt, q, 250, default and 300 or nil, default and tx * vec * u or nil)
+      end
     end
   end
 end

@@ -8,6 +8,14 @@
 // Contents: storage types and conversions, 16-byte vector loads/stores that
 // convert to/from fp32 registers, warp and block reductions, activations.
 
+// KP_COLS_MULT: the generator defines it, ahead of this file, for a variant
+// that declares cols_mult (it runs only on rows whose length is a multiple
+// of that many elements); the row helpers below then compile no code for
+// a partial last vector.
+#ifndef KP_COLS_MULT
+#define KP_COLS_MULT 1
+#endif
+
 typedef unsigned short kp_u16;
 typedef unsigned int kp_u32;
 
@@ -38,6 +46,14 @@ template <> __device__ __forceinline__ kp_f16 kp_from_f32<kp_f16>(float v) {
   asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r.bits) : "f"(v));
   return r;
 }
+
+// A 32-bit word of T's -inf: two 16-bit values, or one f32 (a pad pattern
+// for kp_group_load).
+// (enums, not static constexpr members: those become global variables)
+template <class T> struct kp_bits;
+template <> struct kp_bits<float> { enum : kp_u32 { NEG_INF = 0xff800000u }; };
+template <> struct kp_bits<kp_bf16> { enum : kp_u32 { NEG_INF = 0xff80ff80u }; };
+template <> struct kp_bits<kp_f16> { enum : kp_u32 { NEG_INF = 0xfc00fc00u }; };
 
 // ---- packed pairs: one 32-bit word <-> two floats ----------------------------
 
@@ -203,6 +219,9 @@ __device__ __forceinline__ void kp_load_tail(const T *row, long long c, long lon
                                              float *v) {
   if (c + N <= cols) {
     kp_load<T, N>(row + c, v);
+  } else if constexpr (KP_COLS_MULT % N == 0) {
+#pragma unroll
+    for (int i = 0; i < N; i++) v[i] = pad; // (a whole-rows variant: past the row)
   } else if constexpr (N * sizeof(T) == 16 && sizeof(T) == 2) { // (f32: 4 loads, as cheap)
     const int in_row = c < cols ? (int)(cols - c) : 0; // < N
     union { uint4 r; kp_u32 w[4]; } u;
@@ -279,10 +298,17 @@ template <class T, int VEC, int H = 0> struct kp_raw_io {
     union { uint4 r; kp_u32 w[4]; } u;
     if (c + VEC <= n) {
       u.r = kp_ld16_hint<H>(row + c);
+    } else if (KP_COLS_MULT % VEC == 0) {
+      u.r = make_uint4(0u, 0u, 0u, 0u);
     } else {
       u.r = kp_ld16_part(row + c, c < n ? (int)(n - c) * (int)sizeof(T) : 0);
     }
     return u.r;
+  }
+  // Rows of a multiple of VEC (an alignment the runtime checks): whole
+  // vectors only, one past the row's end reads as 0.
+  template <class I> static __device__ __forceinline__ raw load_whole(const T *row, I c, I n) {
+    return c + VEC <= n ? kp_ld16_hint<H>(row + c) : make_uint4(0u, 0u, 0u, 0u);
   }
   static __device__ __forceinline__ void unpack(raw r, float *v) {
     union { uint4 r; kp_u32 w[4]; } u;
@@ -301,6 +327,9 @@ template <class T, int H> struct kp_raw_io<T, 1, H> {
   template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
     return c < n ? kp_load1(row + c) : 0.f;
   }
+  template <class I> static __device__ __forceinline__ raw load_whole(const T *row, I c, I n) {
+    return load(row, c, n);
+  }
   static __device__ __forceinline__ void unpack(raw r, float *v) { v[0] = r; }
   static __device__ __forceinline__ raw pack(const float *v) {
     return kp_to_f32(kp_from_f32<T>(v[0]));
@@ -314,6 +343,8 @@ template <class T, int N, class I>
 __device__ __forceinline__ void kp_store_part(T *row, I c, I n, const float *v) {
   if (c + N <= n) {
     kp_store<T, N>(row + c, v);
+  } else if constexpr (KP_COLS_MULT % N == 0) {
+    // (a whole-rows variant: nothing of this vector is in the row)
   } else if constexpr (N * sizeof(T) == 16) {
     if (c < n) {
       union { uint4 r; kp_u32 w[4]; } u;
@@ -325,6 +356,139 @@ __device__ __forceinline__ void kp_store_part(T *row, I c, I n, const float *v) 
     for (int i = 0; i < N; i++)
       if (c + i < n) kp_store1(row + c + i, v[i]);
   }
+}
+
+// ---- vector groups: whole vectors in the unrolled loops, the partial one once --
+//
+// A thread's U vectors of VEC elements at columns c + k*S, k < U, of a row of
+// n columns (S a multiple of VEC), held raw as kp_raw_io holds them.  With
+// 16-byte vectors, columns are multiples of VEC from a 16-byte aligned row
+// start, so of all the row's vectors only the one at column n - n % VEC can
+// be partial, and at most one thread holds it.  The unrolled loops load and
+// store whole vectors under one guard each; the partial vector's pieces
+// (kp_ld16_part, kp_st16_part) are compiled once, outside them, and merged
+// by selects.  A guarded three-piece access per vector instead was half of
+// a row kernel's code, and of its first-use compile time (NVRTC's time
+// grows with code size).  VEC == 1 (a float per element) has no partial
+// vector; its elements past the row read as 0.
+// (Its column n - n % VEC and bytes (n % VEC) * sizeof(T) are recomputed
+// where used, not kept: at a 32-register cap three more live values spilled.)
+struct kp_part {
+  int k;       // which of the U vectors is the row's partial one; -1: none
+  long long n; // the row's length
+};
+template <class T, int VEC, int S, int U>
+__device__ __forceinline__ kp_part kp_part_of(long long c, long long n) {
+  kp_part p;
+  const int r = KP_COLS_MULT % VEC == 0 ? 0 : (int)(n % VEC);
+  const long long d = n - r - c;
+  p.k = (r != 0 && d >= 0 && d < (long long)U * S && d % S == 0) ? (int)(d / S) : -1;
+  p.n = n;
+  return p;
+}
+
+// A loop kernel's steps take whole vectors (kp_raw_io::load_whole) and do
+// the row's partial vector after the loop: kp_part_of<T, VEC, S, KP_ALL>(c0,
+// n) says whether this thread holds it at any step (k >= 0).
+#define KP_ALL (1 << 20)
+
+// The bytes of r from nb on set to the pad pattern (a 32-bit word of two
+// 16-bit, or one 32-bit, pad values; e.g. kp_bits<T>::NEG_INF for a max).
+__device__ __forceinline__ uint4 kp_pad_from(uint4 r, int nb, kp_u32 pad) {
+  const kp_u32 hi = pad & 0xffff0000u; // a 16-bit pad in a word's upper half
+  r.x = nb == 2 ? r.x | hi : r.x;
+  r.y = nb <= 4 ? pad : nb == 6 ? r.y | hi : r.y;
+  r.z = nb <= 8 ? pad : nb == 10 ? r.z | hi : r.z;
+  r.w = nb <= 12 ? pad : nb == 14 ? r.w | hi : r.w;
+  return r;
+}
+
+// Loads, for 16-byte vectors: the partial vector (pad-filled past the row),
+// or all pad where this thread holds none (kp_part_load); then vector by
+// vector: whole ones loaded, the partial one (is_part) that, others (past
+// the row) pad (kp_vec_load).  H: the whole loads' cache hint.
+template <class T, int VEC>
+__device__ __forceinline__ uint4 kp_part_load(const T *row, const kp_part &p, kp_u32 pad) {
+  uint4 q = make_uint4(pad, pad, pad, pad);
+  if (p.k >= 0) {
+    const int r = (int)(p.n % VEC), nb = r * (int)sizeof(T);
+    q = kp_ld16_part(row + (p.n - r), nb);
+    if (pad != 0u) q = kp_pad_from(q, nb, pad);
+  }
+  return q;
+}
+template <class T, int VEC, int H = 0>
+__device__ __forceinline__ uint4 kp_vec_load(const T *row, long long c, long long n, bool is_part,
+                                             uint4 part, kp_u32 pad) {
+  return c + VEC <= n ? kp_ld16_hint<H>(row + c)
+                      : is_part ? part : make_uint4(pad, pad, pad, pad);
+}
+// The whole group into v[U]; elements past the row read as the pad pattern
+// (VEC == 1: as 0).
+template <class T, int VEC, int S, int U, int H = 0>
+__device__ __forceinline__ void kp_group_load(const T *row, long long c, long long n,
+                                              const kp_part &p, kp_u32 pad,
+                                              typename kp_raw_io<T, VEC, H>::raw *v) {
+  if constexpr (VEC == 1) {
+#pragma unroll
+    for (int k = 0; k < U; k++) v[k] = kp_raw_io<T, 1, H>::load(row, c + k * S, n);
+  } else {
+    const uint4 q = kp_part_load<T, VEC>(row, p, pad);
+#pragma unroll
+    for (int k = 0; k < U; k++) v[k] = kp_vec_load<T, VEC, H>(row, c + k * S, n, k == p.k, q, pad);
+  }
+}
+
+// Stores: whole vectors at once, the partial one kept (keep) and its bytes
+// inside the row stored by kp_part_store; nothing past the row.  r: packed
+// (kp_raw_io::pack).
+template <class T, int VEC>
+__device__ __forceinline__ void kp_vec_store(T *row, long long c, long long n, bool is_part,
+                                             typename kp_raw_io<T, VEC>::raw r,
+                                             typename kp_raw_io<T, VEC>::raw &keep) {
+  if constexpr (VEC == 1) {
+    if (c < n) kp_store1(row + c, r);
+  } else {
+    if (c + VEC <= n) *reinterpret_cast<uint4 *>(row + c) = r;
+    if (is_part) keep = r;
+  }
+}
+template <class T, int VEC>
+__device__ __forceinline__ void kp_part_store(T *row, const kp_part &p,
+                                              typename kp_raw_io<T, VEC>::raw keep) {
+  if constexpr (VEC != 1)
+    if (p.k >= 0) {
+      const int r = (int)(p.n % VEC);
+      kp_st16_part(row + (p.n - r), keep, r * (int)sizeof(T));
+    }
+}
+template <class T, int VEC, int S, int U>
+__device__ __forceinline__ void kp_group_store(T *row, long long c, long long n, const kp_part &p,
+                                               const typename kp_raw_io<T, VEC>::raw *v) {
+  typename kp_raw_io<T, VEC>::raw keep = v[0];
+#pragma unroll
+  for (int k = 0; k < U; k++) kp_vec_store<T, VEC>(row, c + k * S, n, k == p.k, v[k], keep);
+  kp_part_store<T, VEC>(row, p, keep);
+}
+
+// Store N elements at column c of a row of n when they are all inside it
+// (kp_raw_io::load_whole's twin).
+template <class T, int N, class I>
+__device__ __forceinline__ void kp_store_whole(T *row, I c, I n, const float *v) {
+  if (c + N <= n) kp_store<T, N>(row + c, v);
+}
+
+// A norm's output for one packed vector: x * rs * w, packed.
+template <class T, int VEC>
+__device__ __forceinline__ typename kp_raw_io<T, VEC>::raw kp_norm_scale(
+    typename kp_raw_io<T, VEC>::raw x, typename kp_raw_io<T, VEC>::raw w, float rs) {
+  typedef kp_raw_io<T, VEC> io;
+  float v[VEC], g[VEC];
+  io::unpack(x, v);
+  io::unpack(w, g);
+#pragma unroll
+  for (int i = 0; i < VEC; i++) v[i] = v[i] * rs * g[i];
+  return io::pack(v);
 }
 
 // Sum over each group of LANES (a power of two <= 32) adjacent lanes.

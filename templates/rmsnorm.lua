@@ -14,7 +14,10 @@
 -- variant that holds the row, then the looped ones; for >= 16384 rows of
 -- 4097..8192 16-bit columns, a two-pass copy that declares min_rows
 -- (measured, see below).  Where two shapes hold the same row (`alt`), the
--- lower alt is the default and the others are there for the tuner.
+-- lower alt is the default and the others are there for the tuner.  The
+-- ranking's 16-byte variants have whole-rows twins (`_w`, cols a multiple
+-- of vec: twins()) ranked just above them, with no partial-vector code
+-- (block_t256_n2, bf16: 351 PTX lines instead of 631; first-use compile).
 
 family { name = "rmsnorm", signature = "p,l,p,p,l,i,i,f" }
 
@@ -57,13 +60,12 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
   }
   const T *xr = x + row * ldx;
   T *yr = y + row * ldy;
+  constexpr int S = LANES * VEC;
+  const int c0 = lane * VEC;
+  const kp_part p = kp_part_of<T, VEC, S, NV>(c0, ncols);
   typename io::raw xv[NV], wv[NV];
-#pragma unroll
-  for (int n = 0; n < NV; n++) xv[n] = io::load(xr, (n * LANES + lane) * VEC, ncols);
-  if constexpr (W_EARLY) {
-#pragma unroll
-    for (int n = 0; n < NV; n++) wv[n] = wio::load(w, (n * LANES + lane) * VEC, ncols);
-  }
+  kp_group_load<T, VEC, S, NV, XH>(xr, c0, ncols, p, 0u, xv);
+  if constexpr (W_EARLY) kp_group_load<T, VEC, S, NV, WH>(w, c0, ncols, p, 0u, wv);
   float s = 0.f;
 #pragma unroll
   for (int n = 0; n < NV; n++) {
@@ -74,23 +76,29 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
   }
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
   const float rs = rsqrtf(s / (float)cols + eps);
+  if constexpr (W_EARLY) {
+    typename io::raw keep = xv[0];
 #pragma unroll
-  for (int n = 0; n < NV; n++) {
-    const int c = (n * LANES + lane) * VEC;
-    if constexpr (!W_EARLY) wv[n] = wio::load(w, c, ncols);
-    float v[VEC], g[VEC];
-    io::unpack(xv[n], v);
-    io::unpack(wv[n], g);
+    for (int n = 0; n < NV; n++)
+      kp_vec_store<T, VEC>(yr, c0 + n * S, ncols, n == p.k,
+                           kp_norm_scale<T, VEC>(xv[n], wv[n], rs), keep);
+    kp_part_store<T, VEC>(yr, p, keep);
+  } else { // registers are short: w and y a vector at a time, each guarded whole/partial
 #pragma unroll
-    for (int i = 0; i < VEC; i++) v[i] = v[i] * rs * g[i];
-    if (c < ncols) kp_store_part<T, VEC>(yr, c, ncols, v);
+    for (int n = 0; n < NV; n++) {
+      const int c = c0 + n * S;
+      float v[VEC];
+      io::unpack(kp_norm_scale<T, VEC>(xv[n], wio::load(w, c, ncols), rs), v);
+      if (c < ncols) kp_store_part<T, VEC>(yr, c, ncols, v);
+    }
   }
 }
 
 // Any length.  Each step of a pass handles U vectors per thread of each
 // input, loads all issued before any use, so U * THREADS * VEC elements of
-// each are in flight per block; vectors past the row end read as 0 and are
-// not stored, so the last partial step needs no loop of its own.
+// each are in flight per block; the steps take whole vectors only (past the
+// row end: read as 0, not stored), so the last step needs no loop of its
+// own, and the row's partial vector is done once, ahead of each pass.
 // HINTS (torch.compile's choice for this two-pass form): the first pass
 // reads x evict-last, so that the second finds the row in L2, and reads it
 // there evict-first; w is read evict-last.
@@ -98,22 +106,33 @@ template <class T, int VEC, int THREADS, int U, bool HINTS = false>
 __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
                                              long long ldy, int rows, int cols, float eps) {
-  typedef kp_raw_io<T, VEC, HINTS ? 2 : 0> io;   // pass 1 x, and w
-  typedef kp_raw_io<T, VEC, HINTS ? 1 : 0> io2;  // pass 2 x
+  typedef kp_raw_io<T, VEC, HINTS ? 2 : 0> io;  // pass 1 x, and w
+  typedef kp_raw_io<T, VEC, HINTS ? 1 : 0> io2; // pass 2 x
+  constexpr int S = THREADS * VEC;
   __shared__ float scratch[32];
   const long long row = blockIdx.x;
   if (row >= rows) return;
   const T *xr = x + row * ldx;
   T *yr = y + row * ldy;
   const long long n = cols;
-  const long long step = (long long)THREADS * VEC;
   const long long c0 = (long long)threadIdx.x * VEC;
+  // the steps load and store whole vectors; the row's partial one, if this
+  // thread holds it (tail.k >= 0), ahead of each pass's loop
+  const kp_part tail = kp_part_of<T, VEC, S, KP_ALL>(c0, n);
   float s = 0.f;
+  // (the partial vector first: after the loop, ptxas spilled around it)
+  if constexpr (VEC > 1)
+    if (tail.k >= 0) {
+      float v[VEC];
+      io::unpack(kp_part_load<T, VEC>(xr, tail, 0u), v);
+#pragma unroll
+      for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+    }
 #pragma unroll 1
-  for (long long c = c0; c < n; c += U * step) {
+  for (long long c = c0; c < n; c += U * S) {
     typename io::raw r[U];
 #pragma unroll
-    for (int u = 0; u < U; u++) r[u] = io::load(xr, c + u * step, n);
+    for (int u = 0; u < U; u++) r[u] = io::load_whole(xr, c + u * S, n);
 #pragma unroll
     for (int u = 0; u < U; u++) {
       float v[VEC];
@@ -123,23 +142,21 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
     }
   }
   const float rs = rsqrtf(kp_block_sum<THREADS>(s, scratch) / (float)cols + eps);
+  if constexpr (VEC > 1)
+    if (tail.k >= 0)
+      kp_part_store<T, VEC>(yr, tail, kp_norm_scale<T, VEC>(kp_part_load<T, VEC>(xr, tail, 0u),
+                                                           kp_part_load<T, VEC>(w, tail, 0u), rs));
 #pragma unroll 1
-  for (long long c = c0; c < n; c += U * step) {
+  for (long long c = c0; c < n; c += U * S) {
     typename io::raw r[U], g[U];
 #pragma unroll
     for (int u = 0; u < U; u++) {
-      r[u] = io2::load(xr, c + u * step, n);
-      g[u] = io::load(w, c + u * step, n);
+      r[u] = io2::load_whole(xr, c + u * S, n);
+      g[u] = io::load_whole(w, c + u * S, n);
     }
 #pragma unroll
-    for (int u = 0; u < U; u++) {
-      float v[VEC], gv[VEC];
-      io::unpack(r[u], v);
-      io::unpack(g[u], gv);
-#pragma unroll
-      for (int i = 0; i < VEC; i++) v[i] = v[i] * rs * gv[i];
-      if (c + u * step < n) kp_store_part<T, VEC>(yr, c + u * step, n, v);
-    }
+    for (int u = 0; u < U; u++)
+      kp_vec_store<T, VEC>(yr, c + u * S, n, false, kp_norm_scale<T, VEC>(r[u], g[u], rs), g[u]);
   }
 }
 ]]
@@ -207,12 +224,14 @@ local function emit(dt, kind, p)
     end
   end
   p.kind = kind
+  local whole = p.whole and vec > 1 -- rows of a multiple of vec (twins())
+  if whole then name = name .. "_w" end
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
     max_cols = max_cols, min_rows = p.min_rows,
-    align = vec * esize(dt),
-    rank = rank,
+    align = vec * esize(dt), cols_mult = whole and vec or nil,
+    rank = 2 * rank + (whole and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call,
                                        bounds = p.minb and block .. ", " .. p.minb or block }),
   }
@@ -222,13 +241,15 @@ for _, dt in ipairs(DTYPES) do
   local vec = 16 // esize(dt)
   -- { lanes, nv }: rows of up to 128/256 (16-bit) elements take half a warp
   for _, c in ipairs({ { 16, 1 }, { 16, 2 }, { 32, 2 } }) do
-    emit(dt, "warp", { vec = vec, lanes = c[1], nv = c[2] })
+    for _, p in ipairs(twins({ vec = vec, lanes = c[1], nv = c[2] })) do emit(dt, "warp", p) end
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row; 512x2 is the
   -- default (H100, bf16, 32768 rows of 8192: 0.8-1.1% faster, kp tune 2026-11-22)
   for _, c in ipairs({ { 128, 1, 0 }, { 128, 2, 0 }, { 256, 2, 0 }, { 256, 4, 1 }, { 512, 2, 0 },
                        { 512, 4, 0 }, { 1024, 4, 0 } }) do
-    emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = c[3] })
+    local ps = { { vec = vec, threads = c[1], nv = c[2], alt = c[3] } }
+    if c[3] == 0 then ps = twins(ps[1]) end -- (the ranking's ones)
+    for _, p in ipairs(ps) do emit(dt, "block", p) end
   end
   -- for the tuner: the 8K-row shapes with cache hints, and one vector per
   -- thread over 1024 threads
@@ -240,7 +261,7 @@ for _, dt in ipairs(DTYPES) do
     -- 32 registers spills)
     emit(dt, "block", { vec = vec, threads = 512, nv = 2, alt = 6, minb = 4 })
   end
-  emit(dt, "loop", { vec = vec, threads = 512, unroll = 4 })
+  for _, p in ipairs(twins({ vec = vec, threads = 512, unroll = 4 })) do emit(dt, "loop", p) end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
   -- for the tuner: the two-pass form with L2 hints, small chunks (full occupancy)
   for _, c in ipairs({ { 128, 1 }, { 128, 2 }, { 128, 4 }, { 256, 1 }, { 256, 2 }, { 256, 4 },
@@ -259,8 +280,10 @@ for _, dt in ipairs(DTYPES) do
   -- there (181.6 vs 181.0, 359.2 vs 357.1 us), and 2-14% slower at 4096
   -- rows, hence the row bound.
   if esize(dt) == 2 then
-    emit(dt, "loop", { vec = vec, threads = 256, unroll = 4, hint = true, min_rows = 16384,
-                       max_cols = 8192 })
+    for _, p in ipairs(twins({ vec = vec, threads = 256, unroll = 4, hint = true,
+                               min_rows = 16384, max_cols = 8192 })) do
+      emit(dt, "loop", p)
+    end
   end
 end
 

@@ -25,7 +25,11 @@
 family { name = "rmsnorm_swiglu", signature = "p,l,p,p,l,i,i,f" }
 
 local KERNELS = [[
-// Vectors stay packed from load to use (kp_raw_io in kp_device.cuh).
+// Vectors stay packed from load to use (kp_raw_io in kp_device.cuh).  A
+// vectorised variant only runs with cols a multiple of VEC (the alignment
+// of the second half, above), so a row is whole vectors: loads and stores
+// are guarded per vector (load_whole, kp_store_whole), with no code for a
+// partial one (code size is first-use compile time).
 // Plain loads and stores throughout, though x and y are touched once: with
 // the streaming forms (ld.global.nc without L1 allocation, st.global.cs)
 // these kernels measured 4-10% slower on 8K outputs and 15-35% slower on
@@ -82,15 +86,15 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
 #pragma unroll
   for (int n = 0; n < NV; n++) {
     const int c = (n * LANES + lane) * VEC;
-    av[n] = io::load(xr, c, ncols);
-    bv[n] = io::load(xr + cols, c, ncols);
+    av[n] = io::load_whole(xr, c, ncols);
+    bv[n] = io::load_whole(xr + cols, c, ncols);
   }
   if constexpr (W_EARLY) {
 #pragma unroll
     for (int n = 0; n < NV; n++) {
       const int c = (n * LANES + lane) * VEC;
-      wa[n] = io::load(w, c, ncols);
-      wb[n] = io::load(w + cols, c, ncols);
+      wa[n] = io::load_whole(w, c, ncols);
+      wb[n] = io::load_whole(w + cols, c, ncols);
     }
   }
   float s = 0.f;
@@ -108,12 +112,12 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
   for (int n = 0; n < NV; n++) {
     const int c = (n * LANES + lane) * VEC;
     if constexpr (!W_EARLY) {
-      wa[n] = io::load(w, c, ncols);
-      wb[n] = io::load(w + cols, c, ncols);
+      wa[n] = io::load_whole(w, c, ncols);
+      wb[n] = io::load_whole(w + cols, c, ncols);
     }
     float v[VEC];
     rmsnorm_swiglu_out<T, VEC>(av[n], bv[n], wa[n], wb[n], rs, v);
-    if (c < ncols) kp_store_part<T, VEC>(yr, c, ncols, v);
+    kp_store_whole<T, VEC>(yr, c, ncols, v);
   }
 }
 
@@ -145,7 +149,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
   for (long long c = c0; c < n2; c += U * step) {
     typename io::raw r[U];
 #pragma unroll
-    for (int u = 0; u < U; u++) r[u] = io::load(xr, c + u * step, n2);
+    for (int u = 0; u < U; u++) r[u] = io::load_whole(xr, c + u * step, n2);
 #pragma unroll
     for (int u = 0; u < U; u++) {
       float v[VEC];
@@ -161,16 +165,16 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
     typename io::raw a[U2], b[U2], ga[U2], gb[U2];
 #pragma unroll
     for (int u = 0; u < U2; u++) {
-      a[u] = io::load(xr, c + u * step, n);
-      b[u] = io::load(xu, c + u * step, n);
-      ga[u] = io::load(w, c + u * step, n);
-      gb[u] = io::load(wu, c + u * step, n);
+      a[u] = io::load_whole(xr, c + u * step, n);
+      b[u] = io::load_whole(xu, c + u * step, n);
+      ga[u] = io::load_whole(w, c + u * step, n);
+      gb[u] = io::load_whole(wu, c + u * step, n);
     }
 #pragma unroll
     for (int u = 0; u < U2; u++) {
       float v[VEC];
       rmsnorm_swiglu_out<T, VEC>(a[u], b[u], ga[u], gb[u], rs, v);
-      if (c + u * step < n) kp_store_part<T, VEC>(yr, c + u * step, n, v);
+      kp_store_whole<T, VEC>(yr, c + u * step, n, v);
     }
   }
 }

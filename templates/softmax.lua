@@ -9,30 +9,18 @@
 --   loop   one block per row, online max/sum pass then a write pass: any length
 -- `vec` is elements per 16-byte access (needs 16-byte aligned row starts);
 -- vec=1 is the fallback for any alignment.  Ranking: the smallest register
--- variant that holds the row, then the looped ones.
+-- variant that holds the row, then the looped ones.  Each 16-byte variant
+-- has a whole-rows twin (`_w`, cols a multiple of vec: twins()) ranked just
+-- above it, with no partial-vector code: 653 PTX lines instead of 902 for
+-- block_t256_n4 (bf16), i.e. a faster first-use compile.
 
 family { name = "softmax", signature = "p,l,p,l,i,i" }
 
 local KERNELS = [[
-// Row in registers: THREADS threads share one row when ROWS_PER_BLOCK == 1,
-// or each warp owns a row (THREADS == 32 per row) otherwise.
-template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK>
-__device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long ldx,
-                                             T *__restrict__ y, long long ldy, int rows,
-                                             int cols) {
-  __shared__ float scratch[32];
-  const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
-  const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
-  const long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + sub;
-  if (row >= rows) return; // whole warps (or the whole block) leave together
-  const T *xr = x + row * ldx;
-  T *yr = y + row * ldy;
-  float v[NV][VEC];
-#pragma unroll
-  for (int n = 0; n < NV; n++) {
-    const long long c = ((long long)n * LANES + lane) * VEC;
-    kp_load_tail<T, VEC>(xr, c, cols, -KP_INF, v[n]);
-  }
+// v <- softmax of the row whose elements the LANES threads hold in v,
+// elements past the row's end set to -inf.
+template <int NV, int VEC, int LANES>
+__device__ __forceinline__ void softmax_regs_core(float (&v)[NV][VEC], float *scratch) {
   float m = -KP_INF;
 #pragma unroll
   for (int n = 0; n < NV; n++)
@@ -47,11 +35,50 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
   s = LANES == 32 ? kp_warp_sum(s) : kp_block_sum<LANES>(s, scratch);
   const float inv = 1.f / s;
 #pragma unroll
-  for (int n = 0; n < NV; n++) {
-    const long long c = ((long long)n * LANES + lane) * VEC;
+  for (int n = 0; n < NV; n++)
 #pragma unroll
     for (int i = 0; i < VEC; i++) v[n][i] *= inv;
-    if (c < cols) kp_store_tail<T, VEC>(yr, c, cols, v[n]);
+}
+
+// Row in registers: THREADS threads share one row when ROWS_PER_BLOCK == 1,
+// or each warp owns a row (THREADS == 32 per row) otherwise.
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK>
+__device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long ldx,
+                                             T *__restrict__ y, long long ldy, int rows,
+                                             int cols) {
+  __shared__ float scratch[32];
+  const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
+  const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
+  const long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + sub;
+  if (row >= rows) return; // whole warps (or the whole block) leave together
+  const T *xr = x + row * ldx;
+  T *yr = y + row * ldy;
+  float v[NV][VEC];
+  if constexpr (VEC * sizeof(T) == 16) { // the partial vector loaded and stored once
+    constexpr int S = LANES * VEC;
+    typedef kp_raw_io<T, VEC> io;
+    const long long c0 = (long long)lane * VEC;
+    const kp_part p = kp_part_of<T, VEC, S, NV>(c0, cols);
+    uint4 r[NV];
+    kp_group_load<T, VEC, S, NV>(xr, c0, cols, p, kp_bits<T>::NEG_INF, r);
+#pragma unroll
+    for (int n = 0; n < NV; n++) io::unpack(r[n], v[n]);
+    softmax_regs_core<NV, VEC, LANES>(v, scratch);
+#pragma unroll
+    for (int n = 0; n < NV; n++) r[n] = io::pack(v[n]);
+    kp_group_store<T, VEC, S, NV>(yr, c0, cols, p, r);
+  } else { // narrower vectors (kp regen's neighbours)
+#pragma unroll
+    for (int n = 0; n < NV; n++) {
+      const long long c = ((long long)n * LANES + lane) * VEC;
+      kp_load_tail<T, VEC>(xr, c, cols, -KP_INF, v[n]);
+    }
+    softmax_regs_core<NV, VEC, LANES>(v, scratch);
+#pragma unroll
+    for (int n = 0; n < NV; n++) {
+      const long long c = ((long long)n * LANES + lane) * VEC;
+      if (c < cols) kp_store_tail<T, VEC>(yr, c, cols, v[n]);
+    }
   }
 }
 
@@ -125,23 +152,27 @@ local function emit(dt, kind, p)
     rank = vec > 1 and 100 or 0
   end
   p.kind = kind
+  local whole = p.whole and vec > 1 -- rows of a multiple of vec (twins())
+  if whole then name = name .. "_w" end
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
     max_cols = max_cols,
-    align = vec * esize(dt),
-    rank = rank,
+    align = vec * esize(dt), cols_mult = whole and vec or nil,
+    rank = 2 * rank + (whole and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
   }
 end
 
 for _, dt in ipairs(DTYPES) do
   local vec = 16 // esize(dt)
-  for _, nv in ipairs({ 1, 2, 4 }) do emit(dt, "warp", { vec = vec, nv = nv }) end
-  for _, c in ipairs({ { 128, 2 }, { 256, 2 }, { 256, 4 }, { 512, 4 }, { 1024, 4 } }) do
-    emit(dt, "block", { vec = vec, threads = c[1], nv = c[2] })
+  for _, nv in ipairs({ 1, 2, 4 }) do
+    for _, p in ipairs(twins({ vec = vec, nv = nv })) do emit(dt, "warp", p) end
   end
-  emit(dt, "loop", { vec = vec, threads = 512 })
+  for _, c in ipairs({ { 128, 2 }, { 256, 2 }, { 256, 4 }, { 512, 4 }, { 1024, 4 } }) do
+    for _, p in ipairs(twins({ vec = vec, threads = c[1], nv = c[2] })) do emit(dt, "block", p) end
+  end
+  for _, p in ipairs(twins({ vec = vec, threads = 512 })) do emit(dt, "loop", p) end
   emit(dt, "loop", { vec = 1, threads = 256 })
 end
 

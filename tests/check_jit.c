@@ -323,7 +323,7 @@ START_TEST(test_gpu_table_steers) {
     kp_ctx *ctx = NULL;
     kp_status st = kp_ctx_create(&o, &ctx);
     ck_assert_msg(st == KP_OK, "%s", kp_ctx_errmsg(ctx));
-    kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 100};
+    kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 100, 0};
     char why[1024];
     int e = kp_explain(ctx, &c, why, sizeof why);
     ck_assert_int_ge(e, 0);
@@ -367,7 +367,7 @@ START_TEST(test_gpu_online_autotune) {
   ck_assert(kp_ctx_create(&o, &ctx) == KP_OK);
   ck_assert_ptr_nonnull(ctx->tune);
   ck_assert_uint_ge(ctx->tune->n, 2);
-  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 4096, 16, (uint64_t)rows};
+  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 4096, 16, (uint64_t)rows, 0};
   char why[1024];
   ck_assert_int_ge(kp_explain(ctx, &c, why, sizeof why), 0);
   ck_assert_msg(strstr(why, "exact key") != NULL, "%s", why);

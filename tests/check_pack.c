@@ -544,6 +544,12 @@ START_TEST(test_entry_values_rejected) {
   bad_entry_fails(e, "cols_per_block 2147483648");
   e = sample_entry(0), e.cols_per_block = 0xFFFFFFFFu;
   bad_entry_fails(e, "cols_per_block");
+  e = sample_entry(0), e.cols_mult = 257;
+  bad_entry_fails(e, "cols_mult 257");
+  e = sample_entry(0), e.cols_mult = 0xFFFFFFFFu;
+  bad_entry_fails(e, "cols_mult 4294967295");
+  e = sample_entry(0), e.forms = 0x100;
+  bad_entry_fails(e, "forms 0x100");
 }
 END_TEST
 
@@ -568,40 +574,39 @@ START_TEST(test_entry_rows_fields_edges) {
 }
 END_TEST
 
-/* The index entry's reserved tail (bytes 152..159) must be zero: a nonzero
-** byte there, with every CRC resealed (a hostile file, or a newer writer),
-** is refused naming the entry and the byte; min_rows and cols_per_block
-** (144..151) written in place of zeros read back as such. */
-START_TEST(test_entry_reserved_nonzero) {
+/* The fields after the first version's (bytes 144..159: min_rows,
+** cols_per_block, forms, cols_mult), written in place of zeros with every
+** CRC resealed, read back as written; a v3 pack (the same bytes zero) is
+** refused by its version. */
+START_TEST(test_entry_late_fields) {
   size_t n;
   uint8_t *buf = build_pack(3, &n);
-  for (uint32_t i = 0; i < 3; i++)
-    for (int pos = KE_RESERVED; pos < KPK_ENTRY_SIZE; pos++) {
-      uint8_t *b = malloc(n);
-      ck_assert_ptr_nonnull(b);
-      memcpy(b, buf, n);
-      entry_rec(b, i)[pos] = (uint8_t)(1 + pos);
-      reseal(b);
-      char what[64];
-      snprintf(what, sizeof what, "index entry %u: reserved byte %d is not zero", i, pos);
-      expect_fail(b, n, KP_ERR_PACK_CORRUPT, what);
-      free(b);
-    }
   ck_assert_int_eq(KE_MIN_ROWS, 144);
   ck_assert_int_eq(KE_CPB, 148);
-  ck_assert_int_eq(KE_RESERVED, 152);
+  ck_assert_int_eq(KE_FORMS, 152);
+  ck_assert_int_eq(KE_COLS_MULT, 156);
+  ck_assert_int_eq(KE_COLS_MULT + 4, KPK_ENTRY_SIZE);
   uint8_t *b = malloc(n);
   ck_assert_ptr_nonnull(b);
   memcpy(b, buf, n);
   kp_wr32(entry_rec(b, 2) + KE_MIN_ROWS, 1u << 20);
   kp_wr32(entry_rec(b, 2) + KE_CPB, 4096);
+  kp_wr32(entry_rec(b, 1) + KE_FORMS, 2);
+  kp_wr32(entry_rec(b, 1) + KE_COLS_MULT, 8);
   reseal(b);
   kpk_pack pk;
   char err[512];
   ck_assert_msg(parse_copy(&pk, b, n, err, sizeof err) == KP_OK, "%s", err);
   ck_assert_uint_eq(pk.entries[2].min_rows, 1u << 20);
   ck_assert_uint_eq(pk.entries[2].cols_per_block, 4096);
+  ck_assert_uint_eq(pk.entries[1].forms, 2);
+  ck_assert_uint_eq(pk.entries[1].cols_mult, 8);
+  ck_assert_uint_eq(pk.entries[0].forms, 0);
+  ck_assert_uint_eq(pk.entries[0].cols_mult, 0);
   kpk_close(&pk);
+  kp_wr32(b + KH_VERSION, 3);
+  reseal(b);
+  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 3, this library reads version 4");
   free(b);
   free(buf);
 }
@@ -774,7 +779,7 @@ Suite *pack_suite(void) {
   tcase_add_test(bad, test_ptx_unterminated);
   tcase_add_test(bad, test_entry_values_rejected);
   tcase_add_test(bad, test_entry_rows_fields_edges);
-  tcase_add_test(bad, test_entry_reserved_nonzero);
+  tcase_add_test(bad, test_entry_late_fields);
   tcase_add_test(bad, test_blob_corruption_caught);
   tcase_add_test(bad, test_empty_file);
   tcase_add_test(bad, test_missing_file);

@@ -274,7 +274,7 @@ static void same_picks(const kpk_pack *a, const kpk_pack *b) {
       for (int r = 0; r < 3; r++)
         for (uint32_t al = 1; al <= 16; al *= 2) {
           if (pts[p] > 2147483647ull || rows[r] < 1) continue;
-          kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], al, rows[r]};
+          kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], al, rows[r], 0};
           int x = kp_select_variant(a, &c, &d, NULL, 0), y = kp_select_variant(b, &c, &d, NULL, 0);
           int same = x < 0 ? y < 0 : y >= 0 && !strcmp(a->entries[x].name, b->entries[y].name);
           ck_assert_msg(same, "%s %s %llu x %llu align %u: %s before, %s after", e->family,
@@ -477,7 +477,7 @@ START_TEST(test_regen_round_gpu) {
   gpu_open(&g, "regen_round", 0);
   ck_assert_msg(g.ctx->tune != NULL, "the new table beside %s was not loaded", g.ctx->pack.path);
   ck_assert_uint_gt(g.ctx->pack.n_entries, old_n);
-  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 4096, 16, 512};
+  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 4096, 16, 512, 0};
   char why[900];
   int e = kp_explain(g.ctx, &c, why, sizeof why);
   ck_assert_msg(e >= 0, "%s", why);

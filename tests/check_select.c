@@ -48,7 +48,7 @@ START_TEST(test_rank_and_range) {
   };
   kpk_pack pk = fake_pack(e, 5);
   kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 1000, 16, 1};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 1000, 16, 1, 0};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
   c.cols = 1025;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
@@ -62,7 +62,7 @@ START_TEST(test_alignment) {
   kpk_entry e[] = {mk("swiglu", KP_F32, 1, 100, 16, 10), mk("swiglu", KP_F32, 1, 100, 4, 1)};
   kpk_pack pk = fake_pack(e, 2);
   kp_devprops d = {80, 163 * 1024};
-  kp_call c = {KP_FAM_SWIGLU, KP_F32, 64, 16, 1};
+  kp_call c = {KP_FAM_SWIGLU, KP_F32, 64, 16, 1, 0};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
   c.align = 8;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
@@ -79,7 +79,7 @@ START_TEST(test_sm_smem_ties) {
   e[2].min_sm = 90;          /* Hopper-only */
   e[3].smem = 150 * 1024;    /* needs opt-in shared memory beyond Ada's 99 KB */
   kpk_pack pk = fake_pack(e, 4);
-  kp_call c = {KP_FAM_ROPE, KP_F16, 128, 16, 1};
+  kp_call c = {KP_FAM_ROPE, KP_F16, 128, 16, 1, 0};
   kp_devprops ampere = {80, 163 * 1024}, hopper = {90, 227 * 1024}, ada = {89, 99 * 1024};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &hopper, NULL, 0), 2);
   ck_assert_int_eq(kp_select_variant(&pk, &c, &ampere, NULL, 0), 3);
@@ -95,7 +95,7 @@ START_TEST(test_none_applies) {
   kpk_entry e[] = {mk("softmax", KP_F32, 1, 64, 16, 1)};
   kpk_pack pk = fake_pack(e, 1);
   kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_F32, 65, 16, 1};
+  kp_call c = {KP_FAM_SOFTMAX, KP_F32, 65, 16, 1, 0};
   char why[512];
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, why, sizeof why), -1);
   ck_assert_ptr_nonnull(strstr(why, "softmax"));
@@ -113,7 +113,7 @@ START_TEST(test_min_rows) {
   e[1].min_rows = 16384;
   kpk_pack pk = fake_pack(e, 3);
   kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 8192, 16, 16383};
+  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 8192, 16, 16383, 0};
   char why[200];
   ck_assert(!kp_entry_applies(&e[1], &c, &d, why, sizeof why));
   ck_assert_msg(strstr(why, "needs rows >= 16384, call has 16383") != NULL, "%s", why);
@@ -132,6 +132,47 @@ START_TEST(test_min_rows) {
   c.rows = 1;
   c.align = 16;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
+}
+END_TEST
+
+/* cols_mult: a whole-vector variant applies only where it divides cols, says
+** why not elsewhere, and the any-cols twin below it takes those calls.
+** forms: a variant computing one form (bit f) serves only calls of form f;
+** forms = 0 serves every form. */
+START_TEST(test_cols_mult_and_forms) {
+  kpk_entry e[] = {mk("rmsnorm", KP_BF16, 1, 4096, 16, 61), mk("rmsnorm", KP_BF16, 1, 4096, 16, 60),
+                   mk("geglu", KP_BF16, 1, 2147483647, 16, 9),
+                   mk("geglu", KP_BF16, 1, 2147483647, 16, 8),
+                   mk("geglu", KP_BF16, 1, 2147483647, 16, 1)};
+  e[0].cols_mult = 8;
+  e[2].forms = 1; /* erf */
+  e[3].forms = 2; /* tanh */
+  kpk_pack pk = fake_pack(e, 5);
+  kp_devprops d = {90, 227 * 1024};
+  char why[200];
+  const uint64_t cols[] = {8, 16, 4096, 4088, 1, 7, 4095, 4092, 1000, 1001};
+  for (int k = 0; k < 10; k++) {
+    kp_call c = {KP_FAM_RMSNORM, KP_BF16, cols[k], 16, 64, 0};
+    int whole = cols[k] % 8 == 0;
+    ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), whole ? 0 : 1);
+    ck_assert_int_eq(kp_entry_applies(&e[0], &c, &d, why, sizeof why), whole);
+    if (!whole) {
+      char want[80];
+      snprintf(want, sizeof want, "needs cols a multiple of 8, call has %llu",
+               (unsigned long long)cols[k]);
+      ck_assert_msg(strstr(why, want) != NULL, "%s", why);
+    }
+  }
+  kp_call g = {KP_FAM_GEGLU, KP_BF16, 11008, 16, 4096, 0};
+  ck_assert_int_eq(kp_select_variant(&pk, &g, &d, NULL, 0), 2);
+  g.form = 1;
+  ck_assert_int_eq(kp_select_variant(&pk, &g, &d, NULL, 0), 3);
+  ck_assert(!kp_entry_applies(&e[2], &g, &d, why, sizeof why));
+  ck_assert_msg(strstr(why, "computes forms 0x1, call has form 1") != NULL, "%s", why);
+  g.form = 2; /* no form-2 variant: the any-form one */
+  ck_assert_int_eq(kp_select_variant(&pk, &g, &d, NULL, 0), 4);
+  g.form = 200; /* out of range: only forms = 0 serves it, and no bit test overflows */
+  ck_assert_int_eq(kp_select_variant(&pk, &g, &d, NULL, 0), 4);
 }
 END_TEST
 
@@ -177,7 +218,7 @@ START_TEST(test_cache_classes) {
   static int sel[4200], tab[4200];
   int nkeys = 0;
   for (int k = 0; k < nrows; k++) {
-    kp_call c = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, rows[k]};
+    kp_call c = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, rows[k], 0};
     uint64_t key = kp_cache_key(&c);
     char how[300];
     int s = kp_select_variant(&pk, &c, &d, NULL, 0), u = kp_tune_pick(&t, &pk, &c, &d, how, sizeof how);
@@ -196,7 +237,7 @@ START_TEST(test_cache_classes) {
   /* the classes are k = ceil(log2 rows), split into 2^k and (2^(k-1), 2^k):
   ** {1}, {2}, two for each k = 2..30, and (2^30, 2^31) */
   ck_assert_int_eq(nkeys, 1 + 1 + 2 * 29 + 1);
-  kp_call a = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, 16383}, b = a;
+  kp_call a = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, 16383, 0}, b = a;
   b.rows = 16384;
   ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
   ck_assert_int_eq(kp_select_variant(&pk, &a, &d, NULL, 0), 3);
@@ -211,9 +252,11 @@ START_TEST(test_cache_classes) {
   ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
   b = a, b.family = KP_FAM_GEGLU;
   ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  b = a, b.form = 1; /* and the form (GeGLU's GELU, RoPE's layout) */
+  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
   /* why min_rows must be a power of two: 1000 splits the class (512, 1024) */
   e[3].min_rows = 1000;
-  kp_call lo = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, 999}, hi = lo;
+  kp_call lo = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, 999, 0}, hi = lo;
   hi.rows = 1000;
   ck_assert(kp_cache_key(&lo) == kp_cache_key(&hi));
   ck_assert_int_ne(kp_select_variant(&pk, &lo, &d, NULL, 0), kp_select_variant(&pk, &hi, &d, NULL, 0));
@@ -293,7 +336,11 @@ static int open_built(kpk_pack *pk, const char *target) {
 }
 
 /* On the real sm_90a pack, every family and dtype resolves for awkward shapes,
-** rows and alignments, and better-aligned calls never get a less vectorised pick. */
+** rows, alignments and forms, and better-aligned calls never get a less
+** vectorised pick.  The pick's cols_mult divides cols and it computes the
+** call's form; 16-byte aligned calls of the row families get the whole-rows
+** twin exactly where cols is a multiple of the vector, and GeGLU's the copy
+** of their form. */
 START_TEST(test_real_pack_covers) {
   kpk_pack pk;
   open_built(&pk, "sm_90a");
@@ -307,15 +354,26 @@ START_TEST(test_real_pack_covers) {
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
       for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
         for (uint32_t a = kp_dtype_size((kp_dtype)dt); a <= 16; a *= 2)
-          for (uint64_t rows = 1; rows <= (1u << 30); rows *= 32) {
-            kp_call c = {(kp_family)f, (kp_dtype)dt, cols[k], a, rows};
-            char why[700];
-            int i = kp_select_variant(&pk, &c, &d, why, sizeof why);
-            ck_assert_msg(i >= 0, "%s", why);
-            ck_assert_uint_le(pk.entries[i].align, a);
-            ck_assert_uint_le(pk.entries[i].min_rows, rows);
-            ck_assert_str_eq(pk.entries[i].signature, kp_family_signature((kp_family)f));
-          }
+          for (uint64_t rows = 1; rows <= (1u << 30); rows *= 32)
+            for (uint32_t form = 0; form < 2; form++) {
+              kp_call c = {(kp_family)f, (kp_dtype)dt, cols[k], a, rows, form};
+              char why[700];
+              int i = kp_select_variant(&pk, &c, &d, why, sizeof why);
+              ck_assert_msg(i >= 0, "%s", why);
+              const kpk_entry *e = &pk.entries[i];
+              ck_assert_uint_le(e->align, a);
+              ck_assert_uint_le(e->min_rows, rows);
+              ck_assert_str_eq(e->signature, kp_family_signature((kp_family)f));
+              ck_assert(e->cols_mult <= 1 || cols[k] % e->cols_mult == 0);
+              ck_assert(!e->forms || (e->forms >> form & 1));
+              const uint32_t vec = 16 / (uint32_t)kp_dtype_size((kp_dtype)dt);
+              if (a == 16 && (f == KP_FAM_SOFTMAX || f == KP_FAM_RMSNORM || f == KP_FAM_ADD_RMSNORM))
+                ck_assert_msg(e->cols_mult == (cols[k] % vec ? 0 : vec), "%s %s cols %llu: %s",
+                              kp_family_name((kp_family)f), kp_dtype_name((kp_dtype)dt),
+                              (unsigned long long)cols[k], e->name);
+              if (a == 16 && f == KP_FAM_GEGLU)
+                ck_assert_msg(e->forms == 1u << form, "geglu form %u: %s", form, e->name);
+            }
   }
   kpk_close(&pk);
 }
@@ -336,15 +394,17 @@ START_TEST(test_real_pack_min_rows) {
     with_min_rows += e->min_rows > 1;
     chunked += e->cols_per_block != 0;
   }
-  ck_assert_int_eq(with_min_rows, 2);  /* rmsnorm bf16 and f16 */
-  ck_assert_int_eq(chunked, 2 * 3 * 6); /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls */
+  ck_assert_int_eq(with_min_rows, 4);  /* rmsnorm bf16 and f16, and their whole-rows twins */
+  /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls; the geglu 16-bit
+  ** default's erf and tanh copies */
+  ck_assert_int_eq(chunked, 2 * 3 * 6 + 2 * 2);
   static const uint64_t cols[] = {1, 7, 1000, 4096, 4097, 5120, 8192, 8193, 14336, 65537};
   static const uint64_t rows[] = {1, 5, 1000, 8192, 16383, 16384, 16385, 32768, 1u << 20,
                                   2147483647u};
   for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
       for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-        kp_call c = {KP_FAM_RMSNORM, (kp_dtype)dt, cols[k], 16, rows[r]};
+        kp_call c = {KP_FAM_RMSNORM, (kp_dtype)dt, cols[k], 16, rows[r], 0};
         int i = kp_select_variant(&pk, &c, &d, NULL, 0);
         ck_assert_int_ge(i, 0);
         const int want = dt != KP_F32 && rows[r] >= 16384 && cols[k] > 4096 && cols[k] <= 8192;
@@ -378,6 +438,7 @@ Suite *select_suite(void) {
   tcase_add_test(tc, test_sm_smem_ties);
   tcase_add_test(tc, test_none_applies);
   tcase_add_test(tc, test_min_rows);
+  tcase_add_test(tc, test_cols_mult_and_forms);
   tcase_add_test(tc, test_cache_classes);
   tcase_add_test(tc, test_grid_blocks);
   tcase_add_test(tc, test_target_score);

@@ -172,7 +172,7 @@ START_TEST(test_pick) {
   kp_tune_table t;
   ck_assert(kp_tune_parse(&t, TABLE, "t.tune", err, sizeof err) == KP_OK);
   kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 20000};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 20000, 0};
   char how[512];
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0); /* bucket 32768 */
   ck_assert_ptr_nonnull(strstr(how, "exact key"));
@@ -214,7 +214,7 @@ START_TEST(test_pick_min_rows) {
                           "softmax bf16 8192 16 16384 v_any 2.0\n",
                           "t.tune", err, sizeof err) == KP_OK);
   kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 16384};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 16384, 0};
   char how[512];
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
   ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 0);
@@ -267,7 +267,7 @@ START_TEST(test_autotune_safe) {
   void *a = (void *)0x1000, *b = (void *)0x2000, *y = (void *)0x3000;
   long long ld = 8;
   void *sm[] = {&a, &ld, &y}, *sm_in[] = {&a, &ld, &a};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8, 16, 1};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8, 16, 1, 0};
   ck_assert(kp_autotune_safe(&c, sm));
   ck_assert(!kp_autotune_safe(&c, sm_in));
   void *rn[] = {&a, &ld, &b, &y}, *rn_in[] = {&a, &ld, &b, &a};

@@ -11,7 +11,8 @@
 ** min_rows above those gets min_rows and min_rows + 1 rows instead, at
 ** lengths (multiples of 8, about 2^23 elements in all) that keep the
 ** reference quick.  A shape the entry does not apply to (alignment) is
-** skipped, as the selection would; entries that ran no shape at all are
+** skipped, as the selection would (so is a form it does not compute, and a
+** whole-rows entry's odd length); entries that ran no shape at all are
 ** listed on stderr, and one with a min_rows must have run.
 */
 #include <check.h>
@@ -38,26 +39,26 @@ static uint32_t call_align(kp_family f, size_t es, int64_t rows, int64_t cols) {
   return a;
 }
 
-static void run_row_case(gpu *g, kp_family f, kp_dtype dt, const shape *s) {
+/* form: GeGLU's kp_gelu (the variant computes it: kp_call.form) */
+static void run_row_case(gpu *g, kp_family f, kp_dtype dt, const shape *s, uint32_t form) {
   switch (f) {
     case KP_FAM_SOFTMAX: softmax_case(g, dt, s->rows, s->cols, s->cols, s->cols, 0, 0, 0, 0); break;
     case KP_FAM_RMSNORM: rmsnorm_case(g, dt, s); break;
     case KP_FAM_ADD_RMSNORM: add_rmsnorm_case(g, dt, s); break;
     case KP_FAM_SWIGLU: glu_case(g, dt, 0, s, 0); break;
-    case KP_FAM_GEGLU: glu_case(g, dt, 1, s, 0), glu_case(g, dt, 2, s, 0); break;
+    case KP_FAM_GEGLU: glu_case(g, dt, form == KP_GELU_TANH ? 2 : 1, s, 0); break;
     case KP_FAM_RMSNORM_SWIGLU: rmsnorm_swiglu_case(g, dt, s); break;
     default: break;
   }
 }
 
 /* rope: `tokens` tokens, 3 q heads and 1 k head of head_dim = rot_dim,
-** contiguous, both layouts, table and computed angles */
-static void run_rope(gpu *g, kp_dtype dt, int64_t rot, int64_t tokens) {
-  for (int angle = ANG_TABLE; angle <= ANG_TOKEN; angle++)
-    for (int l = 0; l < 2; l++) {
-      rope_cfg c = {tokens, 3, 1, rot, rot, 0, angle, ST_CONTIG, 10000.f};
-      rope_case(g, dt, l ? KP_ROPE_GPTJ : KP_ROPE_NEOX, &c);
-    }
+** contiguous, one layout, table and computed angles */
+static void run_rope(gpu *g, kp_dtype dt, int64_t rot, int64_t tokens, kp_rope_layout l) {
+  for (int angle = ANG_TABLE; angle <= ANG_TOKEN; angle++) {
+    rope_cfg c = {tokens, 3, 1, rot, rot, 0, angle, ST_CONTIG, 10000.f};
+    rope_case(g, dt, l, &c);
+  }
 }
 
 /* every variant of one dtype, forced, on shapes inside its range */
@@ -83,13 +84,14 @@ START_TEST(test_every_variant) {
     kp_force_variant((int)i);
     if (f == KP_FAM_ROPE) {
       const int64_t tokens = min_rows > 7 ? min_rows : 7;
-      for (int64_t rot = hi / 16 * 16; rot >= lo && rot >= 16; rot = rot > 256 ? 256 : 0) {
-        kp_call c = {KP_FAM_ROPE, dt, (uint64_t)rot, call_align(KP_FAM_ROPE, es, 2, rot / 2),
-                     (uint64_t)tokens};
-        if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
-        run_rope(&g, dt, rot, tokens);
-        runs++;
-      }
+      for (int64_t rot = hi / 16 * 16; rot >= lo && rot >= 16; rot = rot > 256 ? 256 : 0)
+        for (uint32_t l = 0; l < 2; l++) { /* each layout it computes */
+          kp_call c = {KP_FAM_ROPE, dt, (uint64_t)rot, call_align(KP_FAM_ROPE, es, 2, rot / 2),
+                       (uint64_t)tokens, l};
+          if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
+          run_rope(&g, dt, rot, tokens, l ? KP_ROPE_GPTJ : KP_ROPE_NEOX);
+          runs++;
+        }
     } else {
       const int64_t odd = hi % 2 || hi - 1 < lo ? hi : hi - 1;
       const int64_t even = hi / 8 * 8 >= lo ? hi / 8 * 8 : hi;
@@ -105,13 +107,16 @@ START_TEST(test_every_variant) {
         sh[0] = (shape){min_rows, c, 0, 0, 0, 0};
         sh[1] = (shape){min_rows + 1, c2, 0, 0, 0, 0};
       }
-      for (int k = 0; k < nsh; k++) {
-        kp_call c = {(kp_family)f, dt, (uint64_t)sh[k].cols,
-                     call_align((kp_family)f, es, sh[k].rows, sh[k].cols), (uint64_t)sh[k].rows};
-        if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
-        run_row_case(&g, (kp_family)f, dt, &sh[k]);
-        runs++;
-      }
+      const uint32_t nforms = f == KP_FAM_GEGLU ? 2 : 1; /* each form it computes */
+      for (int k = 0; k < nsh; k++)
+        for (uint32_t form = 0; form < nforms; form++) {
+          kp_call c = {(kp_family)f, dt, (uint64_t)sh[k].cols,
+                       call_align((kp_family)f, es, sh[k].rows, sh[k].cols),
+                       (uint64_t)sh[k].rows, form};
+          if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
+          run_row_case(&g, (kp_family)f, dt, &sh[k], form);
+          runs++;
+        }
     }
     kp_force_variant(-1);
     if (!runs) {

@@ -54,6 +54,7 @@ static const char usage_list[] =
     "usage: kp list PACK [--json]\n"
     "Print every variant of PACK (a .kpk file): family, dtype, name, params,\n"
     "column range, min_rows (the variant applies to rows >= it; '-': any), alignment,\n"
+    "(cols_mult and forms, when set, are in params: whole=true, form=...)\n"
     "rank, launch geometry (block, rows per block, cols per block; '-': whole rows),\n"
     "shared memory, registers, stack, spills and image, then a count per family\n"
     "and dtype.\n"
@@ -371,6 +372,7 @@ static void json_entry(const kpk_entry *e) {
          e->max_sm, e->rank, e->block);
   printf(", \"min_rows\": %u, \"rows_per_block\": %u, \"cols_per_block\": %u", e->min_rows,
          e->rows_per_block, e->cols_per_block);
+  printf(", \"cols_mult\": %u, \"forms\": %u", e->cols_mult, e->forms);
   printf(", \"smem\": %u, \"regs\": %u, \"stack\": %u", e->smem, e->regs, e->stack);
   printf(", \"spill_stores\": %u, \"spill_loads\": %u", e->spill_stores, e->spill_loads);
   /* the hash as a string: JSON numbers lose precision above 2^53 */

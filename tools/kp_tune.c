@@ -229,7 +229,8 @@ static kp_status job_run(kp_ctx *ctx, bench_env *env, job *j) {
       return kp_add_rmsnorm(ctx, j->dt, PTR(j->a), c, PTR(j->d), c, PTR(j->b), PTR(j->c), c, r, c, 1e-6f, s);
     case KP_FAM_SWIGLU: return kp_swiglu(ctx, j->dt, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
     case KP_FAM_GEGLU:
-      return kp_geglu(ctx, j->dt, KP_GELU_TANH, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
+      /* the default form (kp_call.form 0): tables carry no form */
+      return kp_geglu(ctx, j->dt, KP_GELU_ERF, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
     case KP_FAM_RMSNORM_SWIGLU:
       return kp_rmsnorm_swiglu(ctx, j->dt, PTR(j->a), 2 * c, PTR(j->b), PTR(j->c), c, r, c, 1e-6f, s);
     case KP_FAM_ROPE: {
@@ -423,7 +424,7 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
     job_free(env, &j);
     return -1;
   }
-  kp_call call = {sh->fam, dt, (uint64_t)sh->cols, 16, (uint64_t)sh->rows};
+  kp_call call = {sh->fam, dt, (uint64_t)sh->cols, 16, (uint64_t)sh->rows, 0};
   /* reference: the default choice of the selection rule */
   kp_force_variant(-1);
   float *ref = NULL, *ref2 = NULL;

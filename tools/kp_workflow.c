@@ -24,12 +24,13 @@ static int help(int argc, char **argv, const char *usage) {
 /* ---- kp explain ------------------------------------------------------------------ */
 
 static const char usage_explain[] =
-    "usage: kp explain FAMILY ROWSxCOLS DTYPE [--align BYTES] [--device N]\n"
+    "usage: kp explain FAMILY ROWSxCOLS DTYPE [--align BYTES] [--form F] [--device N]\n"
     "                  [--pack PACK [--sm SM]] [--tune TABLE]\n"
     "Say which variant a call would run and why: the tuning table's exact key,\n"
     "its nearest bucket, or the template ranking.  With --pack and no --device\n"
     "no GPU is needed (--sm gives the device's SM, default the pack's).\n"
-    "ALIGN is the alignment of the call's row starts (default 16).\n";
+    "ALIGN is the alignment of the call's row starts (default 16); F the call's\n"
+    "form (geglu: 0 erf, 1 tanh; rope: 0 NeoX, 1 GPT-J; default 0).\n";
 
 int kp_cmd_explain(int argc, char **argv) {
   if (help(argc, argv, usage_explain)) return 0;
@@ -42,10 +43,11 @@ int kp_cmd_explain(int argc, char **argv) {
   }
   kp_options o;
   kp_options_init(&o);
-  unsigned align = 16;
+  unsigned align = 16, form = 0;
   int sm = 0, have_device = 0;
   for (int i = 4; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--align")) align = (unsigned)atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--form")) form = (unsigned)atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--device")) o.device = atoi(argv[i + 1]), have_device = 1;
     else if (!strcmp(argv[i], "--pack")) o.pack_path = argv[i + 1];
     else if (!strcmp(argv[i], "--sm")) sm = atoi(argv[i + 1]);
@@ -65,7 +67,7 @@ int kp_cmd_explain(int argc, char **argv) {
     ctx->props.sm = sm;
     ctx->props.smem_optin = 227 * 1024;
   }
-  kp_call c = {(kp_family)fam, (kp_dtype)dt, (uint64_t)cols, align, (uint64_t)rows};
+  kp_call c = {(kp_family)fam, (kp_dtype)dt, (uint64_t)cols, align, (uint64_t)rows, form};
   char why[1200];
   int e = kp_explain(ctx, &c, why, sizeof why);
   printf("%s %s %lldx%lld align %u on sm_%d, pack %s:\n", argv[1], argv[3], rows, cols, align,
@@ -123,7 +125,7 @@ static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
       for (int r = 0; r < nrows; r++)
         for (uint32_t a = 1; a <= 16; a *= 2) {
           if (pts[p] < 1 || pts[p] > 2147483647ull) continue;
-          kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], a, rows[r]};
+          kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], a, rows[r], 0};
           int k = kp_select_variant(pk, &c, &d, NULL, 0);
           if (k >= 0) keep[k] = 1;
         }
@@ -231,7 +233,8 @@ static const char usage_warmup[] =
     "usage: kp warmup SHAPES [--device N] [--dtypes bf16,...] [-j JOBS]\n"
     "Load, and JIT-compile into the cache where the pack has no cubin for the\n"
     "device, every variant the calls in SHAPES ('family rows cols' lines,\n"
-    "'*' for every family) will use, so that the first real call is fast.\n"
+    "'*' for every family) will use, so that the first real call is fast\n"
+    "(GeGLU and RoPE in both their forms: erf and tanh, NeoX and GPT-J).\n"
     "Compiles run JOBS at a time (default: the CPUs online, at most 16).\n";
 
 typedef struct warm_call {
@@ -318,18 +321,23 @@ static int warm_jit_all(kp_ctx *ctx, const warm_call *calls, int ncalls, int job
 static int warm_parse(const char *path, const char *dtypes, warm_call **out, int *nout) {
   enum { MAX = 4096 };
   kp_shape *sh = malloc(MAX * sizeof *sh);
-  warm_call *v = malloc(MAX * KP_DTYPE_COUNT_ * sizeof *v);
+  warm_call *v = malloc(MAX * KP_DTYPE_COUNT_ * 2 * sizeof *v);
   if (!sh || !v) {
     free(sh);
     free(v);
     return fprintf(stderr, "kp warmup: out of memory\n"), 1;
   }
   int ns = kp_read_shapes(path, sh, MAX), n = 0;
-  for (int i = 0; i < ns; i++)
+  for (int i = 0; i < ns; i++) {
+    /* GeGLU's two GELUs, RoPE's two layouts: variants may compute one form */
+    const uint32_t nforms = sh[i].fam == KP_FAM_GEGLU || sh[i].fam == KP_FAM_ROPE ? 2 : 1;
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
-      if (!dtypes || kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt)))
-        v[n++] = (warm_call){
-            {sh[i].fam, (kp_dtype)dt, (uint64_t)sh[i].cols, 16, (uint64_t)sh[i].rows}, sh[i].line};
+      for (uint32_t f = 0; f < nforms; f++)
+        if (!dtypes || kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt)))
+          v[n++] = (warm_call){{sh[i].fam, (kp_dtype)dt, (uint64_t)sh[i].cols, 16,
+                                (uint64_t)sh[i].rows, f},
+                               sh[i].line};
+  }
   free(sh);
   if (ns < 0) {
     free(v);
