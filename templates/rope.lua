@@ -22,7 +22,7 @@
 -- needs 16-byte alignment of q, k, their strides and rot_dim/2 (the runtime
 -- folds rot_dim/2 * esize into the alignment); vec = 2 and 1 are the
 -- fallbacks.  Ranking: the smallest TX whose one round holds rot_dim/2 pairs,
--- of the widest vector.
+-- of the widest vector; of those (16-byte), the copy for the call's layout.
 -- Measured on H200, bf16, 16K tokens x (32 q + 8 k) heads x 128, NeoX: 91-94%
 -- of device copy bandwidth, cos/sin given or computed (torch.compile: 75%).
 
@@ -248,27 +248,39 @@ ${name}(${T} *q, ${T} *k, const float *cos, const float *sin, const int *positio
         long long q_st, long long q_sh, long long k_st, long long k_sh, long long cs_stride,
         int tokens, int hq, int hk, int rot_dim, int gptj, float theta) {
   rope_tokens<${targs}>(q, k, cos, sin, positions, q_st, q_sh, k_st, k_sh, cs_stride, tokens, hq,
-                       hk, rot_dim, gptj != 0, theta);
+                       hk, rot_dim, ${gptj}, theta);
 }
 ]]
 
 -- p: vec, tx, u, rpb, minb (blocks per SM the register budget must allow),
 -- one = true for a one-round variant (rot_dim/2 <= TX*vec), false for one
 -- that loops rounds over any rot_dim.
+-- p.layout ("neox" or "gptj"; nil: both, the gptj argument decides): the
+-- pair layout a variant computes, as the pack's forms bit (kp_rope_layout:
+-- NeoX 0, GPT-J 1).  The ranking's one-round defaults come as one copy per
+-- layout (layout_copies()), ranked just above the both-layouts variant, with
+-- one rotate path compiled instead of two (bf16 t8: 856 PTX lines, not 1127).
+local LAYOUT_BIT = { neox = 1, gptj = 2 }
+local function layout_copies(p)
+  return { p, with(p, { layout = "neox" }), with(p, { layout = "gptj" }) }
+end
+
 local function emit(dt, p, rank_base)
   local T = ctype(dt)
-  local name = string.format("rope_%s_t%d_v%d_u%d%s%s%s", dt, p.tx, p.vec, p.u,
+  local name = string.format("rope_%s_t%d_v%d_u%d%s%s%s%s", dt, p.tx, p.vec, p.u,
                              p.rpb ~= 4 and "_r" .. p.rpb or "", p.one and "" or "_any",
-                             p.plain and "_pl" or "")
+                             p.plain and "_pl" or "", p.layout and "_" .. p.layout or "")
   local targs = string.format("%s, %d, %d, %d, %d, %s, %s", T, p.vec, p.tx, p.rpb, p.u,
                               tostring(p.one), tostring(p.plain == true))
   variant {
     name = name, dtype = dt, params = p,
     block = 256, rows_per_block = p.rpb,
     max_cols = p.one and 2 * p.tx * p.vec or nil,
-    align = p.vec * esize(dt),
-    rank = rank_base - p.tx,
-    source = KERNELS .. subst(ENTRY, { name = name, T = T, targs = targs, minb = p.minb }),
+    align = p.vec * esize(dt), forms = LAYOUT_BIT[p.layout],
+    rank = 2 * (rank_base - p.tx) + (p.layout and 1 or 0),
+    source = KERNELS .. subst(ENTRY, { name = name, T = T, targs = targs, minb = p.minb,
+                                       gptj = p.layout and tostring(p.layout == "gptj")
+                                              or "gptj != 0" }),
   }
 end
 
@@ -279,7 +291,10 @@ for _, dt in ipairs(DTYPES) do
     -- plain loads are the default: 0.5-0.7% faster than the streaming form
     -- in four kp tune runs (bf16, 16K tokens x 40 heads x 128, H100 and
     -- H200, 2026-11-22); the streaming one stays for the tuner
-    emit(dt, { vec = vec, tx = tx, u = 2, rpb = 4, minb = 3, one = true, plain = true }, 300)
+    for _, q in ipairs(layout_copies({ vec = vec, tx = tx, u = 2, rpb = 4, minb = 3, one = true,
+                                       plain = true })) do
+      emit(dt, q, 300)
+    end
     emit(dt, { vec = vec, tx = tx, u = 2, rpb = 4, minb = 3, one = true }, 290)
   end
   -- for the tuner: more tokens per block (the table fill and its barrier

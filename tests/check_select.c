@@ -339,8 +339,8 @@ static int open_built(kpk_pack *pk, const char *target) {
 ** rows, alignments and forms, and better-aligned calls never get a less
 ** vectorised pick.  The pick's cols_mult divides cols and it computes the
 ** call's form; 16-byte aligned calls of the row families get the whole-rows
-** twin exactly where cols is a multiple of the vector, and GeGLU's the copy
-** of their form. */
+** twin exactly where cols is a multiple of the vector, and GeGLU's and
+** RoPE's (one-round rot_dim) the copy of their form. */
 START_TEST(test_real_pack_covers) {
   kpk_pack pk;
   open_built(&pk, "sm_90a");
@@ -373,6 +373,8 @@ START_TEST(test_real_pack_covers) {
                               (unsigned long long)cols[k], e->name);
               if (a == 16 && f == KP_FAM_GEGLU)
                 ck_assert_msg(e->forms == 1u << form, "geglu form %u: %s", form, e->name);
+              if (a == 16 && f == KP_FAM_ROPE && cols[k] <= 64 * vec) /* one-round defaults */
+                ck_assert_msg(e->forms == 1u << form, "rope layout %u: %s", form, e->name);
             }
   }
   kpk_close(&pk);
