@@ -146,6 +146,7 @@ kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, void **args, CUstream strea
     row.cols = c->cols;
     row.align = c->align;
     row.rows = kp_rows_bucket(c->rows);
+    row.form = c->form;
     row.us = ms * 1e3 / 3;
     kp_tune_add(t, &row);
     kp_tune_add(&mine, &row);

@@ -19,6 +19,14 @@ uint64_t kp_rows_bucket(uint64_t rows) {
   return b;
 }
 
+const char *kp_form_name(const char *family, uint32_t form) {
+  static const char *const geglu[] = {"erf", "tanh"}, *const rope[] = {"neox", "gptj"};
+  if (form > 1) return NULL;
+  if (!strcmp(family, "geglu")) return geglu[form];
+  if (!strcmp(family, "rope")) return rope[form];
+  return NULL;
+}
+
 void kp_tune_default_name(const char *target, const char *device, char *out, size_t n) {
   char slug[128];
   size_t k = 0;
@@ -104,17 +112,26 @@ static kp_status header_line(kp_tune_table *t, char *line, const char *path, int
 
 static kp_status data_line(kp_tune_table *t, char *line, const char *path, int ln, char *err,
                            size_t errlen) {
-  char fam[64], dt[16], var[256], extra[2];
+  char fam[64], dt[16], var[256], form[16], extra[2];
   unsigned long long cols, rows;
   unsigned align;
   double us;
-  int n = sscanf(line, "%63s %15s %llu %u %llu %255s %lf %1s", fam, dt, &cols, &align, &rows, var,
-                 &us, extra);
-  if (n != 7)
+  int n = sscanf(line, "%63s %15s %llu %u %llu %255s %lf %15s %1s", fam, dt, &cols, &align, &rows,
+                 var, &us, form, extra);
+  if (n != 7 && n != 8)
     return perr(err, errlen, path, ln,
-                "expected 'family dtype cols align rows variant time_us' (7 fields)");
+                "expected 'family dtype cols align rows variant time_us [form]' (7 or 8 fields)");
   kp_tune_row r;
   memset(&r, 0, sizeof r);
+  if (n == 8) {
+    while (r.form < 2 && (!kp_form_name(fam, r.form) || strcmp(form, kp_form_name(fam, r.form))))
+      r.form++;
+    if (r.form == 2)
+      return perr(err, errlen, path, ln, "'%s' is not a form of %s%s", form, fam,
+                  !strcmp(fam, "geglu")  ? " (erf, tanh)"
+                  : !strcmp(fam, "rope") ? " (neox, gptj)"
+                                         : " (it has none)");
+  }
   int d = kp_dtype_from_name(dt);
   if (d < 0) return perr(err, errlen, path, ln, "unknown dtype '%s'", dt);
   if (strlen(fam) >= sizeof r.family || strlen(var) >= sizeof r.variant)
@@ -216,7 +233,7 @@ kp_status kp_tune_load(kp_tune_table *t, const char *path, char *err, size_t err
 
 static int same_key(const kp_tune_row *a, const kp_tune_row *b) {
   return !strcmp(a->family, b->family) && a->dtype == b->dtype && a->cols == b->cols &&
-         a->align == b->align && a->rows == b->rows;
+         a->align == b->align && a->rows == b->rows && a->form == b->form;
 }
 
 int kp_tune_add(kp_tune_table *t, const kp_tune_row *r) {
@@ -244,6 +261,7 @@ static int row_cmp(const void *pa, const void *pb) {
   if (a->cols != b->cols) return a->cols < b->cols ? -1 : 1;
   if (a->align != b->align) return a->align < b->align ? -1 : 1;
   if (a->rows != b->rows) return a->rows < b->rows ? -1 : 1;
+  if (a->form != b->form) return a->form < b->form ? -1 : 1;
   if (a->us != b->us) return a->us < b->us ? -1 : 1;
   return strcmp(a->variant, b->variant);
 }
@@ -257,11 +275,13 @@ int kp_tune_write(const kp_tune_table *t, FILE *f) {
   fprintf(f, "device = %s\nsm = %d\nsm_count = %d\ndriver = %d\npack = %s %016llx\ndate = %s\n",
           t->device, t->sm, t->sm_count, t->driver, t->pack_target[0] ? t->pack_target : "-",
           (unsigned long long)t->pack_hash, t->date);
-  fprintf(f, "# family dtype cols align rows variant time_us  (best per key first)\n");
+  fprintf(f, "# family dtype cols align rows variant time_us [form]  (best per key first)\n");
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *r = &sorted[i];
-    fprintf(f, "%s %s %llu %u %llu %s %.3f\n", r->family, kp_dtype_name(r->dtype),
-            (unsigned long long)r->cols, r->align, (unsigned long long)r->rows, r->variant, r->us);
+    const char *form = r->form ? kp_form_name(r->family, r->form) : NULL;
+    fprintf(f, "%s %s %llu %u %llu %s %.3f%s%s\n", r->family, kp_dtype_name(r->dtype),
+            (unsigned long long)r->cols, r->align, (unsigned long long)r->rows, r->variant, r->us,
+            form ? " " : "", form ? form : "");
   }
   free(sorted);
   return ferror(f) ? -1 : 0;
@@ -336,7 +356,7 @@ static int best_at(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *r = &t->rows[i];
     if (r->cols != cols || r->rows != rows || r->align != c->align || r->dtype != c->dtype ||
-        strcmp(r->family, kp_family_name(c->family)))
+        r->form != c->form || strcmp(r->family, kp_family_name(c->family)))
       continue;
     int e = find_entry(pk, r->variant);
     if (e < 0 || !kp_entry_applies(&pk->entries[e], c, d, NULL, 0)) continue;
@@ -374,7 +394,8 @@ int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
   double best_us = 0;
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *r = &t->rows[i];
-    if (r->align != c->align || r->dtype != c->dtype || strcmp(r->family, kp_family_name(c->family)))
+    if (r->align != c->align || r->dtype != c->dtype || r->form != c->form ||
+        strcmp(r->family, kp_family_name(c->family)))
       continue;
     double dc = log2dist(r->cols, c->cols), dr = log2dist(r->rows, rb);
     if (dc > bd_c || (dc == bd_c && dr > bd_r) ||

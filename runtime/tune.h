@@ -9,9 +9,14 @@
 **   driver = 13000
 **   pack = sm_90a 0123456789abcdef
 **   date = 2026-11-22T02:10:00Z
-**   # family dtype cols align rows variant time_us
+**   # family dtype cols align rows variant time_us [form]
 **   softmax bf16 8192 16 32768 softmax_bf16_block_t256_v8_n4 161.250
+**   geglu bf16 8192 16 32768 geglu_bf16_c256_v8_u1_tanh 370.400 tanh
 **
+** The optional last field names the call's form where a family has two
+** (GeGLU: erf, tanh; RoPE: neox, gptj; kp_call.form); without it the row is
+** of form 0 (erf, neox).  A row serves calls of its own form only: the two
+** GELUs want different variants.
 ** Blank lines and lines starting with '#' are comments.  The shape key is
 ** (cols, align, rows bucket): rows are recorded as their bucket, the next
 ** power of two.  Every measurement is a row, so a variant added later adds
@@ -32,6 +37,7 @@ typedef struct kp_tune_row {
   uint64_t cols;
   uint32_t align;
   uint64_t rows;      /* bucket: a power of two */
+  uint32_t form;      /* kp_call.form */
   char variant[128];
   double us;
   int line;           /* where it was read, for messages */
@@ -49,6 +55,9 @@ typedef struct kp_tune_table {
 } kp_tune_table;
 
 uint64_t kp_rows_bucket(uint64_t rows);
+/* The name of a family's form ("erf", "tanh", "neox", "gptj"), or NULL
+** where the family has no such form. */
+const char *kp_form_name(const char *family, uint32_t form);
 /* "<target>.<device slug>.tune", e.g. "sm_90a.nvidia-h200.tune": the default
 ** table name, per device kind, so an H100 and an H200 (both sm_90a) sharing
 ** a cache directory keep their own tables. */

@@ -161,17 +161,27 @@ for _, dt in ipairs(DTYPES) do
   emit(dt, { vec = 1, tx = 256, ty = 1, u = 4, minb = 4 }, nil, 100)
   -- Column chunks of 64-256 threads x 1-2 vectors, 2048 threads per SM (at
   -- most 16 blocks), ranked below the defaults (250 - ...: at most 241,
-  -- against 268 for the lowest above) except one: for 16-bit rows of at
-  -- least one whole chunk, 256 threads x 1 vector is the default.  kp tune,
-  -- H200, bf16, 2026-11-22: 370.4 vs 375.9 us (t256x1 u2) at 32768x8192,
-  -- 68.7 vs 69.8 at 4096x11008, 52.9 vs 54.6 (t128x2) at 8192x4096, within
-  -- 0.5% of the best of 40 variants each time; half the code of u=2.
+  -- against 268 for the lowest above) except one per GELU form: for 16-bit
+  -- rows of at least one whole chunk (2048 columns), each form's default
+  -- is a one-form chunk copy.
+  --   tanh: 256 threads x 1 vector.  kp tune, H200, bf16, 2026-11-22 (tanh):
+  --     370.4 vs 375.9 us (t256x1 u2) at 32768x8192, 68.7 vs 69.8 at
+  --     4096x11008, 52.9 vs 54.6 (t128x2) at 8192x4096, within 0.5% of the
+  --     best of 40 variants each time; half the code of u=2.
+  --   erf (more arithmetic per element: two loads in flight per thread
+  --     pay): 128 threads x 2 vectors.  kp tune, H200, bf16, 2026-11-23
+  --     (erf): 395.6 us against 433.5 for c256 u1 at 32768x8192 (86.5% of
+  --     copy, 0.98x torch.compile: 9% slower), 75.0 vs 80.5 at 4096x11008,
+  --     56.2 vs 60.5 at 8192x4096; within 1.3% of the best each time.
+  local DEFAULT = { { "tanh", 256, 1 }, { "erf", 128, 2 } }
   for _, tx in ipairs({ 64, 128, 256 }) do
     for _, u in ipairs({ 1, 2 }) do
-      local default = tx == 256 and u == 1 and esize(dt) == 2
       local p = { kind = "chunk", vec = vec, tx = tx, u = u, minb = math.min(2048 // tx, 16) }
-      for _, q in ipairs(default and form_copies(p) or { p }) do
-        emit_chunk(dt, q, 250, default and 300 or nil, default and tx * vec * u or nil)
+      emit_chunk(dt, p, 250)
+      for _, d in ipairs(DEFAULT) do
+        if d[2] == tx and d[3] == u and esize(dt) == 2 then
+          emit_chunk(dt, with(p, { form = d[1] }), 250, 300, tx * vec * u)
+        end
       end
     end
   end

@@ -111,8 +111,12 @@ static const struct {
     {"kernpack-tune 1\nsoftmax bf16 8 16 1000 v 1.0\n", "bad.tune:2: rows 1000 is not a power-of-two bucket"},
     {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v -3\n", "bad.tune:2: time -3 is not > 0"},
     {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v nan\n", "bad.tune:2: time nan"},
-    {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v 1.0 extra\n", "bad.tune:2: expected"},
+    {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v 1.0 extra\n", "bad.tune:2: 'extra' is not a form of softmax"},
     {"kernpack-tune 1\npack = sm_90a\n", "bad.tune:2: pack: expected"},
+    {"kernpack-tune 1\ngeglu bf16 8 16 1024 v 1.0 gelu\n", "bad.tune:2: 'gelu' is not a form of geglu (erf, tanh)"},
+    {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v 1.0 tanh\n", "bad.tune:2: 'tanh' is not a form of softmax (it has none)"},
+    {"kernpack-tune 1\nrope bf16 8 16 1024 v 1.0 tanh\n", "bad.tune:2: 'tanh' is not a form of rope (neox, gptj)"},
+    {"kernpack-tune 1\ngeglu bf16 8 16 1024 v 1.0 tanh x\n", "bad.tune:2: expected"},
 };
 
 START_TEST(test_malformed) {
@@ -234,6 +238,70 @@ START_TEST(test_pick_min_rows) {
 }
 END_TEST
 
+/* The form column: parsed, written back, part of the key (merge keeps both
+** forms' rows of one variant apart), and a row serves calls of its form only. */
+static const char *FORMS =
+    "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
+    "geglu bf16 8192 16 32768 v_erf 395.6\n"
+    "geglu bf16 8192 16 32768 v_tanh 370.4 tanh\n"
+    "geglu bf16 8192 16 32768 v_erf 420.0 tanh\n"
+    "rope bf16 128 16 16384 v_erf 50.0 gptj\n"
+    "geglu bf16 8192 16 32768 v_tanh 500.0 erf\n";
+
+START_TEST(test_forms) {
+  kp_tune_table a, b;
+  ck_assert_msg(kp_tune_parse(&a, FORMS, "f.tune", err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_uint_eq(a.n, 5);
+  ck_assert_uint_eq(a.rows[0].form, 0);
+  ck_assert_uint_eq(a.rows[1].form, 1);
+  ck_assert_uint_eq(a.rows[2].form, 1);
+  ck_assert_uint_eq(a.rows[3].form, 1);
+  ck_assert_uint_eq(a.rows[4].form, 0); /* "erf" named: form 0 */
+  char path[] = "/tmp/kp_tune_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  ck_assert_msg(kp_tune_save(&a, path, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_msg(kp_tune_load(&b, path, err, sizeof err) == KP_OK, "%s", err);
+  unlink(path);
+  ck_assert_uint_eq(b.n, a.n);
+  for (size_t i = 0; i < a.n; i++) {
+    int found = 0;
+    for (size_t k = 0; k < b.n; k++)
+      found |= !strcmp(a.rows[i].variant, b.rows[k].variant) && a.rows[i].form == b.rows[k].form &&
+               a.rows[i].us == b.rows[k].us && !strcmp(a.rows[i].family, b.rows[k].family);
+    ck_assert_msg(found, "row %zu (form %u) lost in the round trip", i, a.rows[i].form);
+  }
+  ck_assert(kp_tune_merge(&a, &b, err, sizeof err) == KP_OK); /* same rows: nothing added */
+  ck_assert_uint_eq(a.n, 5);
+  kp_tune_free(&b);
+
+  kpk_entry e[] = {ent("v_erf", 2147483647ull, 16, 0), ent("v_tanh", 2147483647ull, 16, 0)};
+  e[0].family = e[1].family = "geglu";
+  kpk_pack pk;
+  memset(&pk, 0, sizeof pk);
+  pk.entries = e;
+  pk.n_entries = 2;
+  kp_devprops d = {90, 227 * 1024};
+  kp_call c = {KP_FAM_GEGLU, KP_BF16, 8192, 16, 32768, 0};
+  char how[512];
+  ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), 0); /* erf: v_erf 395.6 */
+  c.form = 1;
+  ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), 1); /* tanh: v_tanh 370.4 */
+  ck_assert_msg(strstr(how, "exact key") != NULL, "%s", how);
+  c.cols = 4096; /* nearest key, still within the form */
+  ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), 1);
+  c.form = 0;
+  ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), 0);
+  c = (kp_call){KP_FAM_ROPE, KP_BF16, 128, 16, 16384, 0}; /* rope rows are gptj only */
+  e[0].family = e[1].family = "rope";
+  ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), -1);
+  c.form = 1;
+  ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), 0);
+  kp_tune_free(&a);
+}
+END_TEST
+
 /* A table from another device is recognised as such. */
 START_TEST(test_matches) {
   kp_tune_table t;
@@ -296,6 +364,7 @@ Suite *tune_suite(void) {
   tcase_add_test(tc, test_pick);
   tcase_add_test(tc, test_pick_min_rows);
   tcase_add_test(tc, test_matches);
+  tcase_add_test(tc, test_forms);
   tcase_add_test(tc, test_autotune_safe);
   suite_add_tcase(s, tc);
   return s;

@@ -16,15 +16,23 @@ int kp_cmd_merge(int argc, char **argv);
 
 int kp_cmd_regen(int argc, char **argv);   /* kp_regen.c */
 
-/* One (family, rows, cols) of a shape list; line: where it was read (0: built in). */
+/* One (family, rows, cols, form) of a shape list; line: where it was read
+** (0: built in); form: kp_call.form (GeGLU's GELU, RoPE's layout). */
 typedef struct kp_shape {
   kp_family fam;
   int64_t rows, cols;
   int line;
+  uint32_t form;
 } kp_shape;
 
+/* How many forms a family's calls come in (kp_call.form 0..n-1): 2 for
+** GeGLU and RoPE, else 1. */
+int kp_family_forms(kp_family fam);
+/* "geglu/tanh": the family and, where it has two, the form; in buf or static */
+const char *kp_fam_label(kp_family fam, uint32_t form, char *buf, size_t n);
 /* Read a shape list ("family rows cols" lines, '*' for every family, '#'
-** comments) into out; the count, or -1 after a message naming file:line. */
+** comments; a family with two forms gets a shape of each) into out; the
+** count, or -1 after a message naming file:line. */
 int kp_read_shapes(const char *path, kp_shape *out, int max);   /* kp_tune.c */
 
 /* Is name one of the comma-separated items of list (NULL: everything)? */
@@ -40,14 +48,14 @@ kp_bench *kp_bench_open(kp_ctx *ctx); /* NULL on a device error (printed) */
 void kp_bench_close(kp_bench *b);
 /*
 ** Time (median of reps, L2 flushed before each) the variants of ctx's pack
-** that apply to (fam, dt, rows x cols) at alignment 16 -- all of them, or
+** that apply to (fam, dt, rows x cols, form) at alignment 16 -- all of them, or
 ** only those named in only[0..n_only-1] -- after checking each one's output
 ** against the ranking's choice (ctx->tune must be NULL); rejected ones are
 ** counted in *rejected.  Adds one row per timed variant to t; returns how
 ** many, or -1 on a device error.
 */
 int kp_bench_shape(kp_ctx *ctx, kp_bench *b, struct kp_tune_table *t, kp_family fam, kp_dtype dt,
-                   int64_t rows, int64_t cols, const char *const *only, int n_only, int reps,
+                   int64_t rows, int64_t cols, uint32_t form, const char *const *only, int n_only, int reps,
                    int *rejected);
 
 #endif

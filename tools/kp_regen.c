@@ -73,6 +73,7 @@ typedef struct rkey {
   char winner[128];
   double us;
   int active, improved;
+  uint32_t form;       /* kp_call.form: GeGLU's GELU, RoPE's layout */
 } rkey;
 
 /* A winner's neighbours, as kpgen named them. */
@@ -196,11 +197,12 @@ static int collect_keys(regen *r, const kpk_pack *pk) {
     rkey *k = NULL;
     for (int j = 0; j < r->n_keys && !k; j++)
       if ((int)r->keys[j].fam == fam && r->keys[j].dt == row->dtype &&
-          r->keys[j].cols == row->cols && r->keys[j].rows == row->rows)
+          r->keys[j].cols == row->cols && r->keys[j].rows == row->rows &&
+          r->keys[j].form == row->form)
         k = &r->keys[j];
     if (!k) {
       k = &r->keys[r->n_keys++];
-      *k = (rkey){(kp_family)fam, row->dtype, row->cols, row->rows, "", 0, 1, 0};
+      *k = (rkey){(kp_family)fam, row->dtype, row->cols, row->rows, "", 0, 1, 0, row->form};
     }
     if (!k->winner[0] || row->us < k->us) {
       snprintf(k->winner, sizeof k->winner, "%s", row->variant);
@@ -463,7 +465,7 @@ static int candidates(const regen *r, const rkey *k, const kpk_pack *pk, const c
   for (size_t i = 0; i < r->t.n && n < max; i++) {
     const kp_tune_row *row = &r->t.rows[i];
     if (row->dtype == k->dt && row->cols == k->cols && row->rows == k->rows && row->align == 16 &&
-        !strcmp(row->family, kp_family_name(k->fam)) && row->us <= k->us * CLOSE &&
+        row->form == k->form && !strcmp(row->family, kp_family_name(k->fam)) && row->us <= k->us * CLOSE &&
         pack_find(pk, row->variant) >= 0 && !listed(c, n, row->variant))
       c[n++] = row->variant;
   }
@@ -476,7 +478,7 @@ static double best_in(const kp_tune_table *t, const rkey *k, const char *only, c
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *row = &t->rows[i];
     if (row->dtype != k->dt || row->cols != k->cols || row->rows != k->rows ||
-        strcmp(row->family, kp_family_name(k->fam)) || (only && strcmp(row->variant, only)))
+        row->form != k->form || strcmp(row->family, kp_family_name(k->fam)) || (only && strcmp(row->variant, only)))
       continue;
     if (best < 0 || row->us < best) best = row->us, *name = row->variant;
   }
@@ -488,11 +490,12 @@ static double best_in(const kp_tune_table *t, const rkey *k, const char *only, c
 static int time_key(regen *r, kp_ctx *ctx, kp_bench *b, rkey *k, kp_tune_table *rt, int *rejected) {
   const char *c[256], *wname = NULL, *bname = NULL; /* wname: only whether measured */
   int nc = candidates(r, k, &ctx->pack, c, 256);
-  if (kp_bench_shape(ctx, b, rt, k->fam, k->dt, (int64_t)k->rows, (int64_t)k->cols, c, nc,
+  if (kp_bench_shape(ctx, b, rt, k->fam, k->dt, (int64_t)k->rows, (int64_t)k->cols, k->form, c, nc,
                      r->o.reps, rejected) < 0)
     return -1;
   double wus = best_in(rt, k, k->winner, &wname), bus = best_in(rt, k, NULL, &bname);
-  const char *fam = kp_family_name(k->fam), *dt = kp_dtype_name(k->dt);
+  char label[48];
+  const char *fam = kp_fam_label(k->fam, k->form, label, sizeof label), *dt = kp_dtype_name(k->dt);
   if (wus < 0) { /* rejected or failed now (said above): nothing to compare with */
     printf("%-15s %-4s %6llu x %-6llu %-36s could not be timed: key left as it was\n", fam, dt,
            (unsigned long long)k->rows, (unsigned long long)k->cols, k->winner);
@@ -517,7 +520,8 @@ static int put_row(kp_tune_table *t, const kp_tune_row *row) {
   for (size_t i = 0; i < t->n; i++) {
     kp_tune_row *o = &t->rows[i];
     if (!strcmp(o->family, row->family) && o->dtype == row->dtype && o->cols == row->cols &&
-        o->align == row->align && o->rows == row->rows && !strcmp(o->variant, row->variant)) {
+        o->align == row->align && o->rows == row->rows && o->form == row->form &&
+        !strcmp(o->variant, row->variant)) {
       o->us = row->us;
       return 0;
     }
@@ -558,12 +562,13 @@ static int time_round(regen *r, int round, kp_device_info *info) {
               r->o.budget_s, done, n);
       break;
     }
-    char eta[32];
+    char eta[32], label[48];
     const char *c[256];
     int nc = candidates(r, key, &ctx->pack, c, 256);
     kp_fmt_eta(done ? (kp_now_s() - t0) / done * (n - done) : -1, eta, sizeof eta);
     fprintf(stderr, "kp regen: round %d [%3d/%3d] %-15s %-4s %6llu x %-6llu %3d candidates "
-            "ETA %s\n", round, done + 1, n, kp_family_name(key->fam), kp_dtype_name(key->dt),
+            "ETA %s\n", round, done + 1, n, kp_fam_label(key->fam, key->form, label, sizeof label),
+            kp_dtype_name(key->dt),
             (unsigned long long)key->rows, (unsigned long long)key->cols, nc, eta);
     done++;
     if (nc < 2) continue; /* no neighbour made it into the pack */
@@ -667,7 +672,9 @@ static void print_plan(const regen *r) {
   for (int k = 0; k < r->n_keys; k++) {
     const rkey *key = &r->keys[k];
     const char *c[256];
-    printf("%-15s %-4s %6llu x %-6llu %-36s %3d candidates\n", kp_family_name(key->fam),
+    char label[48];
+    printf("%-15s %-4s %6llu x %-6llu %-36s %3d candidates\n",
+           kp_fam_label(key->fam, key->form, label, sizeof label),
            kp_dtype_name(key->dt), (unsigned long long)key->rows, (unsigned long long)key->cols,
            key->winner, candidates(r, key, &pk, c, 256));
   }

@@ -142,6 +142,7 @@ typedef struct job {
   kp_family fam;
   kp_dtype dt;
   int64_t rows, cols;
+  uint32_t form; /* kp_call.form */
   devbuf a, b, c, d, a0, d0;
   devbuf *out, *out2;
   int inplace_a, inplace_d;
@@ -229,15 +230,14 @@ static kp_status job_run(kp_ctx *ctx, bench_env *env, job *j) {
       return kp_add_rmsnorm(ctx, j->dt, PTR(j->a), c, PTR(j->d), c, PTR(j->b), PTR(j->c), c, r, c, 1e-6f, s);
     case KP_FAM_SWIGLU: return kp_swiglu(ctx, j->dt, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
     case KP_FAM_GEGLU:
-      /* the default form (kp_call.form 0): tables carry no form */
-      return kp_geglu(ctx, j->dt, KP_GELU_ERF, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
+      return kp_geglu(ctx, j->dt, j->form ? KP_GELU_TANH : KP_GELU_ERF, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
     case KP_FAM_RMSNORM_SWIGLU:
       return kp_rmsnorm_swiglu(ctx, j->dt, PTR(j->a), 2 * c, PTR(j->b), PTR(j->c), c, r, c, 1e-6f, s);
     case KP_FAM_ROPE: {
       kp_rope_desc d = {.tokens = r, .heads_q = ROPE_HQ, .heads_k = ROPE_HK, .head_dim = c,
                         .rot_dim = c, .q_stride_token = ROPE_HQ * c, .q_stride_head = c,
                         .k_stride_token = ROPE_HK * c, .k_stride_head = c,
-                        .layout = KP_ROPE_NEOX, .theta = 10000.f};
+                        .layout = j->form ? KP_ROPE_GPTJ : KP_ROPE_NEOX, .theta = 10000.f};
       return kp_rope(ctx, j->dt, PTR(j->a), PTR(j->d), &d, s);
     }
     default: return KP_ERR_INVALID_ARG;
@@ -318,6 +318,22 @@ static int time_variant(kp_ctx *ctx, bench_env *env, job *j, int reps, double *m
 
 /* ---- shapes ------------------------------------------------------------------------ */
 
+int kp_family_forms(kp_family fam) { return fam == KP_FAM_GEGLU || fam == KP_FAM_ROPE ? 2 : 1; }
+
+const char *kp_fam_label(kp_family fam, uint32_t form, char *buf, size_t n) {
+  const char *name = kp_family_name(fam), *f = kp_form_name(name, form);
+  if (kp_family_forms(fam) < 2 || !f) return name;
+  snprintf(buf, n, "%s/%s", name, f);
+  return buf;
+}
+
+/* out[n++] = (fam, rows, cols) in each of fam's forms, while there is room */
+static int put_shape(kp_shape *out, int n, int max, kp_family fam, int64_t rows, int64_t cols, int line) {
+  for (int f = 0; f < kp_family_forms(fam) && n < max; f++)
+    out[n++] = (kp_shape){fam, rows, cols, line, (uint32_t)f};
+  return n;
+}
+
 /* Built-in LLM-typical shapes: hidden sizes of common models, token counts
 ** from decode to long prefill; capped at 2^27 elements per tensor. */
 static int builtin_shapes(kp_shape *out, int max) {
@@ -329,12 +345,12 @@ static int builtin_shapes(kp_shape *out, int max) {
       static const int64_t tok[] = {1, 64, 1024, 16384};
       static const int64_t hd[] = {64, 128};
       for (size_t a = 0; a < 4; a++)
-        for (size_t b = 0; b < 2 && n < max; b++) out[n++] = (kp_shape){KP_FAM_ROPE, tok[a], hd[b], 0};
+        for (size_t b = 0; b < 2; b++) n = put_shape(out, n, max, KP_FAM_ROPE, tok[a], hd[b], 0);
       continue;
     }
     for (size_t a = 0; a < sizeof rows / sizeof rows[0]; a++)
-      for (size_t b = 0; b < sizeof cols / sizeof cols[0] && n < max; b++)
-        if (rows[a] * cols[b] <= (1ll << 27)) out[n++] = (kp_shape){(kp_family)f, rows[a], cols[b], 0};
+      for (size_t b = 0; b < sizeof cols / sizeof cols[0]; b++)
+        if (rows[a] * cols[b] <= (1ll << 27)) n = put_shape(out, n, max, (kp_family)f, rows[a], cols[b], 0);
   }
   return n;
 }
@@ -361,12 +377,12 @@ int kp_read_shapes(const char *path, kp_shape *out, int max) {
     }
     for (int k = 0; k < KP_FAM_COUNT; k++) {
       if (strcmp(fam, "*") && k != kp_family_from_name(fam)) continue;
-      if (n == max) {
+      if (n + kp_family_forms((kp_family)k) > max) {
         fprintf(stderr, "kp: %s:%d: more than %d shapes\n", path, ln, max);
         fclose(f);
         return -1;
       }
-      out[n++] = (kp_shape){(kp_family)k, r, c, ln};
+      n = put_shape(out, n, max, (kp_family)k, r, c, ln);
     }
   }
   fclose(f);
@@ -419,12 +435,14 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
   j.dt = dt;
   j.rows = sh->rows;
   j.cols = sh->cols;
+  j.form = sh->form;
   int added = 0;
   if (job_alloc(env, &j)) {
     job_free(env, &j);
     return -1;
   }
-  kp_call call = {sh->fam, dt, (uint64_t)sh->cols, 16, (uint64_t)sh->rows, 0};
+  kp_call call = {sh->fam, dt, (uint64_t)sh->cols, 16, (uint64_t)sh->rows, sh->form};
+  char label[48];
   /* reference: the default choice of the selection rule */
   kp_force_variant(-1);
   float *ref = NULL, *ref2 = NULL;
@@ -432,7 +450,7 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
   if (job_reset(env, &j) || job_run(ctx, env, &j) != KP_OK ||
       !(ref = fetch(env, j.out, dt, &n)) || (j.out2 && !(ref2 = fetch(env, j.out2, dt, &n2)))) {
     fprintf(stderr, "\nkp: %s %s %lldx%lld: the default variant failed: %s\n",
-            kp_family_name(sh->fam), kp_dtype_name(dt), (long long)sh->rows,
+            kp_fam_label(sh->fam, sh->form, label, sizeof label), kp_dtype_name(dt), (long long)sh->rows,
             (long long)sh->cols, kp_ctx_errmsg(ctx));
     goto out;
   }
@@ -472,6 +490,7 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
     row.cols = (uint64_t)sh->cols;
     row.align = 16;
     row.rows = kp_rows_bucket((uint64_t)sh->rows);
+    row.form = sh->form;
     row.us = us;
     if (kp_tune_add(t, &row) == 0) added++;
     if ((int)i == def) def_us = us;
@@ -479,8 +498,8 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
   }
   if (best_name && def_us > 0 && !only)
     printf("%-15s %-4s %6lld x %-6lld default %-36s %9.1f us | best %-36s %9.1f us | %.3fx\n",
-           kp_family_name(sh->fam), kp_dtype_name(dt), (long long)sh->rows, (long long)sh->cols,
-           ctx->pack.entries[def].name, def_us, best_name, best_us, def_us / best_us);
+           kp_fam_label(sh->fam, sh->form, label, sizeof label), kp_dtype_name(dt), (long long)sh->rows,
+           (long long)sh->cols, ctx->pack.entries[def].name, def_us, best_name, best_us, def_us / best_us);
 out:
   kp_force_variant(-1);
   free(ref);
@@ -506,9 +525,9 @@ void kp_bench_close(kp_bench *b) {
 }
 
 int kp_bench_shape(kp_ctx *ctx, kp_bench *b, kp_tune_table *t, kp_family fam, kp_dtype dt,
-                   int64_t rows, int64_t cols, const char *const *only, int n_only, int reps,
-                   int *rejected) {
-  kp_shape sh = {fam, rows, cols, 0};
+                   int64_t rows, int64_t cols, uint32_t form, const char *const *only, int n_only,
+                   int reps, int *rejected) {
+  kp_shape sh = {fam, rows, cols, 0, form};
   return tune_one(ctx, b, t, &sh, dt, reps < 3 ? 3 : reps, only, n_only, rejected);
 }
 
@@ -521,9 +540,11 @@ static const char usage_tune[] =
     "(default <cache dir>/<target>.<device>.tune; an existing table there of the\n"
     "same device is merged into, one of another device is never overwritten).\n"
     "Shapes: built-in LLM-typical ones, or FILE with 'family rows cols' lines\n"
-    "('*' for every family).  --shard I/N tunes every N-th task starting at I,\n"
-    "for one process per GPU; merge the tables with `kp merge`.  --devices 0,1,..\n"
-    "does that for you: one process per listed GPU (of one kind), tables merged.\n";
+    "('*' for every family); GeGLU and RoPE shapes are tuned in each form\n"
+    "(erf and tanh, neox and gptj), and the table's rows say which.\n"
+    "--shard I/N tunes every N-th task starting at I, for one process per GPU;\n"
+    "merge the tables with `kp merge`.  --devices 0,1,.. does that for you: one\n"
+    "process per listed GPU (of one kind), tables merged.\n";
 
 static int parse_common(int argc, char **argv, tune_opts *o, const char *usage) {
   memset(o, 0, sizeof *o);
@@ -688,11 +709,11 @@ int kp_cmd_tune(int argc, char **argv) {
                 o.budget_s, done_tasks, mine);
         goto save;
       }
-      char eta[32];
+      char eta[32], label[48];
       kp_fmt_eta(done_tasks ? el / done_tasks * (mine - done_tasks) : -1, eta, sizeof eta);
       fprintf(stderr, "%s[%3d/%3d] %3.0f%% %-15s %-4s %6lld x %-6lld ETA %-8s", tty ? "\r" : "",
               done_tasks + 1, mine, 100.0 * done_tasks / (mine ? mine : 1),
-              kp_family_name(shapes[k].fam), kp_dtype_name((kp_dtype)dt),
+              kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label), kp_dtype_name((kp_dtype)dt),
               (long long)shapes[k].rows, (long long)shapes[k].cols, eta);
       if (!tty) fputc('\n', stderr);
       int a = tune_one(ctx, env, &t, &shapes[k], (kp_dtype)dt, o.reps, NULL, 0, &rejected);

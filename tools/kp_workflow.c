@@ -157,7 +157,7 @@ int kp_cmd_prune(int argc, char **argv) {
     for (size_t k = 0; k < t.n; k++) {
       const kp_tune_row *q = &t.rows[k];
       if (!strcmp(q->family, r->family) && q->dtype == r->dtype && q->cols == r->cols &&
-          q->align == r->align && q->rows == r->rows && q->us < best->us)
+          q->align == r->align && q->rows == r->rows && q->form == r->form && q->us < best->us)
         best = q;
     }
     for (uint32_t e = 0; e < pk.n_entries; e++)
@@ -321,23 +321,20 @@ static int warm_jit_all(kp_ctx *ctx, const warm_call *calls, int ncalls, int job
 static int warm_parse(const char *path, const char *dtypes, warm_call **out, int *nout) {
   enum { MAX = 4096 };
   kp_shape *sh = malloc(MAX * sizeof *sh);
-  warm_call *v = malloc(MAX * KP_DTYPE_COUNT_ * 2 * sizeof *v);
+  warm_call *v = malloc(MAX * KP_DTYPE_COUNT_ * sizeof *v);
   if (!sh || !v) {
     free(sh);
     free(v);
     return fprintf(stderr, "kp warmup: out of memory\n"), 1;
   }
+  /* GeGLU and RoPE shapes come once per form: variants may compute one form */
   int ns = kp_read_shapes(path, sh, MAX), n = 0;
-  for (int i = 0; i < ns; i++) {
-    /* GeGLU's two GELUs, RoPE's two layouts: variants may compute one form */
-    const uint32_t nforms = sh[i].fam == KP_FAM_GEGLU || sh[i].fam == KP_FAM_ROPE ? 2 : 1;
+  for (int i = 0; i < ns; i++)
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
-      for (uint32_t f = 0; f < nforms; f++)
-        if (!dtypes || kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt)))
-          v[n++] = (warm_call){{sh[i].fam, (kp_dtype)dt, (uint64_t)sh[i].cols, 16,
-                                (uint64_t)sh[i].rows, f},
-                               sh[i].line};
-  }
+      if (!dtypes || kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt)))
+        v[n++] = (warm_call){{sh[i].fam, (kp_dtype)dt, (uint64_t)sh[i].cols, 16,
+                              (uint64_t)sh[i].rows, sh[i].form},
+                             sh[i].line};
   free(sh);
   if (ns < 0) {
     free(v);
