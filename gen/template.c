@@ -91,9 +91,9 @@ static int l_family(lua_State *L) {
   if (!sig || strlen(sig) >= sizeof st->t->signature)
     return luaL_error(L, "family: 'signature' (kernel argument kinds, e.g. \"p,l,i\") is required");
   for (const char *c = sig; *c; c++)
-    if (!strchr("plif,", *c))
+    if (!strchr("plifd,", *c))
       return luaL_error(L, "family: signature '%s': kinds are p (pointer), l (int64), "
-                           "i (int32), f (float)", sig);
+                           "i (int32), f (float), d (double)", sig);
   strcpy(st->t->family, name);
   strcpy(st->t->signature, sig);
   return 0;

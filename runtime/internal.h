@@ -27,7 +27,7 @@
   X(SWIGLU, "swiglu", "p,p,l,p,l,i,i")                 \
   X(GEGLU, "geglu", "p,p,l,p,l,i,i,i")                 \
   X(RMSNORM_SWIGLU, "rmsnorm_swiglu", "p,l,p,p,l,i,i,f") \
-  X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,f")
+  X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,d")
 
 typedef enum kp_family {
 #define KP_FAMILY_ENUM_(id, name, sig) KP_FAM_##id,

@@ -239,8 +239,11 @@ kp_status kp_rope(kp_ctx *ctx, kp_dtype dt, void *q, void *k, const kp_rope_desc
             ksh = d->k_stride_head, css = d->cs_stride;
   int tokens = (int)d->tokens, hq = (int)d->heads_q, hk = (int)d->heads_k,
       rot = (int)d->rot_dim, gptj = d->layout == KP_ROPE_GPTJ;
-  float theta = d->theta;
+  /* the kernels' inverse frequency of pair i is step^i, step =
+  ** theta^(-2/rot_dim) in double (exponentiation by squaring: a few
+  ** multiplies, where exp2/log2 would double the variant's code) */
+  double step = d->cos ? 0.0 : pow((double)d->theta, -2.0 / (double)d->rot_dim);
   void *args[] = {&q, &k, &cs, &sn, &pos, &qst, &qsh, &kst, &ksh, &css,
-                  &tokens, &hq, &hk, &rot, &gptj, &theta};
+                  &tokens, &hq, &hk, &rot, &gptj, &step};
   return go(&c, KP_FAM_ROPE, dt, d->rot_dim, d->tokens, (uint32_t)gptj, args, stream);
 }
