@@ -5,6 +5,10 @@ their launch configuration: what our kernels are measured against, to read
 before the next attempt at closing a gap.  GPU machine only.
 
     python3 bench/peer_kernels.py [--ops rmsnorm,geglu_tanh] > peer_kernels.txt
+
+After each op's source (Inductor's output_code log, on stderr) comes the
+launch that autotuning settled on, from a profiler trace of one more call:
+"launch <kernel> grid=[..] block=[..] regs=.. smem=.." on stdout.
 """
 import argparse
 import os
@@ -27,14 +31,38 @@ def main():
         if op == "rmsnorm":
             x = torch.randn(sbs.ROWS, sbs.COLS, device="cuda", dtype=dt)
             w = torch.randn(sbs.COLS, device="cuda", dtype=dt)
-            torch.compile(sbs.rmsnorm_eager)(x, w, sbs.EPS)
-        elif op == "geglu_tanh":
+            fn, args = torch.compile(sbs.rmsnorm_eager), (x, w, sbs.EPS)
+            fn(*args)
+        elif op in ("geglu_tanh", "geglu_erf"):
             g = torch.randn(sbs.ROWS, sbs.COLS, device="cuda", dtype=dt)
             u = torch.randn_like(g)
-            torch.compile(sbs.geglu_tanh_eager)(g, u)
+            eager = sbs.geglu_tanh_eager if op == "geglu_tanh" else sbs.geglu_erf_eager
+            fn, args = torch.compile(eager), (g, u)
+            fn(*args)
         else:
             sys.exit(f"peer_kernels.py: unknown op {op}")
         torch.cuda.synchronize()
+        launches(op, fn, args)
+
+
+def launches(op, fn, args):
+    """The GPU kernels one call of fn launches, with grid, block, registers
+    and shared memory (the profiler's trace records them per launch)."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn(*args)
+        torch.cuda.synchronize()
+    path = f"/tmp/peer_{op}_trace.json"
+    prof.export_chrome_trace(path)
+    import json
+    with open(path) as f:
+        ev = json.load(f).get("traceEvents", [])
+    for e in ev:
+        a = e.get("args", {})
+        if e.get("cat") == "kernel":
+            print(f"launch {op}: {e.get('name')} grid={a.get('grid')} block={a.get('block')} "
+                  f"regs={a.get('registers per thread')} smem={a.get('shared memory')} "
+                  f"dur={e.get('dur')} us", flush=True)
 
 
 if __name__ == "__main__":
