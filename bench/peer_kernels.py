@@ -43,6 +43,20 @@ def main():
             sys.exit(f"peer_kernels.py: unknown op {op}")
         torch.cuda.synchronize()
         launches(op, fn, args)
+    best_configs()
+
+
+def best_configs():
+    """Inductor's autotuning results: the .best_config files of its cache
+    (R0_BLOCK/XBLOCK, num_warps, num_stages of each kernel it tuned)."""
+    import glob
+    import tempfile
+    roots = [os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""),
+             os.path.join(tempfile.gettempdir(), "torchinductor_" + os.environ.get("USER", "root"))]
+    for root in roots:
+        for f in sorted(glob.glob(os.path.join(root, "**", "*.best_config"), recursive=True)):
+            with open(f) as fh:
+                print(f"best_config {os.path.basename(f)}: {fh.read().strip()}", flush=True)
 
 
 def launches(op, fn, args):

@@ -219,34 +219,11 @@ static void load_pack(kp_ctx *ctx, const kp_options *o) {
          ctx->pack.n_entries);
 }
 
-/* The autotune table: kp_options.tune_path or $KP_TUNE_FILE (errors are
-** the caller's), else <target>.<device>.tune beside the pack or in the
-** cache dir (problems there are logged and the table ignored).  With online
-** tuning on, a named table that does not exist yet is not an error: the first
-** tuned call creates it. */
-static kp_status load_tune(kp_ctx *ctx, const kp_options *o, int online) {
-  const char *env = getenv("KP_TUNE_FILE");
-  const char *explicit_path = o->tune_path ? o->tune_path : env && *env ? env : NULL;
-  char path[1024] = "";
-  if (explicit_path) {
-    snprintf(path, sizeof path, "%s", explicit_path);
-    /* online tuning creates the table it is given */
-    if (online && access(path, F_OK) != 0 && errno == ENOENT) return KP_OK;
-  } else if (ctx->have_pack) {
-    const char *slash = strrchr(ctx->pack.path, '/');
-    int dl = slash ? (int)(slash - ctx->pack.path) : 1;
-    char name[200];
-    kp_tune_default_name(ctx->info.target, ctx->info.name, name, sizeof name);
-    snprintf(path, sizeof path, "%.*s/%s", dl, slash ? ctx->pack.path : ".", name);
-    if (access(path, R_OK) != 0) {
-      char dir[600];
-      kp_jit_cache_dir(dir, sizeof dir);
-      snprintf(path, sizeof path, "%s/%s", dir, name);
-      if (access(path, R_OK) != 0) return KP_OK;
-    }
-  } else {
-    return KP_OK;
-  }
+/* One table from path, if it parses and matches the device: *out, or NULL
+** with the reason logged (explicit: a named table, whose problems are the
+** caller's error instead). */
+static kp_status load_table(kp_ctx *ctx, const char *path, int explicit_path, kp_tune_table **out) {
+  *out = NULL;
   kp_tune_table *t = calloc(1, sizeof *t);
   if (!t) return kp_fail(ctx, KP_ERR_NOMEM, "out of memory for the tuning table");
   char err[700], why[700];
@@ -264,7 +241,52 @@ static kp_status load_tune(kp_ctx *ctx, const kp_options *o, int online) {
     return KP_OK;
   }
   kp_log(ctx, KP_LOG_INFO, "tuning table %s: %zu measurements", path, t->n);
-  ctx->tune = t;
+  *out = t;
+  return KP_OK;
+}
+
+/* The autotune table: kp_options.tune_path or $KP_TUNE_FILE (errors are
+** the caller's), else <target>.<device>.tune from the cache dir (what the
+** user tuned) filled in with the one beside the pack (shipped with it, e.g.
+** from tune/): the user's rows decide every key they measured, the
+** shipped ones the keys they did not (kp_tune_fill).  Problems with those
+** two are logged and the table ignored.  With online tuning on, a named
+** table that does not exist yet is not an error: the first tuned call
+** creates it. */
+static kp_status load_tune(kp_ctx *ctx, const kp_options *o, int online) {
+  const char *env = getenv("KP_TUNE_FILE");
+  const char *explicit_path = o->tune_path ? o->tune_path : env && *env ? env : NULL;
+  if (explicit_path) {
+    /* online tuning creates the table it is given */
+    if (online && access(explicit_path, F_OK) != 0 && errno == ENOENT) return KP_OK;
+    return load_table(ctx, explicit_path, 1, &ctx->tune);
+  }
+  if (!ctx->have_pack) return KP_OK;
+  char name[200], dir[600], user[1024], shipped[1024];
+  kp_tune_default_name(ctx->info.target, ctx->info.name, name, sizeof name);
+  kp_jit_cache_dir(dir, sizeof dir);
+  snprintf(user, sizeof user, "%s/%s", dir, name);
+  const char *slash = strrchr(ctx->pack.path, '/');
+  int dl = slash ? (int)(slash - ctx->pack.path) : 1;
+  snprintf(shipped, sizeof shipped, "%.*s/%s", dl, slash ? ctx->pack.path : ".", name);
+  kp_tune_table *u = NULL, *s = NULL;
+  kp_status st = access(user, R_OK) == 0 ? load_table(ctx, user, 0, &u) : KP_OK;
+  if (st == KP_OK && strcmp(user, shipped) && access(shipped, R_OK) == 0)
+    st = load_table(ctx, shipped, 0, &s);
+  if (st != KP_OK) { /* out of memory */
+    if (u) kp_tune_free(u);
+    free(u);
+    return st;
+  }
+  if (u && s) {
+    int added = kp_tune_fill(u, s);
+    if (added < 0) kp_log(ctx, KP_LOG_WARN, "tuning table %s: out of memory: not used", shipped);
+    else kp_log(ctx, KP_LOG_INFO, "tuning table %s: %d rows for keys %s lacks", shipped, added, user);
+    kp_tune_free(s);
+    free(s);
+    s = NULL;
+  }
+  ctx->tune = u ? u : s;
   return KP_OK;
 }
 

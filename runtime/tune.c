@@ -253,7 +253,8 @@ int kp_tune_add(kp_tune_table *t, const kp_tune_row *r) {
   return 0;
 }
 
-static int row_cmp(const void *pa, const void *pb) {
+/* the key's order: family, dtype, cols, align, rows, form */
+static int key_cmp(const void *pa, const void *pb) {
   const kp_tune_row *a = pa, *b = pb;
   int c = strcmp(a->family, b->family);
   if (c) return c;
@@ -262,6 +263,14 @@ static int row_cmp(const void *pa, const void *pb) {
   if (a->align != b->align) return a->align < b->align ? -1 : 1;
   if (a->rows != b->rows) return a->rows < b->rows ? -1 : 1;
   if (a->form != b->form) return a->form < b->form ? -1 : 1;
+  return 0;
+}
+
+/* key, then fastest first */
+static int row_cmp(const void *pa, const void *pb) {
+  const kp_tune_row *a = pa, *b = pb;
+  int c = key_cmp(a, b);
+  if (c) return c;
   if (a->us != b->us) return a->us < b->us ? -1 : 1;
   return strcmp(a->variant, b->variant);
 }
@@ -324,6 +333,27 @@ kp_status kp_tune_merge(kp_tune_table *dst, const kp_tune_table *src, char *err,
   for (size_t i = 0; i < src->n; i++)
     if (kp_tune_add(dst, &src->rows[i])) return KP_ERR_NOMEM;
   return KP_OK;
+}
+
+int kp_tune_fill(kp_tune_table *dst, const kp_tune_table *src) {
+  kp_tune_row *keys = malloc((dst->n ? dst->n : 1) * sizeof *keys);
+  if (!keys) return -1;
+  if (dst->n) memcpy(keys, dst->rows, dst->n * sizeof *keys);
+  size_t nk = dst->n;
+  qsort(keys, nk, sizeof *keys, key_cmp);
+  int added = 0;
+  for (size_t i = 0; i < src->n; i++) {
+    if (bsearch(&src->rows[i], keys, nk, sizeof *keys, key_cmp)) continue;
+    kp_tune_row r = src->rows[i];
+    r.line = 0; /* not read from dst's file */
+    if (kp_tune_add(dst, &r)) {
+      free(keys);
+      return -1;
+    }
+    added++;
+  }
+  free(keys);
+  return added;
 }
 
 void kp_tune_free(kp_tune_table *t) {

@@ -80,6 +80,14 @@ kp_status kp_tune_save(const kp_tune_table *t, const char *path, char *err, size
 int kp_tune_add(kp_tune_table *t, const kp_tune_row *r);
 /* Merge src into dst: the device metadata must agree (else KP_ERR_INVALID_ARG). */
 kp_status kp_tune_merge(kp_tune_table *dst, const kp_tune_table *src, char *err, size_t errlen);
+/*
+** Add to dst the rows of src whose key (family, dtype, cols, align, rows,
+** form) dst has no row for: dst's own measurements of a key stand, src only
+** fills the keys dst lacks.  The runtime loads a table the user tuned (in
+** the cache dir) this way over one shipped beside the pack.  Returns the
+** rows added, -1 when out of memory.
+*/
+int kp_tune_fill(kp_tune_table *dst, const kp_tune_table *src);
 void kp_tune_free(kp_tune_table *t);
 
 /* Does the table's device metadata match this device?  If not, why says how. */

@@ -101,8 +101,11 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
 // own, and the row's partial vector is done once, ahead of each pass.
 // HINTS (torch.compile's choice for this two-pass form): the first pass
 // reads x evict-last, so that the second finds the row in L2, and reads it
-// there evict-first; w is read evict-last.
-template <class T, int VEC, int THREADS, int U, bool HINTS = false>
+// there evict-first; w is read evict-last.  U2: the second pass's vectors
+// per step (it reads from L2, with less latency to cover; x and w both
+// held: fewer per step keeps the register count, and occupancy, of the
+// first pass).
+template <class T, int VEC, int THREADS, int U, bool HINTS = false, int U2 = U>
 __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
                                              long long ldy, int rows, int cols, float eps) {
@@ -147,15 +150,15 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
       kp_part_store<T, VEC>(yr, tail, kp_norm_scale<T, VEC>(kp_part_load<T, VEC>(xr, tail, 0u),
                                                            kp_part_load<T, VEC>(w, tail, 0u), rs));
 #pragma unroll 1
-  for (long long c = c0; c < n; c += U * S) {
-    typename io::raw r[U], g[U];
+  for (long long c = c0; c < n; c += U2 * S) {
+    typename io::raw r[U2], g[U2];
 #pragma unroll
-    for (int u = 0; u < U; u++) {
+    for (int u = 0; u < U2; u++) {
       r[u] = io2::load_whole(xr, c + u * S, n);
       g[u] = io::load_whole(w, c + u * S, n);
     }
 #pragma unroll
-    for (int u = 0; u < U; u++)
+    for (int u = 0; u < U2; u++)
       kp_vec_store<T, VEC>(yr, c + u * S, n, false, kp_norm_scale<T, VEC>(r[u], g[u], rs), g[u]);
   }
 }
@@ -214,6 +217,11 @@ local function emit(dt, kind, p)
       name = string.format("%s_u%d_h", name, p.unroll)
       call = call:gsub(">$", ", true>")
     end
+    if p.u2 then -- the second pass's vectors per step
+      name = string.format("%s_s%d", name, p.u2)
+      call = call:gsub(">$", ", " .. p.u2 .. ">")
+    end
+    if p.minb then name = name .. "_o" .. p.minb end -- a register cap, as above
     max_cols = nil
     rank = vec > 1 and 100 or 0
     if p.hint then rank = 90 - p.threads // 128 - p.unroll end -- for the tuner
@@ -272,6 +280,17 @@ for _, dt in ipairs(DTYPES) do
     -- rows 8-14% slower on H100; ranked for the tuner (a table sees rows),
     -- and one copy ranked for many rows through min_rows (below).
     emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], hint = true })
+  end
+  -- for the tuner: 256x4 (45 registers, 5 blocks per SM: its second pass
+  -- holds 4 vectors of x and 4 of w) with a second pass of 2 or 1 vectors
+  -- per step: 32 registers, full occupancy (capping 256x4 itself at 6 or 8
+  -- blocks per SM spills).  torch.compile's kernel for 32768 x 8192 on
+  -- H200 (peer_kernels.py, 2026-11-23) is this two-pass form at full
+  -- occupancy: 512 threads x 16 elements, 32 registers.
+  if vec > 1 then
+    for _, u2 in ipairs({ 2, 1 }) do
+      emit(dt, "loop", { vec = vec, threads = 256, unroll = 4, hint = true, u2 = u2 })
+    end
   end
   -- The hinted two-pass 256x4 as the ranking's choice for many rows (>=
   -- 16384) of 4097..8192 16-bit columns.  kp tune, bf16, 2026-11-22: on

@@ -302,6 +302,44 @@ START_TEST(test_forms) {
 }
 END_TEST
 
+/* Filling: a key the destination measured keeps its rows (even when the
+** source has a faster one); a key it lacks gets all of the source's rows. */
+START_TEST(test_fill) {
+  kp_tune_table user, shipped;
+  ck_assert(kp_tune_parse(&user,
+                          "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "softmax bf16 8192 16 32768 v_user 150.0\n"
+                          "geglu bf16 8192 16 32768 v_user 300.0 tanh\n",
+                          "user.tune", err, sizeof err) == KP_OK);
+  ck_assert(kp_tune_parse(&shipped,
+                          "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "softmax bf16 8192 16 32768 v_ship 100.0\n"  /* key measured: ignored */
+                          "softmax bf16 4096 16 128 v_ship 10.0\n"     /* new key */
+                          "softmax bf16 4096 16 128 v_other 12.0\n"    /* new key, 2nd row */
+                          "geglu bf16 8192 16 32768 v_ship 290.0\n"   /* other form: new key */
+                          "geglu bf16 8192 16 32768 v_ship 280.0 tanh\n", /* measured */
+                          "shipped.tune", err, sizeof err) == KP_OK);
+  ck_assert_int_eq(kp_tune_fill(&user, &shipped), 3);
+  ck_assert_uint_eq(user.n, 5);
+  int saw_ship_softmax_8192 = 0, saw_ship_erf = 0, saw_ship_tanh = 0;
+  for (size_t i = 0; i < user.n; i++) {
+    const kp_tune_row *r = &user.rows[i];
+    if (!strcmp(r->variant, "v_ship") && r->cols == 8192 && !strcmp(r->family, "softmax"))
+      saw_ship_softmax_8192 = 1;
+    if (!strcmp(r->variant, "v_ship") && !strcmp(r->family, "geglu"))
+      (r->form ? &saw_ship_tanh : &saw_ship_erf)[0] = 1;
+  }
+  ck_assert(!saw_ship_softmax_8192 && saw_ship_erf && !saw_ship_tanh);
+  ck_assert_int_eq(kp_tune_fill(&user, &shipped), 0); /* every key is in now */
+  kp_tune_table empty;
+  memset(&empty, 0, sizeof empty);
+  ck_assert_int_eq(kp_tune_fill(&empty, &shipped), 5);
+  kp_tune_free(&empty);
+  kp_tune_free(&user);
+  kp_tune_free(&shipped);
+}
+END_TEST
+
 /* A table from another device is recognised as such. */
 START_TEST(test_matches) {
   kp_tune_table t;
@@ -365,6 +403,7 @@ Suite *tune_suite(void) {
   tcase_add_test(tc, test_pick_min_rows);
   tcase_add_test(tc, test_matches);
   tcase_add_test(tc, test_forms);
+  tcase_add_test(tc, test_fill);
   tcase_add_test(tc, test_autotune_safe);
   suite_add_tcase(s, tc);
   return s;
