@@ -19,7 +19,9 @@
 #
 # Environment: OUT (default ./build/gpu-out), KP_DEADLINE_S, KPBENCH_ARGS
 # (default --keep-going), SIDE_ARGS, KP_SANITIZE, KP_SKIP (step names to
-# leave out, space-separated, e.g. "regen tune").
+# leave out, space-separated, e.g. "regen tune"), KP_LARGE_SHAPES, KP_TUNE_LARGE_S,
+# KP_TUNE_REPS (the large-shape tuning step's shapes, seconds, repetitions).
+# Everything it needs is built on the development machine first: `make all bench`.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -71,6 +73,9 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max
 date
 # shellcheck disable=SC2012
 ls -l build/lib/libkernpack.so build/bin/kpbench build/tests/check_kernpack build/packs 2>&1 | head -20
+for f in build/bin/kp build/bin/kpbench build/tests/check_kernpack; do
+  [ -x "$f" ] || echo "run_gpu.sh: $f is missing: run 'make all bench' before carrying build/"
+done
 
 # ---- 1. GPU test suite ----------------------------------------------------------------
 step tests "$OUT/tests.log" 240 \
@@ -93,8 +98,9 @@ step warmup-hot "$OUT/warmup_hot.log" 30 env KP_PACK_DIR="$JITPACKS" \
   build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
 step warmup-pack "$OUT/warmup_pack.log" 30 build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
 # every variant at the benchmark's large shapes (default vs best per shape)
-step tune-large "$OUT/tune_large.log" 150 build/bin/kp tune --shapes bench/shapes_large.txt \
-  --dtypes bf16 --reps 15 -o "$OUT/large.tune"
+step tune-large "$OUT/tune_large.log" "${KP_TUNE_LARGE_S:-150}" build/bin/kp tune \
+  --shapes "${KP_LARGE_SHAPES:-bench/shapes_large.txt}" --dtypes bf16 --reps "${KP_TUNE_REPS:-15}" \
+  -o "$OUT/large.tune"
 # several GPUs of one host: kp tune shards over them and merges the tables
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 if [ "${NGPU:-0}" -ge 2 ]; then

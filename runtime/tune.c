@@ -416,9 +416,11 @@ int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
              (unsigned long long)c->cols, (unsigned long long)rb, pk->entries[e].name, us);
     return e;
   }
-  /* nearest key: exact cols beats any other cols; then log2 distance in
-  ** cols, then in rows; ties go to the smaller key */
-  double bd_c = INFINITY, bd_r = INFINITY;
+  /* nearest key: the least log2 distance in cols plus rows bucket, within
+  ** KP_TUNE_REACH (a key measured at a shape 4x larger or smaller says
+  ** little about this one: the ranking decides instead); ties go to the key
+  ** at the call's cols, then to the smaller key */
+  double bd = INFINITY, bd_c = INFINITY;
   uint64_t bc = 0, br = 0;
   int best = -1;
   double best_us = 0;
@@ -427,15 +429,15 @@ int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
     if (r->align != c->align || r->dtype != c->dtype || r->form != c->form ||
         strcmp(r->family, kp_family_name(c->family)))
       continue;
-    double dc = log2dist(r->cols, c->cols), dr = log2dist(r->rows, rb);
-    if (dc > bd_c || (dc == bd_c && dr > bd_r) ||
-        (dc == bd_c && dr == bd_r && (r->cols > bc || (r->cols == bc && r->rows >= br))))
+    double dc = log2dist(r->cols, c->cols), dist = dc + log2dist(r->rows, rb);
+    if (dist > KP_TUNE_REACH || dist > bd || (dist == bd && dc > bd_c) ||
+        (dist == bd && dc == bd_c && (r->cols > bc || (r->cols == bc && r->rows >= br))))
       continue;
     double u;
     int k = best_at(t, pk, c, r->cols, r->rows, d, &u);
     if (k < 0) continue;
+    bd = dist;
     bd_c = dc;
-    bd_r = dr;
     bc = r->cols;
     br = r->rows;
     best = k;
@@ -446,6 +448,6 @@ int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
              t->path, (unsigned long long)bc, (unsigned long long)br, pk->entries[best].name,
              best_us);
   else
-    snprintf(how, howlen, "table %s: no measured key applies", t->path);
+    snprintf(how, howlen, "table %s: no measured key within reach applies", t->path);
   return best;
 }

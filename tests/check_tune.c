@@ -164,9 +164,9 @@ static kpk_entry ent(const char *name, uint64_t max_cols, uint32_t align, int ra
   return e;
 }
 
-/* The documented rule: exact key, then same cols with the nearest rows
-** bucket, then the nearest cols; rows for variants that do not apply or are
-** missing from the pack are skipped. */
+/* The documented rule: exact key, then the nearest key (log2 distance in
+** cols plus rows bucket, within KP_TUNE_REACH), then the ranking (-1); rows
+** for variants that do not apply or are missing from the pack are skipped. */
 START_TEST(test_pick) {
   kpk_entry e[] = {ent("v_fast", 16384, 16, 1), ent("v_slow", 2147483647ull, 2, 0)};
   kpk_pack pk;
@@ -180,16 +180,25 @@ START_TEST(test_pick) {
   char how[512];
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0); /* bucket 32768 */
   ck_assert_ptr_nonnull(strstr(how, "exact key"));
-  c.rows = 100;
-  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);   /* same cols */
-  ck_assert_ptr_nonnull(strstr(how, "nearest key cols=8192"));
+  c.rows = 10000; /* bucket 16384: the 8192x32768 key, one bucket away */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
+  ck_assert_msg(strstr(how, "nearest key cols=8192") != NULL, "%s", how);
+  c.rows = 100; /* bucket 128: 4096x128 (distance 1) beats 8192x32768 (8) */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
+  ck_assert_msg(strstr(how, "nearest key cols=4096") != NULL, "%s", how);
+  c.rows = 4096; /* 4096x128 at 1 + 5, 8192x32768 at 3: both out of reach */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), -1);
+  ck_assert_msg(strstr(how, "no measured key within reach") != NULL, "%s", how);
   c.cols = 5000; /* nearer 4096 than 8192 in log2: v_slow won there */
   c.rows = 128;
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
   ck_assert_ptr_nonnull(strstr(how, "cols=4096"));
-  c.cols = 100000; /* v_fast does not apply beyond 16384: the 8192 key's next best */
+  c.cols = 20000; /* v_fast does not apply beyond 16384: the 8192 key's next best */
   c.rows = 32768;
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
+  c.cols = 40000; /* 2.3 from 8192: out of reach */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), -1);
+  c.cols = 20000;
   c.align = 8; /* no key measured at this alignment: no pick, the ranking decides */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), -1);
   pk.n_entries = 1; /* v_slow pruned from the pack: its rows are skipped */
@@ -226,9 +235,9 @@ START_TEST(test_pick_min_rows) {
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
   ck_assert_msg(strstr(how, "exact key") != NULL, "%s", how);
   ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 1);
-  c.rows = 100000; /* nearest key: rows 16384, v_big applies here */
+  c.rows = 40000; /* nearest key: rows 16384, v_big applies here */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
-  c.rows = 100; /* nearest key again, v_big does not apply */
+  c.rows = 5000; /* nearest key again, v_big does not apply */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
   ck_assert_msg(strstr(how, "nearest key") != NULL, "%s", how);
   pk.n_entries = 1; /* only v_big in the pack: nothing in the table applies below 16384 */

@@ -27,7 +27,7 @@ static const char usage_explain[] =
     "usage: kp explain FAMILY ROWSxCOLS DTYPE [--align BYTES] [--form F] [--device N]\n"
     "                  [--pack PACK [--sm SM]] [--tune TABLE]\n"
     "Say which variant a call would run and why: the tuning table's exact key,\n"
-    "its nearest bucket, or the template ranking.  With --pack and no --device\n"
+    "the nearest key within reach, or the template ranking.  With --pack and no --device\n"
     "no GPU is needed (--sm gives the device's SM, default the pack's).\n"
     "ALIGN is the alignment of the call's row starts (default 16); F the call's\n"
     "form (geglu: 0 erf, 1 tanh; rope: 0 NeoX, 1 GPT-J; default 0).\n";
