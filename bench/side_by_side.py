@@ -11,7 +11,9 @@ libkernpack.so is loaded with ctypes and runs in torch's primary context
   2. timing: warm-up (this also compiles torch.compile), then the median of --reps
      repetitions, each timed with torch.cuda.Event around the call alone; L2 is
      flushed before every repetition by zeroing a 256 MB buffer, outside the timed
-     region (as is the reset of add_rmsnorm's in-place residual).
+     region (as is the reset of add_rmsnorm's in-place residual).  The
+     implementations take turns, one repetition each per round, so that clock
+     and thermal drift over the run falls on all of them alike.
 
 GB/s counts every input read once and every output written once (the same bytes
 for every implementation); "% copy" is against torch copy_ of a 1 GiB tensor
@@ -390,22 +392,39 @@ def make_case(op, dt, kp):
 # ---- timing and checks -------------------------------------------------------------------
 def time_fn(fn, reps, warmup, flush, reset=None):
     """Median microseconds of fn(), events around fn alone, L2 flushed before each rep."""
-    for _ in range(warmup):
-        if reset:
-            reset()
-        fn()
-    torch.cuda.synchronize()
-    st = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    en = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    return time_all([(fn, reset)], reps, warmup, flush)[0]
+
+
+def time_all(impls, reps, warmup, flush):
+    """Median microseconds of each (fn, reset) of impls, timed in turns: every
+    round runs each once (reset and L2 flush before it, untimed), so drift over
+    the run affects them all alike.  An impl that raises gets None."""
+    live = []
+    for fn, reset in impls:
+        try:
+            for _ in range(warmup):
+                if reset:
+                    reset()
+                fn()
+            torch.cuda.synchronize()
+            live.append(True)
+        except Exception as e:  # noqa: BLE001 -- reported by the caller
+            live.append(e)
+    ev = [[(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+           for _ in range(reps)] for _ in impls]
     for i in range(reps):
-        if reset:
-            reset()
-        flush.zero_()
-        st[i].record()
-        fn()
-        en[i].record()
+        for k, (fn, reset) in enumerate(impls):
+            if live[k] is not True:
+                continue
+            if reset:
+                reset()
+            flush.zero_()
+            ev[k][i][0].record()
+            fn()
+            ev[k][i][1].record()
     torch.cuda.synchronize()
-    return 1e3 * statistics.median(s.elapsed_time(e) for s, e in zip(st, en))
+    return [1e3 * statistics.median(s.elapsed_time(e) for s, e in ev[k]) if live[k] is True
+            else live[k] for k in range(len(impls))]
 
 
 def compare(outs, refs, dt):
@@ -479,19 +498,22 @@ def run_one(op, dname, kp, args, flush, copy_gbps):
         cfn = torch.compile(case.compile_fn)
         cargs = case.compile_args
         impls.append(("compile", lambda: cfn(*cargs), None))
-    for name, fn, reset in impls:
-        try:
-            t0 = time.time()
-            us = time_fn(fn, args.reps, args.warmup, flush, reset)
+    t0 = time.time()
+    try:
+        times = time_all([(fn, reset) for _, fn, reset in impls], args.reps, args.warmup, flush)
+    except Exception as e:  # noqa: BLE001 -- a failure inside the timed rounds
+        times = [e] * len(impls)
+    for (name, _, _), us in zip(impls, times):
+        if isinstance(us, float):
             rec["us"][name] = us
             rec["gbps"][name] = case.nbytes / (us * 1e3)
-            print(f"  {name:8s} {us:10.1f} us {rec['gbps'][name]:8.0f} GB/s "
-                  f"({time.time() - t0:.1f} s incl. warm-up)", flush=True)
-        except Exception as e:  # noqa: BLE001 -- reported, the others still run
-            rec["errors"][name] = f"{type(e).__name__}: {e}"[:500]
+            print(f"  {name:8s} {us:10.1f} us {rec['gbps'][name]:8.0f} GB/s", flush=True)
+        else:  # reported, the others still count
+            rec["errors"][name] = f"{type(us).__name__}: {us}"[:500]
             print(f"  {name:8s} FAILED: {rec['errors'][name]}", flush=True)
             if name == "ours":
                 rec["_failed"] = 1
+    print(f"  ({time.time() - t0:.1f} s for all, warm-up included)", flush=True)
     # ours must still be finite after all the reps (in-place ops drift)
     if "ours" in rec["us"]:
         finite = all(bool(torch.isfinite(t).all()) for t in case.ours_out())
