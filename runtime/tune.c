@@ -406,15 +406,45 @@ int kp_tune_exact(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
 
 static double log2dist(uint64_t a, uint64_t b) { return fabs(log2((double)a) - log2((double)b)); }
 
+/* The ranking's own pick, where the table timed it at the key (cols, rows)
+** within KP_TUNE_MARGIN of the key's best (best_us): a lead that small is
+** within the spread of a tuning run, and the ranking was chosen over many
+** shapes and both devices.  Else best. */
+static int keep_ranked(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
+                       const kp_devprops *d, uint64_t cols, uint64_t rows, int best,
+                       double best_us, double *us) {
+  *us = best_us;
+  int r = kp_select_variant(pk, c, d, NULL, 0);
+  if (r < 0 || r == best) return best;
+  for (size_t i = 0; i < t->n; i++) {
+    const kp_tune_row *w = &t->rows[i];
+    if (w->cols == cols && w->rows == rows && w->align == c->align && w->dtype == c->dtype &&
+        w->form == c->form && !strcmp(w->family, kp_family_name(c->family)) &&
+        !strcmp(w->variant, pk->entries[r].name) && w->us <= best_us * (1 + KP_TUNE_MARGIN)) {
+      *us = w->us;
+      return r;
+    }
+  }
+  return best;
+}
+
 int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
                  const kp_devprops *d, char *how, size_t howlen) {
   uint64_t rb = kp_rows_bucket(c->rows);
-  double us = 0;
+  double us = 0, kept_us;
   int e = best_at(t, pk, c, c->cols, rb, d, &us);
   if (e >= 0) {
-    snprintf(how, howlen, "table %s: exact key cols=%llu rows<=%llu: %s (%.3f us)", t->path,
-             (unsigned long long)c->cols, (unsigned long long)rb, pk->entries[e].name, us);
-    return e;
+    int k = keep_ranked(t, pk, c, d, c->cols, rb, e, us, &kept_us);
+    if (k != e)
+      snprintf(how, howlen,
+               "table %s: exact key cols=%llu rows<=%llu: ranking's %s (%.3f us) kept, within "
+               "%.0f%% of the best, %s (%.3f us)",
+               t->path, (unsigned long long)c->cols, (unsigned long long)rb, pk->entries[k].name,
+               kept_us, 100 * KP_TUNE_MARGIN, pk->entries[e].name, us);
+    else
+      snprintf(how, howlen, "table %s: exact key cols=%llu rows<=%llu: %s (%.3f us)", t->path,
+               (unsigned long long)c->cols, (unsigned long long)rb, pk->entries[e].name, us);
+    return k;
   }
   /* nearest key: the least log2 distance in cols plus rows bucket, within
   ** KP_TUNE_REACH (a key measured at a shape 4x larger or smaller says
@@ -443,11 +473,20 @@ int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
     best = k;
     best_us = u;
   }
-  if (best >= 0)
-    snprintf(how, howlen, "table %s: nearest key cols=%llu rows<=%llu: %s (%.3f us there)",
-             t->path, (unsigned long long)bc, (unsigned long long)br, pk->entries[best].name,
-             best_us);
-  else
+  if (best >= 0) {
+    int k = keep_ranked(t, pk, c, d, bc, br, best, best_us, &kept_us);
+    if (k != best)
+      snprintf(how, howlen,
+               "table %s: nearest key cols=%llu rows<=%llu: ranking's %s (%.3f us there) kept, "
+               "within %.0f%% of the best, %s (%.3f us)",
+               t->path, (unsigned long long)bc, (unsigned long long)br, pk->entries[k].name,
+               kept_us, 100 * KP_TUNE_MARGIN, pk->entries[best].name, best_us);
+    else
+      snprintf(how, howlen, "table %s: nearest key cols=%llu rows<=%llu: %s (%.3f us there)",
+               t->path, (unsigned long long)bc, (unsigned long long)br, pk->entries[best].name,
+               best_us);
+    best = k;
+  } else
     snprintf(how, howlen, "table %s: no measured key within reach applies", t->path);
   return best;
 }

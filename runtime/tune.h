@@ -98,11 +98,14 @@ int kp_tune_matches(const kp_tune_table *t, const kp_device_info *d, char *why, 
 ** alignment at the exact (cols, rows bucket of c->rows); else the nearest
 ** measured key (documented rule: the least log2 distance in cols plus rows
 ** bucket, at most KP_TUNE_REACH; ties to the call's cols, then the smaller
-** key) with a variant that applies to this call; else -1: the ranking.  Only rows whose variant applies to the call itself
+** key) with a variant that applies to this call; else -1: the ranking.
+** At the key chosen, the ranking's own pick stands if the table timed it
+** within KP_TUNE_MARGIN of the key's best.  Only rows whose variant applies to the call itself
 ** (its rows included: min_rows) count, at any key.  Returns the pack entry
 ** index or -1; how says which rule decided.
 */
-#define KP_TUNE_REACH 2.0 /* log2 units: a shape 4x larger or smaller */
+#define KP_TUNE_REACH 2.0   /* log2 units: a shape 4x larger or smaller */
+#define KP_TUNE_MARGIN 0.01 /* a lead of 1% or less is a tuning run's spread */
 int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
                  const kp_devprops *d, char *how, size_t howlen);
 

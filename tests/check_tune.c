@@ -164,15 +164,21 @@ static kpk_entry ent(const char *name, uint64_t max_cols, uint32_t align, int ra
   return e;
 }
 
+/* A pack of the n entries e (no file behind it) */
+static kpk_pack pack_of(kpk_entry *e, uint32_t n) {
+  kpk_pack pk;
+  memset(&pk, 0, sizeof pk);
+  pk.entries = e;
+  pk.n_entries = n;
+  return pk;
+}
+
 /* The documented rule: exact key, then the nearest key (log2 distance in
 ** cols plus rows bucket, within KP_TUNE_REACH), then the ranking (-1); rows
 ** for variants that do not apply or are missing from the pack are skipped. */
 START_TEST(test_pick) {
   kpk_entry e[] = {ent("v_fast", 16384, 16, 1), ent("v_slow", 2147483647ull, 2, 0)};
-  kpk_pack pk;
-  memset(&pk, 0, sizeof pk);
-  pk.entries = e;
-  pk.n_entries = 2;
+  kpk_pack pk = pack_of(e, 2);
   kp_tune_table t;
   ck_assert(kp_tune_parse(&t, TABLE, "t.tune", err, sizeof err) == KP_OK);
   kp_devprops d = {90, 227 * 1024};
@@ -210,16 +216,47 @@ START_TEST(test_pick) {
 }
 END_TEST
 
+/* The ranking's pick (the higher rank) stands where the table timed it
+** within KP_TUNE_MARGIN of the key's best, at the exact and the nearest key;
+** a larger lead wins. */
+START_TEST(test_pick_margin) {
+  kpk_entry e[] = {ent("v_rank", 2147483647ull, 16, 1), ent("v_other", 2147483647ull, 16, 0)};
+  kpk_pack pk = pack_of(e, 2);
+  kp_tune_table t;
+  ck_assert(kp_tune_parse(&t,
+                          "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "softmax bf16 8192 16 32768 v_other 100.0\n"
+                          "softmax bf16 8192 16 32768 v_rank 100.9\n" /* 0.9%: kept */
+                          "softmax bf16 4096 16 32768 v_other 100.0\n"
+                          "softmax bf16 4096 16 32768 v_rank 101.1\n", /* 1.1%: not */
+                          "t.tune", err, sizeof err) == KP_OK);
+  kp_devprops d = {90, 227 * 1024};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 32768, 0};
+  char how[512];
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
+  ck_assert_msg(strstr(how, "ranking's v_rank") && strstr(how, "kept"), "%s", how);
+  c.rows = 16384; /* nearest key 8192x32768: kept there too */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
+  ck_assert_msg(strstr(how, "nearest key") && strstr(how, "kept"), "%s", how);
+  c.cols = 4096;
+  c.rows = 32768;
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
+  ck_assert_msg(!strstr(how, "kept"), "%s", how);
+  c.cols = 8192;
+  pk.n_entries = 1; /* only v_rank in the pack: the table's best is v_rank */
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
+  ck_assert_msg(!strstr(how, "kept"), "%s", how);
+  kp_tune_free(&t);
+}
+END_TEST
+
 /* A min_rows variant wins its bucket's key at large rows; a call in the same
 ** bucket below its min_rows gets the key's best variant that does apply, and
 ** the nearest-key rule skips it the same way. */
 START_TEST(test_pick_min_rows) {
   kpk_entry e[] = {ent("v_big", 2147483647ull, 16, 1), ent("v_any", 2147483647ull, 16, 0)};
   e[0].min_rows = 16384;
-  kpk_pack pk;
-  memset(&pk, 0, sizeof pk);
-  pk.entries = e;
-  pk.n_entries = 2;
+  kpk_pack pk = pack_of(e, 2);
   kp_tune_table t;
   ck_assert(kp_tune_parse(&t,
                           "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
@@ -287,10 +324,7 @@ START_TEST(test_forms) {
 
   kpk_entry e[] = {ent("v_erf", 2147483647ull, 16, 0), ent("v_tanh", 2147483647ull, 16, 0)};
   e[0].family = e[1].family = "geglu";
-  kpk_pack pk;
-  memset(&pk, 0, sizeof pk);
-  pk.entries = e;
-  pk.n_entries = 2;
+  kpk_pack pk = pack_of(e, 2);
   kp_devprops d = {90, 227 * 1024};
   kp_call c = {KP_FAM_GEGLU, KP_BF16, 8192, 16, 32768, 0};
   char how[512];
@@ -410,6 +444,7 @@ Suite *tune_suite(void) {
   tcase_add_test(tc, test_hostile_file);
   tcase_add_test(tc, test_pick);
   tcase_add_test(tc, test_pick_min_rows);
+  tcase_add_test(tc, test_pick_margin);
   tcase_add_test(tc, test_matches);
   tcase_add_test(tc, test_forms);
   tcase_add_test(tc, test_fill);
