@@ -547,8 +547,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", help="write all numbers here")
     ap.add_argument("--dtypes", default="bf16", help="comma list of bf16,f16,f32 (default bf16)")
-    ap.add_argument("--ops", default="softmax,rmsnorm,add_rmsnorm,swiglu,geglu_tanh,rmsnorm_swiglu,rope",
-                    help="comma list; also geglu_erf")
+    ap.add_argument("--ops", default="softmax,rmsnorm,add_rmsnorm,swiglu,geglu_tanh,geglu_erf,rmsnorm_swiglu,rope",
+                    help="comma list")
     ap.add_argument("--reps", type=int, default=100, help="timed repetitions (>= 50 advised)")
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--lib", default=os.path.join(REPO, "build", "lib", "libkernpack.so"))

@@ -286,7 +286,9 @@ for _, dt in ipairs(DTYPES) do
   -- per step: 32 registers, full occupancy (capping 256x4 itself at 6 or 8
   -- blocks per SM spills).  torch.compile's kernel for 32768 x 8192 on
   -- H200 (peer_kernels.py, 2026-11-23) is this two-pass form at full
-  -- occupancy: 512 threads x 16 elements, 32 registers.
+  -- occupancy: 512 threads x 16 elements, 32 registers.  Measured on H200
+  -- (2026-11-24, 32768 x 8192): 264.1 (_s1) and 262.6 (_s2) us vs 252.5
+  -- for 256x4 itself -- slower; kept for the tuner (bench/NOTES.md 20).
   if vec > 1 then
     for _, u2 in ipairs({ 2, 1 }) do
       emit(dt, "loop", { vec = vec, threads = 256, unroll = 4, hint = true, u2 = u2 })
