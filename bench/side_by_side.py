@@ -392,13 +392,17 @@ def make_case(op, dt, kp):
 # ---- timing and checks -------------------------------------------------------------------
 def time_fn(fn, reps, warmup, flush, reset=None):
     """Median microseconds of fn(), events around fn alone, L2 flushed before each rep."""
-    return time_all([(fn, reset)], reps, warmup, flush)[0]
+    us = time_all([(fn, reset)], reps, warmup, flush)[0]
+    if isinstance(us, Exception):
+        raise us
+    return us
 
 
 def time_all(impls, reps, warmup, flush):
     """Median microseconds of each (fn, reset) of impls, timed in turns: every
     round runs each once (reset and L2 flush before it, untimed), so drift over
-    the run affects them all alike.  An impl that raises gets None."""
+    the run affects them all alike.  An impl that raises in its warm-up gets
+    its exception instead of a time."""
     live = []
     for fn, reset in impls:
         try:

@@ -377,6 +377,12 @@ static int find_entry(const kpk_pack *pk, const char *name) {
   return -1;
 }
 
+/* Is r a row of c's family, dtype, alignment and form (at any cols, rows)? */
+static int of_call(const kp_tune_row *r, const kp_call *c) {
+  return r->align == c->align && r->dtype == c->dtype && r->form == c->form &&
+         !strcmp(r->family, kp_family_name(c->family));
+}
+
 /* Best variant measured at the key (cols, rows) that applies to the call c
 ** itself (its cols and rows, not the key's: a min_rows variant measured in
 ** c's bucket at larger rows does not apply to a smaller c), or -1. */
@@ -385,9 +391,7 @@ static int best_at(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
   int best = -1;
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *r = &t->rows[i];
-    if (r->cols != cols || r->rows != rows || r->align != c->align || r->dtype != c->dtype ||
-        r->form != c->form || strcmp(r->family, kp_family_name(c->family)))
-      continue;
+    if (r->cols != cols || r->rows != rows || !of_call(r, c)) continue;
     int e = find_entry(pk, r->variant);
     if (e < 0 || !kp_entry_applies(&pk->entries[e], c, d, NULL, 0)) continue;
     if (best < 0 || r->us < *us) {
@@ -418,8 +422,7 @@ static int keep_ranked(const kp_tune_table *t, const kpk_pack *pk, const kp_call
   if (r < 0 || r == best) return best;
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *w = &t->rows[i];
-    if (w->cols == cols && w->rows == rows && w->align == c->align && w->dtype == c->dtype &&
-        w->form == c->form && !strcmp(w->family, kp_family_name(c->family)) &&
+    if (w->cols == cols && w->rows == rows && of_call(w, c) &&
         !strcmp(w->variant, pk->entries[r].name) && w->us <= best_us * (1 + KP_TUNE_MARGIN)) {
       *us = w->us;
       return r;
@@ -428,24 +431,34 @@ static int keep_ranked(const kp_tune_table *t, const kpk_pack *pk, const kp_call
   return best;
 }
 
+/* The choice at the key (cols, rows) whose best is entry best (best_us):
+** that, or the ranking's pick kept by keep_ranked; how says which, with
+** kind ("exact key", "nearest key") and there (" there": times measured at
+** another shape). */
+static int decide(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
+                  const kp_devprops *d, const char *kind, const char *there, uint64_t cols,
+                  uint64_t rows, int best, double best_us, char *how, size_t howlen) {
+  double us;
+  int k = keep_ranked(t, pk, c, d, cols, rows, best, best_us, &us);
+  int n = snprintf(how, howlen, "table %s: %s cols=%llu rows<=%llu: ", t->path, kind,
+                   (unsigned long long)cols, (unsigned long long)rows);
+  size_t o = n < 0 ? 0 : (size_t)n < howlen ? (size_t)n : howlen;
+  if (k != best)
+    snprintf(how + o, howlen - o,
+             "ranking's %s (%.3f us%s) kept, within %.0f%% of the best, %s (%.3f us)",
+             pk->entries[k].name, us, there, 100 * KP_TUNE_MARGIN, pk->entries[best].name,
+             best_us);
+  else
+    snprintf(how + o, howlen - o, "%s (%.3f us%s)", pk->entries[best].name, best_us, there);
+  return k;
+}
+
 int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
                  const kp_devprops *d, char *how, size_t howlen) {
   uint64_t rb = kp_rows_bucket(c->rows);
-  double us = 0, kept_us;
+  double us = 0;
   int e = best_at(t, pk, c, c->cols, rb, d, &us);
-  if (e >= 0) {
-    int k = keep_ranked(t, pk, c, d, c->cols, rb, e, us, &kept_us);
-    if (k != e)
-      snprintf(how, howlen,
-               "table %s: exact key cols=%llu rows<=%llu: ranking's %s (%.3f us) kept, within "
-               "%.0f%% of the best, %s (%.3f us)",
-               t->path, (unsigned long long)c->cols, (unsigned long long)rb, pk->entries[k].name,
-               kept_us, 100 * KP_TUNE_MARGIN, pk->entries[e].name, us);
-    else
-      snprintf(how, howlen, "table %s: exact key cols=%llu rows<=%llu: %s (%.3f us)", t->path,
-               (unsigned long long)c->cols, (unsigned long long)rb, pk->entries[e].name, us);
-    return k;
-  }
+  if (e >= 0) return decide(t, pk, c, d, "exact key", "", c->cols, rb, e, us, how, howlen);
   /* nearest key: the least log2 distance in cols plus rows bucket, within
   ** KP_TUNE_REACH (a key measured at a shape 4x larger or smaller says
   ** little about this one: the ranking decides instead); ties go to the key
@@ -456,9 +469,7 @@ int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
   double best_us = 0;
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *r = &t->rows[i];
-    if (r->align != c->align || r->dtype != c->dtype || r->form != c->form ||
-        strcmp(r->family, kp_family_name(c->family)))
-      continue;
+    if (!of_call(r, c)) continue;
     double dc = log2dist(r->cols, c->cols), dist = dc + log2dist(r->rows, rb);
     if (dist > KP_TUNE_REACH || dist > bd || (dist == bd && dc > bd_c) ||
         (dist == bd && dc == bd_c && (r->cols > bc || (r->cols == bc && r->rows >= br))))
@@ -473,20 +484,8 @@ int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
     best = k;
     best_us = u;
   }
-  if (best >= 0) {
-    int k = keep_ranked(t, pk, c, d, bc, br, best, best_us, &kept_us);
-    if (k != best)
-      snprintf(how, howlen,
-               "table %s: nearest key cols=%llu rows<=%llu: ranking's %s (%.3f us there) kept, "
-               "within %.0f%% of the best, %s (%.3f us)",
-               t->path, (unsigned long long)bc, (unsigned long long)br, pk->entries[k].name,
-               kept_us, 100 * KP_TUNE_MARGIN, pk->entries[best].name, best_us);
-    else
-      snprintf(how, howlen, "table %s: nearest key cols=%llu rows<=%llu: %s (%.3f us there)",
-               t->path, (unsigned long long)bc, (unsigned long long)br, pk->entries[best].name,
-               best_us);
-    best = k;
-  } else
-    snprintf(how, howlen, "table %s: no measured key within reach applies", t->path);
-  return best;
+  if (best >= 0)
+    return decide(t, pk, c, d, "nearest key", " there", bc, br, best, best_us, how, howlen);
+  snprintf(how, howlen, "table %s: no measured key within reach applies", t->path);
+  return -1;
 }

@@ -221,7 +221,6 @@ local function emit(dt, kind, p)
       name = string.format("%s_s%d", name, p.u2)
       call = call:gsub(">$", ", " .. p.u2 .. ">")
     end
-    if p.minb then name = name .. "_o" .. p.minb end -- a register cap, as above
     max_cols = nil
     rank = vec > 1 and 100 or 0
     if p.hint then rank = 90 - p.threads // 128 - p.unroll end -- for the tuner
