@@ -222,6 +222,50 @@ typedef struct kp_rope_desc {
 KP_API kp_status kp_rope(kp_ctx *ctx, kp_dtype dt, void *q, void *k,
                          const kp_rope_desc *desc, void *stream);
 
+/* ---- GEMM ----------------------------------------------------------------
+**
+**   D = act(alpha * A * op(B) + beta * C + bias)     per batch b < batch
+**
+** A: (m, k) row-major, row stride lda.  B: KP_B_NK is (n, k) row-major (the
+** nn.Linear weight layout, D = A * B^T), stride ldb >= k; KP_B_KN is (k, n)
+** row-major, stride ldb >= n.  C (optional, beta != 0) and D: (m, n) with
+** strides ldc, ldd, stored in the output dtype: dt, or f32 when out_f32.
+** bias (optional): (n) in dt.  stride_* are elements between consecutive
+** batches (0: the same matrix for every batch; D's must not be 0 when
+** batch > 1).  Inputs dt = f16 or bf16, fp32 accumulation; any m, n, k >= 1.
+** 16-byte aligned rows (pointers and ld*) enable the fast variants; element
+** alignment is enough for a correct result.  D must not overlap A, B or bias;
+** it may equal C (then ldc == ldd).
+*/
+typedef enum kp_act {
+  KP_ACT_NONE = 0, KP_ACT_RELU = 1, KP_ACT_SILU = 2, KP_ACT_GELU_TANH = 3
+} kp_act;
+
+typedef enum kp_b_layout {
+  KP_B_NK = 0, /* B: (n, k) row-major: nn.Linear's weight */
+  KP_B_KN = 1  /* B: (k, n) row-major */
+} kp_b_layout;
+
+typedef struct kp_gemm_desc {
+  int64_t m, n, k, batch;
+  kp_b_layout b_layout;
+  int64_t lda, ldb, ldc, ldd;
+  int64_t stride_a, stride_b, stride_c, stride_d;
+  float alpha, beta;
+  const void *c;          /* NULL: no C term (beta ignored) */
+  const void *bias;       /* NULL: no bias */
+  kp_act act;
+  int out_f32;            /* 1: C and D are f32; 0: they are dt */
+} kp_gemm_desc;
+
+/* m x n x k, batch 1, B as (n, k), packed strides (lda = k, ldb = k,
+** ldd = ldc = n, batch strides m*k, n*k, m*n), alpha 1, beta 0, no C, no
+** bias, no activation, output in the input dtype. */
+KP_API void kp_gemm_desc_init(kp_gemm_desc *desc, int64_t m, int64_t n, int64_t k);
+
+KP_API kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *d,
+                         const kp_gemm_desc *desc, void *stream);
+
 #ifdef __cplusplus
 }
 #endif
