@@ -148,7 +148,8 @@ $(eval $(call kp_compile_rule,sm_))
 $(eval $(call kp_compile_rule,compute_))
 
 # (the pattern stem above includes the target dir; this helper lists them)
-variant_bins = $(foreach v,$(KP_VARIANTS),$(B)/obj/$(1)/$(v).bin)
+# (variants declared with `targets` are built for those targets alone)
+variant_bins = $(foreach v,$(KP_VARIANTS) $(KP_VARIANTS_$(1)),$(B)/obj/$(1)/$(v).bin)
 
 $(B)/packs/%.kpk: $$(call variant_bins,$$*) $(TEMPLATES) $(KPGEN)
 	@mkdir -p $(@D)

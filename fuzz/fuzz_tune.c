@@ -39,11 +39,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&e, 0, sizeof e);
     e.family = "softmax";
     e.name = t.n ? t.rows[0].variant : "x";
-    e.min_cols = 1;
-    e.max_cols = 1u << 20;
+    e.dmin[KP_COLS] = 1;
+    e.dmax[KP_COLS] = 1u << 20;
     e.align = 2;
     e.block = 32;
-    e.rows_per_block = 1;
+    e.tile[KP_ROWS] = 1;
     kpk_pack pk;
     memset(&pk, 0, sizeof pk);
     pk.entries = &e;

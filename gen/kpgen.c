@@ -138,7 +138,12 @@ static int cmd_mk(int argc, char **argv) {
     printf("%s/.%s.stamp: %s %s $(KPGEN)\n\t$(call kp_emit,%s)\n", srcdir, t.family, argv[i],
            lib, argv[i]);
     for (int v = 0; v < t.n; v++) {
-      printf("KP_VARIANTS += %s\n", t.v[v].e.name);
+      if (!t.v[v].targets[0]) printf("KP_VARIANTS += %s\n", t.v[v].e.name);
+      for (const char *p = t.v[v].targets; *p;) { /* KP_VARIANTS_sm_90a += ... */
+        size_t n = strcspn(p, " ");
+        printf("KP_VARIANTS_%.*s += %s\n", (int)n, p, t.v[v].e.name);
+        p += n + (p[n] == ' ');
+      }
       printf("%s/%s.cu: %s/.%s.stamp ;\n", srcdir, t.v[v].e.name, srcdir, t.family);
     }
     kg_template_free(&t);
@@ -234,6 +239,7 @@ static int cmd_pack(int argc, char **argv) {
     if (load(&t, argv[i])) return 1;
     for (int v = 0; v < t.n && !rc; v++) {
       kg_variant *var = &t.v[v];
+      if (!kg_variant_for_target(var, target)) continue;
       char path[1024];
       size_t srclen;
       snprintf(path, sizeof path, "%s/%s.cu", srcdir, var->e.name);

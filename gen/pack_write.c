@@ -86,11 +86,14 @@ static long find_prelude(const kpk_writer *w, const uint8_t *src, size_t n) {
 int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t image_size,
                    const void *src, size_t src_size) {
   uint8_t r[KPK_ENTRY_SIZE] = {0};
-  const char *strs[] = {e->family, e->name, e->entry, e->params, e->signature, e->options};
-  for (int s = 0; s < 6; s++) {
+  const char *strs[] = {e->family, e->name, e->entry, e->params, e->signature, e->options,
+                        e->dims};
+  static const int stro[] = {KE_FAMILY, KE_NAME, KE_ENTRY, KE_PARAMS, KE_SIGNATURE, KE_OPTIONS,
+                             KE_DIMS};
+  for (int s = 0; s < 7; s++) {
     uint32_t off;
-    if (str_off(w, strs[s], &off)) return -1;
-    kp_wr32(r + 4 * s, off);
+    if (str_off(w, strs[s] ? strs[s] : "", &off)) return -1;
+    kp_wr32(r + stro[s], off);
   }
   /* the stored source is src without the prelude, which the reader puts back */
   long at = find_prelude(w, src, src_size);
@@ -107,17 +110,20 @@ int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t 
   size_t stored = at < 0 ? src_size : src_size - (size_t)w->prelude_size;
   kp_wr32(r + KE_DTYPE, e->dtype);
   kp_wr32(r + KE_ALIGN, e->align);
-  kp_wr64(r + KE_MIN_COLS, e->min_cols);
-  kp_wr64(r + KE_MAX_COLS, e->max_cols);
+  for (int d = 0; d < KPK_DIMS; d++) {
+    kp_wr64(r + KE_DMIN + 8 * d, e->dmin[d]);
+    kp_wr64(r + KE_DMAX + 8 * d, e->dmax[d]);
+    kp_wr32(r + KE_DMULT + 4 * d, e->dmult[d]);
+    kp_wr32(r + KE_TILE + 4 * d, e->tile[d]);
+  }
+  kp_wr32(r + KE_PERSIST, e->persist);
+  kp_wr32(r + KE_CLUSTER, e->cluster);
+  kp_wr32(r + KE_AUX, e->aux);
   kp_wr32(r + KE_MIN_SM, e->min_sm);
   kp_wr32(r + KE_MAX_SM, e->max_sm);
   kp_wr32(r + KE_RANK, (uint32_t)e->rank);
   kp_wr32(r + KE_BLOCK, e->block);
-  kp_wr32(r + KE_RPB, e->rows_per_block);
-  kp_wr32(r + KE_MIN_ROWS, e->min_rows);
   kp_wr32(r + KE_FORMS, e->forms);
-  kp_wr32(r + KE_COLS_MULT, e->cols_mult);
-  kp_wr32(r + KE_CPB, e->cols_per_block);
   kp_wr32(r + KE_SMEM, e->smem);
   kp_wr32(r + KE_REGS, e->regs);
   kp_wr32(r + KE_STACK, e->stack);

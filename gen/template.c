@@ -91,11 +91,18 @@ static int l_family(lua_State *L) {
   if (!sig || strlen(sig) >= sizeof st->t->signature)
     return luaL_error(L, "family: 'signature' (kernel argument kinds, e.g. \"p,l,i\") is required");
   for (const char *c = sig; *c; c++)
-    if (!strchr("plifd,", *c))
+    if (!strchr("plifdT,", *c))
       return luaL_error(L, "family: signature '%s': kinds are p (pointer), l (int64), "
-                           "i (int32), f (float), d (double)", sig);
+                           "i (int32), f (float), d (double), T (TMA descriptor)", sig);
+  lua_getfield(L, 1, "dims");
+  const char *dims = lua_isnil(L, -1) ? "rows:pow2,cols" : lua_tostring(L, -1);
+  char why[200];
+  if (!dims || strlen(dims) >= sizeof st->t->dims ||
+      kp_dims_parse(dims, &st->t->dn, why, sizeof why))
+    return luaL_error(L, "family: %s", dims ? why : "'dims' must be a string");
   strcpy(st->t->family, name);
   strcpy(st->t->signature, sig);
+  strcpy(st->t->dims, dims);
   return 0;
 }
 
@@ -172,6 +179,81 @@ void kg_variant_free(kg_variant *v) {
   memset(v, 0, sizeof *v);
 }
 
+/* One dimension's value in table field `tbl` (min = { m = 1 }, ...): the
+** value for dimension i, or def. */
+static lua_Integer dim_field(lua_State *L, const char *tbl, const char *dim, lua_Integer def,
+                             lua_Integer lo, lua_Integer hi, const char *vname) {
+  lua_getfield(L, 1, tbl);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return def;
+  }
+  if (!lua_istable(L, -1)) luaL_error(L, "variant '%s': '%s' must be a table of dimensions", vname, tbl);
+  lua_getfield(L, -1, dim);
+  lua_Integer v = def;
+  if (!lua_isnil(L, -1)) {
+    int ok;
+    v = lua_tointegerx(L, -1, &ok);
+    if (!ok || v < lo || v > hi)
+      luaL_error(L, "variant '%s': %s.%s must be an integer in [%I, %I]", vname, tbl, dim, lo, hi);
+  }
+  lua_pop(L, 2);
+  return v;
+}
+
+/* The per-dimension fields: min, max, mult, tile = { <dim> = value, ... };
+** for families with rows and cols, the row model's names too (min_cols,
+** max_cols, min_rows, cols_mult, rows_per_block (default 1),
+** cols_per_block).  Checks kp_dims_check_entry.  Raises on error. */
+static int dims_fields(lua_State *L, const kg_template *t, const char *name, kpk_entry *e) {
+  static const char *const tbls[] = {"min", "max", "mult", "tile"};
+  const lua_Integer maxd = (lua_Integer)KPK_MAX_DIM;
+  for (int w = 0; w < 4; w++) { /* every key of these tables must name a dimension */
+    lua_getfield(L, 1, tbls[w]);
+    if (lua_istable(L, -1)) {
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING || kp_dims_find(&t->dn, lua_tostring(L, -1)) < 0)
+          return luaL_error(L, "variant '%s': %s.%s: family %s has dimensions %s", name, tbls[w],
+                            lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?", t->family,
+                            t->dims);
+      }
+    }
+    lua_pop(L, 1);
+  }
+  int ri = kp_dims_find(&t->dn, "rows"), ci = kp_dims_find(&t->dn, "cols");
+  for (int i = 0; i < t->dn.n; i++) {
+    const char *d = t->dn.name[i];
+    e->dmin[i] = (uint64_t)dim_field(L, "min", d, 0, 0, maxd, name);
+    e->dmax[i] = (uint64_t)dim_field(L, "max", d, maxd, 1, maxd, name);
+    e->dmult[i] = (uint32_t)dim_field(L, "mult", d, 0, 0, KPK_MAX_MULT, name);
+    e->tile[i] = (uint32_t)dim_field(L, "tile", d, i == ri ? 1 : 0, 0, maxd, name);
+  }
+  if (ri >= 0) {
+    e->tile[ri] = (uint32_t)opt_int(L, 1, "rows_per_block", e->tile[ri], 1, 1 << 20);
+    e->dmin[ri] = (uint64_t)opt_int(L, 1, "min_rows", (lua_Integer)e->dmin[ri], 0, 1 << 30);
+  }
+  if (ci >= 0) {
+    e->tile[ci] = (uint32_t)opt_int(L, 1, "cols_per_block", e->tile[ci], 0, maxd);
+    e->dmult[ci] = (uint32_t)opt_int(L, 1, "cols_mult", e->dmult[ci], 0, KPK_MAX_MULT);
+    e->dmin[ci] = (uint64_t)opt_int(L, 1, "min_cols", e->dmin[ci] ? (lua_Integer)e->dmin[ci] : 1, 1, maxd);
+    e->dmax[ci] = (uint64_t)opt_int(L, 1, "max_cols", (lua_Integer)e->dmax[ci], 1, maxd);
+  }
+  char why[200];
+  if (kp_dims_check_entry(&t->dn, e, why, sizeof why))
+    return luaL_error(L, "variant '%s': %s", name, why);
+  return 0;
+}
+
+int kg_variant_for_target(const kg_variant *v, const char *target) {
+  if (!v->targets[0]) return 1;
+  size_t n = strlen(target);
+  for (const char *p = v->targets; (p = strstr(p, target)) != NULL; p += n)
+    if ((p == v->targets || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ')) return 1;
+  return 0;
+}
+
 static int l_variant(lua_State *L) {
   kg_state *st = kg_get_state(L);
   kg_template *t = st->t;
@@ -208,20 +290,8 @@ static int l_variant(lua_State *L) {
   e.dtype = (uint32_t)dt;
   e.block = (uint32_t)opt_int(L, 1, "block", -1, 32, 1024);
   if (e.block % 32) return luaL_error(L, "variant '%s': block must be a multiple of 32", name);
-  e.rows_per_block = (uint32_t)opt_int(L, 1, "rows_per_block", 1, 1, 1 << 20);
-  e.cols_per_block = (uint32_t)opt_int(L, 1, "cols_per_block", 0, 0, (lua_Integer)KG_MAX_COLS);
-  /* a power of two: the selection cache's rows classes never straddle it (select.c) */
-  e.min_rows = (uint32_t)opt_int(L, 1, "min_rows", 0, 0, (lua_Integer)KPK_MAX_MIN_ROWS);
-  if (e.min_rows & (e.min_rows - 1))
-    return luaL_error(L, "variant '%s': min_rows = %d must be 0 or a power of two", name,
-                      (int)e.min_rows);
-  e.cols_mult = (uint32_t)opt_int(L, 1, "cols_mult", 0, 0, (lua_Integer)KPK_MAX_COLS_MULT);
+  if (dims_fields(L, t, name, &e)) return 0; /* raised */
   e.forms = (uint32_t)opt_int(L, 1, "forms", 0, 0, (1 << KPK_FORMS) - 1);
-  e.min_cols = (uint64_t)opt_int(L, 1, "min_cols", 1, 1, (lua_Integer)KG_MAX_COLS);
-  e.max_cols = (uint64_t)opt_int(L, 1, "max_cols", (lua_Integer)KG_MAX_COLS, 1,
-                                 (lua_Integer)KG_MAX_COLS);
-  if (e.max_cols < e.min_cols)
-    return luaL_error(L, "variant '%s': max_cols < min_cols", name);
   e.align = (uint32_t)opt_int(L, 1, "align", (lua_Integer)kp_dtype_size((kp_dtype)dt), 1, 256);
   if (e.align & (e.align - 1))
     return luaL_error(L, "variant '%s': align must be a power of two", name);
@@ -229,6 +299,25 @@ static int l_variant(lua_State *L) {
   e.max_sm = (uint32_t)opt_int(L, 1, "max_sm", 0, 0, 1000);
   e.rank = (int32_t)opt_int(L, 1, "rank", 0, -1000000, 1000000);
   e.smem = (uint32_t)opt_int(L, 1, "smem", 0, 0, 232448);
+  e.persist = (uint32_t)opt_int(L, 1, "persistent", 0, 0, 64);
+  e.cluster = (uint32_t)opt_int(L, 1, "cluster", 0, 0, KPK_MAX_CLUSTER);
+  e.aux = (uint32_t)opt_int(L, 1, "aux", 0, 0, 1 << 20);
+  char targets[64] = "";
+  lua_getfield(L, 1, "targets");
+  if (lua_istable(L, -1)) {
+    size_t len = 0;
+    for (lua_Integer i = 1; lua_geti(L, -1, i) != LUA_TNIL; i++) {
+      const char *tg = lua_tostring(L, -1);
+      if (!tg || strlen(tg) >= 16 || len + strlen(tg) + 2 > sizeof targets)
+        return luaL_error(L, "variant '%s': targets must be a few pack target names", name);
+      len += (size_t)snprintf(targets + len, sizeof targets - len, "%s%s", len ? " " : "", tg);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  } else if (!lua_isnil(L, -1)) {
+    return luaL_error(L, "variant '%s': targets must be a list such as { \"sm_90a\" }", name);
+  }
+  lua_pop(L, 1);
 
   char params[1024] = "";
   lua_getfield(L, 1, "params");
@@ -248,8 +337,9 @@ static int l_variant(lua_State *L) {
                   "// variant %s: dtype=%s %s\n\n",
                   st->chunkname, line, name, dts, params);
   luaL_addvalue(&sb);
-  if (e.cols_mult > 1) { /* the device library drops its partial-vector code */
-    lua_pushfstring(L, "#define KP_COLS_MULT %d\n\n", (int)e.cols_mult);
+  int ci = kp_dims_find(&t->dn, "cols");
+  if (ci >= 0 && e.dmult[ci] > 1) { /* the device library drops its partial-vector code */
+    lua_pushfstring(L, "#define KP_COLS_MULT %d\n\n", (int)e.dmult[ci]);
     luaL_addvalue(&sb);
   }
   luaL_addstring(&sb, st->libtext);
@@ -265,6 +355,8 @@ static int l_variant(lua_State *L) {
   v->e = e;
   v->e.family = t->family;
   v->e.signature = t->signature;
+  v->e.dims = t->dims;
+  memcpy(v->targets, targets, sizeof targets);
   v->e.name = dupstr(name);
   v->e.entry = v->e.name;
   v->e.params = dupstr(params);

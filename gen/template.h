@@ -2,7 +2,7 @@
 ** template.h -- run a Lua template and collect the variants it declares.
 **
 ** A template (templates/<family>.lua) calls, in this order:
-**   family { name = "softmax", signature = "p,l,p,l,i,i" }
+**   family { name = "softmax", signature = "p,l,p,l,i,i" [, dims = "rows:pow2,cols"] }
 **   variant { name = ..., dtype = "bf16", source = ..., ... }   (many times)
 ** with these helpers in scope: DTYPES, ctype(dt), esize(dt), subst(s, vars).
 ** See docs/ARCHITECTURE.md for every field of variant{}.
@@ -23,12 +23,19 @@ typedef struct kg_variant {
   kpk_entry e;   /* strings owned by the template (family/name/... ) */
   char *source;  /* full generated source: banner + device library + kernel */
   size_t source_len;
+  char targets[64]; /* "": every pack target; else the only ones, space-separated
+                    ** ("sm_90a": wgmma and setmaxnreg assemble for it alone) */
 } kg_variant;
+
+/* Is v built into the pack for `target`? */
+int kg_variant_for_target(const kg_variant *v, const char *target);
 
 typedef struct kg_template {
   char path[512];
   char family[64];
   char signature[128];
+  char dims[128];    /* the family's dimensions (default KP_ROW_DIMS' "rows:pow2,cols") */
+  kp_dims dn;
   kg_variant *v;     /* the default list, then variants made later */
   int n, cap;
   int n_default;     /* v[0 .. n_default-1]: the variants the template declares */

@@ -33,7 +33,8 @@ int kp_autotune_safe(const kp_call *c, void **args) {
     case KP_FAM_RMSNORM_SWIGLU: return P_(3) != P_(0) && P_(3) != P_(2);
     case KP_FAM_SWIGLU:                                                    /* gate, up -> y */
     case KP_FAM_GEGLU: return P_(3) != P_(0) && P_(3) != P_(1);
-    default: return 0; /* add_rmsnorm and rope update an input in place */
+    default: return 0; /* add_rmsnorm and rope update an input in place; gemm's TMA
+                       ** descriptors are built for the chosen variant only */
   }
 #undef P_
 }
@@ -47,7 +48,7 @@ static double now_ms(void) {
 static kp_status launch(kp_ctx *ctx, const kpk_entry *e, CUfunction f, const kp_call *c,
                         void **args, CUstream s) {
   uint64_t grid;
-  if (kp_grid_blocks(e, c->rows, c->cols, &grid) != KP_OK)
+  if (kp_grid_blocks(e, c, ctx->props.sm_count, &grid) != KP_OK)
     return kp_fail(ctx, KP_ERR_UNSUPPORTED, "autotune: %s needs %llu blocks, more than a grid holds",
                    e->name, (unsigned long long)grid);
   CUresult r = ctx->drv->cuLaunchKernel(f, (unsigned)grid, 1, 1, e->block, 1, 1, e->smem, s, args,
@@ -143,9 +144,8 @@ kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, void **args, CUstream strea
     snprintf(row.family, sizeof row.family, "%s", e->family);
     snprintf(row.variant, sizeof row.variant, "%s", e->name);
     row.dtype = c->dtype;
-    row.cols = c->cols;
+    kp_tune_key_dims(c, row.dim);
     row.align = c->align;
-    row.rows = kp_rows_bucket(c->rows);
     row.form = c->form;
     row.us = ms * 1e3 / 3;
     kp_tune_add(t, &row);
@@ -154,10 +154,11 @@ kp_status kp_autotune(kp_ctx *ctx, const kp_call *c, void **args, CUstream strea
     timed++;
   }
   if (st == KP_OK && timed) {
-    kp_log(ctx, KP_LOG_INFO, "autotune: %s %s cols=%llu rows<=%llu: %d of %d variants timed in "
+    char shape[96];
+    kp_log(ctx, KP_LOG_INFO, "autotune: %s %s %s: %d of %d variants timed in "
            "%.0f ms, %s fastest (%.1f us)", kp_family_name(c->family), kp_dtype_name(c->dtype),
-           (unsigned long long)c->cols, (unsigned long long)kp_rows_bucket(c->rows), timed,
-           n, now_ms() - t0, ctx->pack.entries[*best].name, best_us);
+           kp_shape_str(c, shape, sizeof shape), timed, n, now_ms() - t0,
+           ctx->pack.entries[*best].name, best_us);
     persist(ctx, &mine);
   }
   kp_tune_free(&mine);

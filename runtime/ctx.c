@@ -337,6 +337,7 @@ static kp_status open_device(kp_ctx *ctx, const kp_options *o) {
   in->sm = major * 10 + minor;
   ctx->props.sm = in->sm;
   ctx->props.smem_optin = in->smem_per_block_optin;
+  ctx->props.sm_count = in->sm_count;
 done:
   return st;
 }

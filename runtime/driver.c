@@ -29,6 +29,9 @@ static void drv_load(void) {
   }
   KP_DRIVER_FUNCS(KP_DRIVER_SYM_)
 #undef KP_DRIVER_SYM_
+#define KP_DRIVER_OPT_SYM_(name, sym) *(void **)&drv.name = dlsym(h, sym);
+  KP_DRIVER_OPTIONAL_FUNCS(KP_DRIVER_OPT_SYM_)
+#undef KP_DRIVER_OPT_SYM_
   CUresult r = drv.cuInit(0);
   if (r != CUDA_SUCCESS) {
     char t[128];

@@ -56,9 +56,16 @@
   X(cuEventSynchronize, "cuEventSynchronize")                \
   X(cuEventElapsedTime, "cuEventElapsedTime")
 
+/* Newer entry points (CUDA 12.0 drivers): NULL in the table when the driver
+** lacks them; the variants that need them (clusters, TMA) then do not run. */
+#define KP_DRIVER_OPTIONAL_FUNCS(X)                          \
+  X(cuLaunchKernelEx, "cuLaunchKernelEx")                    \
+  X(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled")
+
 typedef struct kp_driver {
 #define KP_DRIVER_FIELD_(name, sym) __typeof__(&name) name;
   KP_DRIVER_FUNCS(KP_DRIVER_FIELD_)
+  KP_DRIVER_OPTIONAL_FUNCS(KP_DRIVER_FIELD_)
 #undef KP_DRIVER_FIELD_
 } kp_driver;
 

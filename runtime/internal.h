@@ -17,20 +17,33 @@
 #include "kernpack.h"
 #include "pack.h"
 
-/* The families the runtime knows how to launch, with the kernel argument
-** kinds each expects (checked against every pack entry before use, so a
-** pack built from different templates cannot be launched with wrong args). */
-#define KP_FAMILY_LIST(X)                              \
-  X(SOFTMAX, "softmax", "p,l,p,l,i,i")                 \
-  X(RMSNORM, "rmsnorm", "p,l,p,p,l,i,i,f")             \
-  X(ADD_RMSNORM, "add_rmsnorm", "p,l,p,l,p,p,l,i,i,f") \
-  X(SWIGLU, "swiglu", "p,p,l,p,l,i,i")                 \
-  X(GEGLU, "geglu", "p,p,l,p,l,i,i,i")                 \
-  X(RMSNORM_SWIGLU, "rmsnorm_swiglu", "p,l,p,p,l,i,i,f") \
-  X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,d")
+/* The families the runtime knows how to launch: the kernel argument kinds
+** each expects and its named dimensions (both checked against every pack
+** entry before use, so a pack built from different templates cannot be
+** launched with wrong arguments).  Adding a family is one line here, its op
+** in ops*.c and its template.  Argument kinds: p pointer, l int64, i int32,
+** f float, d double, T a 128-byte TMA descriptor (CUtensorMap).  Dimensions:
+** kp_dims_parse; ":pow2" ones are bucketed by powers of two in the
+** selection cache and the tuning table, the others keyed exactly. */
+#define KP_ROW_DIMS "rows:pow2,cols"
+#define KP_FAMILY_LIST(X)                                                          \
+  X(SOFTMAX, "softmax", "p,l,p,l,i,i", KP_ROW_DIMS)                                 \
+  X(RMSNORM, "rmsnorm", "p,l,p,p,l,i,i,f", KP_ROW_DIMS)                             \
+  X(ADD_RMSNORM, "add_rmsnorm", "p,l,p,l,p,p,l,i,i,f", KP_ROW_DIMS)                 \
+  X(SWIGLU, "swiglu", "p,p,l,p,l,i,i", KP_ROW_DIMS)                                 \
+  X(GEGLU, "geglu", "p,p,l,p,l,i,i,i", KP_ROW_DIMS)                                 \
+  X(RMSNORM_SWIGLU, "rmsnorm_swiglu", "p,l,p,p,l,i,i,f", KP_ROW_DIMS)               \
+  X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,d", KP_ROW_DIMS)                   \
+  X(GEMM, "gemm", "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T", "m:pow2,n,k,batch:pow2")
+
+/* Row families' dimension indices: pack.h (KP_ROWS, KP_COLS).  GEMM's: */
+#define KP_GM 0
+#define KP_GN 1
+#define KP_GK 2
+#define KP_GBATCH 3
 
 typedef enum kp_family {
-#define KP_FAMILY_ENUM_(id, name, sig) KP_FAM_##id,
+#define KP_FAMILY_ENUM_(id, name, sig, dims) KP_FAM_##id,
   KP_FAMILY_LIST(KP_FAMILY_ENUM_)
 #undef KP_FAMILY_ENUM_
   KP_FAM_COUNT
@@ -41,6 +54,9 @@ const char *kp_family_name(kp_family f);
 int kp_family_from_name(const char *s);
 int kp_dtype_from_name(const char *s);
 const char *kp_family_signature(kp_family f);
+/* The family's dimensions as written in KP_FAMILY_LIST, and parsed. */
+const char *kp_family_dims_text(kp_family f);
+const kp_dims *kp_family_dims(kp_family f);
 
 /* ---- select.c -------------------------------------------------------------- */
 
@@ -48,15 +64,21 @@ const char *kp_family_signature(kp_family f);
 typedef struct kp_call {
   kp_family family;
   kp_dtype dtype;
-  uint64_t cols;      /* the family's cols (rope: rot_dim) */
-  uint32_t align;     /* bytes: largest power of two <= 16 dividing all row starts */
-  uint64_t rows;      /* the launch's rows (rope: tokens), >= 1 */
-  uint32_t form;      /* < KPK_FORMS: GeGLU's kp_gelu, RoPE's kp_rope_layout; else 0 */
+  uint32_t align;     /* bytes: largest power of two <= 16 dividing every pointer and
+                      ** row (and batch) stride */
+  uint32_t form;      /* < KPK_FORMS: GeGLU's kp_gelu, RoPE's kp_rope_layout, GEMM's
+                      ** kp_b_layout; else 0 */
+  uint64_t dim[KPK_DIMS]; /* in the family's order (KP_ROWS, KP_COLS; KP_GM, ...), each
+                      ** >= 1; unused ones 1 */
 } kp_call;
+
+/* "32768x8192" (the call's dims in the family's order) into out. */
+const char *kp_shape_str(const kp_call *c, char *out, size_t n);
 
 typedef struct kp_devprops {
   int sm;             /* 90 */
   size_t smem_optin;  /* max dynamic shared memory per block after opt-in */
+  int sm_count;       /* persistent variants' grid */
 } kp_devprops;
 
 /* Is entry e usable for this call on this device?  If not and why != NULL,
@@ -75,8 +97,16 @@ int kp_target_score(const char *target, int sm, int *target_sm);
 
 /* ---- ctx.c -------------------------------------------------------------- */
 
+/* The selection cache's key: family, dtype, alignment, form and each
+** dimension's class -- its exact value, or for a pow2 dimension its rows
+** class (launch.c).  A zeroed key (used = 0) is an empty slot. */
+typedef struct kp_key {
+  uint64_t cls[KPK_DIMS];
+  uint32_t used, family, dtype, align, form;
+} kp_key;
+
 typedef struct kp_slot {
-  uint64_t key;       /* 0 = empty */
+  kp_key key;
   CUfunction fn;
   const kpk_entry *e;
 } kp_slot;
@@ -131,19 +161,30 @@ void kp_log(const kp_ctx *ctx, kp_log_level lvl, const char *fmt, ...)
 
 /* ---- launch.c ------------------------------------------------------------ */
 
-/* Pick (cached) and launch the variant for `c` on kp_grid_blocks(e, c->rows,
-** c->cols) blocks.  args are the kernel arguments in signature order. */
+/* Pick (cached) and launch the variant for `c` on kp_grid_blocks() blocks.
+** args are the kernel arguments in signature order. */
 kp_status kp_launch(kp_ctx *ctx, const kp_call *c, void **args, void *stream);
-/* The grid a call of rows x cols needs from entry e, in grid.x:
-** ceil(rows / rows_per_block), times ceil(cols / cols_per_block) when
-** cols_per_block is set (the kernel splits blockIdx.x into row-block =
-** blockIdx.x / chunks and chunk = blockIdx.x % chunks).  KP_ERR_UNSUPPORTED
-** when that is more than 0x7FFFFFFF blocks (*blocks still says how many,
-** saturated at UINT64_MAX). */
-kp_status kp_grid_blocks(const kpk_entry *e, uint64_t rows, uint64_t cols, uint64_t *blocks);
-/* The per-call cache key: family, dtype, alignment, cols, and the rows class
-** (ceil(log2 rows), and whether rows is a power of two): see select.c. */
-uint64_t kp_cache_key(const kp_call *c);
+/* Two steps, for ops whose arguments depend on the variant (GEMM's TMA
+** descriptors): resolve the variant (the context is made current and stays
+** so until kp_launch_slot or kp_launch_end), then launch it. */
+kp_status kp_launch_begin(kp_ctx *ctx, const kp_call *c, void **args, void *stream,
+                          kp_slot *s, int *pushed);
+kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void **args,
+                         void *stream, int pushed);
+void kp_launch_end(kp_ctx *ctx, int pushed);
+/* The grid a call needs from entry e, in grid.x: the product over the
+** dimensions with a tile of ceil(dim / tile) (row families: row blocks,
+** times column chunks where the entry has a cols tile; GEMM: m tiles x n
+** tiles x batch); the kernel decodes blockIdx.x itself.  A persistent entry
+** gets at most persist x sm_count blocks.  KP_ERR_UNSUPPORTED when that is
+** more than 0x7FFFFFFF blocks (*blocks still says how many, saturated at
+** UINT64_MAX). */
+kp_status kp_grid_blocks(const kpk_entry *e, const kp_call *c, int sm_count, uint64_t *blocks);
+/* The per-call cache key (kp_key): see select.c. */
+kp_key kp_cache_key(const kp_call *c);
+/* KP_ERR_PACK_VERSION (with a message) unless e's signature and dims are the
+** family's in this library. */
+kp_status kp_entry_fits_family(const kp_ctx *ctx, const kpk_entry *e, const kp_call *c);
 void kp_launch_release(kp_ctx *ctx);
 /* Load entry i's module (from the pack, or JIT-compiled); lock held. */
 kp_status kp_load_entry(kp_ctx *ctx, uint32_t i);

@@ -15,33 +15,49 @@
 #include "jit.h"
 #include "tune.h"
 
-/* (family, dtype, alignment, rows class, form, cols): the tuning table's
-** key, its rows bucket ceil(log2 rows) split into rows = 2^r and the rest,
-** so that no power-of-two min_rows falls inside a class (select.c), and the
-** call's form (kp_call.form).  Bits: 63 set, 52.. family, 48.. dtype, 44..
-** log2 align, 42 power of two, 36.. r, 32.. form, cols. */
-uint64_t kp_cache_key(const kp_call *c) {
-  uint32_t a = 0, r = 0;
-  while ((1u << a) < c->align && a < 15) a++;
-  while ((1ull << r) < c->rows && r < 63) r++;
-  uint64_t pow2 = c->rows && !(c->rows & (c->rows - 1));
-  return 1ull << 63 | (uint64_t)c->family << 52 | (uint64_t)c->dtype << 48 |
-         (uint64_t)a << 44 | pow2 << 42 | (uint64_t)r << 36 | (uint64_t)(c->form & 7) << 32 |
-         (c->cols & 0xFFFFFFFFull);
+/* (family, dtype, alignment, form, and per dimension its class): an exact
+** dimension is its own class; a pow2 one (rows, GEMM's m) is its bucket
+** ceil(log2 v) split into v = 2^r and the rest, so that no bound of a pow2
+** dimension falls inside a class (select.c). */
+kp_key kp_cache_key(const kp_call *c) {
+  kp_key k;
+  memset(&k, 0, sizeof k);
+  const kp_dims *d = kp_family_dims(c->family);
+  for (int i = 0; i < d->n; i++) {
+    uint64_t v = c->dim[i];
+    if (d->pow2[i]) {
+      uint64_t r = 0;
+      while ((1ull << r) < v && r < 63) r++;
+      k.cls[i] = r << 1 | (uint64_t)(v && !(v & (v - 1)));
+    } else {
+      k.cls[i] = v;
+    }
+  }
+  k.used = 1;
+  k.family = (uint32_t)c->family;
+  k.dtype = (uint32_t)c->dtype;
+  k.align = c->align;
+  k.form = c->form;
+  return k;
 }
 
-kp_status kp_grid_blocks(const kpk_entry *e, uint64_t rows, uint64_t cols, uint64_t *blocks) {
+static int key_eq(const kp_key *a, const kp_key *b) { return !memcmp(a, b, sizeof *a); }
+
+kp_status kp_grid_blocks(const kpk_entry *e, const kp_call *c, int sm_count, uint64_t *blocks) {
+  uint64_t n = 1;
   *blocks = 0;
-  if (!e->rows_per_block) return KP_ERR_PACK_CORRUPT; /* the reader refuses it */
-  uint64_t n = rows / e->rows_per_block + (rows % e->rows_per_block != 0);
-  if (e->cols_per_block) {
-    uint64_t chunks = cols / e->cols_per_block + (cols % e->cols_per_block != 0);
-    if (chunks && n > UINT64_MAX / chunks) {
+  for (int i = 0; i < KPK_DIMS; i++) {
+    if (!e->tile[i]) continue;
+    uint64_t t = c->dim[i] / e->tile[i] + (c->dim[i] % e->tile[i] != 0);
+    if (t && n > UINT64_MAX / t) {
       *blocks = UINT64_MAX;
       return KP_ERR_UNSUPPORTED;
     }
-    n *= chunks;
+    n *= t;
   }
+  if (e->persist && sm_count > 0 && n > (uint64_t)e->persist * (uint64_t)sm_count)
+    n = (uint64_t)e->persist * (uint64_t)sm_count;
+  if (e->cluster > 1) n = (n + e->cluster - 1) / e->cluster * e->cluster;
   *blocks = n;
   return n > 0x7FFFFFFFull ? KP_ERR_UNSUPPORTED : KP_OK;
 }
@@ -49,7 +65,8 @@ kp_status kp_grid_blocks(const kpk_entry *e, uint64_t rows, uint64_t cols, uint6
 static _Thread_local int tl_force = -1;
 void kp_force_variant(int entry) { tl_force = entry; }
 
-static uint32_t slot_of(uint64_t key) {
+static uint32_t slot_of(const kp_key *k) {
+  uint64_t key = kp_fnv1a64(k, sizeof *k);
   key ^= key >> 33;
   key *= 0xff51afd7ed558ccdull;
   key ^= key >> 33;
@@ -113,6 +130,22 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
   return KP_OK;
 }
 
+/* Was entry e built for the arguments and dimensions this library passes? */
+kp_status kp_entry_fits_family(const kp_ctx *ctx, const kpk_entry *e, const kp_call *c) {
+  if (strcmp(e->signature, kp_family_signature(c->family)) != 0)
+    return kp_fail(ctx, KP_ERR_PACK_VERSION,
+                   "pack %s: variant %s takes arguments (%s), this library passes (%s): "
+                   "rebuild the pack with this version",
+                   ctx->pack.path, e->name, e->signature, kp_family_signature(c->family));
+  if (strcmp(e->dims, kp_family_dims_text(c->family)) != 0)
+    return kp_fail(ctx, KP_ERR_PACK_VERSION,
+                   "pack %s: variant %s has dimensions (%s), this library's %s has (%s): "
+                   "rebuild the pack with this version",
+                   ctx->pack.path, e->name, e->dims, kp_family_name(c->family),
+                   kp_family_dims_text(c->family));
+  return KP_OK;
+}
+
 /* The tuning table's choice if it has one that applies, else the ranking. */
 int kp_explain(kp_ctx *ctx, const kp_call *c, char *why, size_t whylen) {
   if (!ctx->have_pack) {
@@ -133,7 +166,7 @@ int kp_explain(kp_ctx *ctx, const kp_call *c, char *why, size_t whylen) {
 
 /* Slow path under the lock: select (or tune online), check the signature,
 ** load, remember.  args/stream: the call's own, or NULL (kp_prepare). */
-static kp_status resolve(kp_ctx *ctx, const kp_call *c, uint64_t key, uint32_t h, void **args,
+static kp_status resolve(kp_ctx *ctx, const kp_call *c, const kp_key *key, uint32_t h, void **args,
                          CUstream stream, kp_slot *out) {
   char why[900];
   int i = kp_explain(ctx, c, why, sizeof why);
@@ -146,26 +179,24 @@ static kp_status resolve(kp_ctx *ctx, const kp_call *c, uint64_t key, uint32_t h
     if (best >= 0) i = best;
   }
   const kpk_entry *e = &ctx->pack.entries[i];
-  if (strcmp(e->signature, kp_family_signature(c->family)) != 0)
-    return kp_fail(ctx, KP_ERR_PACK_VERSION,
-                   "pack %s: variant %s takes arguments (%s), this library passes (%s): "
-                   "rebuild the pack with this version",
-                   ctx->pack.path, e->name, e->signature, kp_family_signature(c->family));
-  kp_status st = kp_load_entry(ctx, (uint32_t)i);
+  kp_status st = kp_entry_fits_family(ctx, e, c);
+  if (st != KP_OK) return st;
+  st = kp_load_entry(ctx, (uint32_t)i);
   if (st != KP_OK) return st;
   if (ctx->cache_used >= KP_CACHE_SLOTS * 3 / 4) { /* many shapes: start over */
     memset(ctx->cache, 0, sizeof ctx->cache);
     ctx->cache_used = 0;
   }
-  while (ctx->cache[h].key) h = (h + 1) & (KP_CACHE_SLOTS - 1);
-  ctx->cache[h].key = key;
+  while (ctx->cache[h].key.used) h = (h + 1) & (KP_CACHE_SLOTS - 1);
+  ctx->cache[h].key = *key;
   ctx->cache[h].fn = ctx->funcs[i];
   ctx->cache[h].e = e;
   ctx->cache_used++;
   *out = ctx->cache[h];
-  kp_log(ctx, KP_LOG_DEBUG, "%s %s rows=%llu cols=%llu align=%u -> %s", kp_family_name(c->family),
-         kp_dtype_name(c->dtype), (unsigned long long)c->rows, (unsigned long long)c->cols,
-         c->align, e->name);
+  char shape[96];
+  kp_log(ctx, KP_LOG_DEBUG, "%s %s %s align=%u form=%u -> %s", kp_family_name(c->family),
+         kp_dtype_name(c->dtype), kp_shape_str(c, shape, sizeof shape), c->align, c->form,
+         e->name);
   return KP_OK;
 }
 
@@ -178,12 +209,11 @@ static kp_status forced(kp_ctx *ctx, const kp_call *c, kp_slot *out) {
   char why[300];
   if (!kp_entry_applies(e, c, &ctx->props, why, sizeof why))
     return kp_fail(ctx, KP_ERR_NO_VARIANT, "forced variant %s does not apply: %s", e->name, why);
-  if (strcmp(e->signature, kp_family_signature(c->family)) != 0)
-    return kp_fail(ctx, KP_ERR_PACK_VERSION, "variant %s: signature (%s) is not (%s)", e->name,
-                   e->signature, kp_family_signature(c->family));
-  kp_status st = kp_load_entry(ctx, (uint32_t)tl_force);
+  kp_status st = kp_entry_fits_family(ctx, e, c);
   if (st != KP_OK) return st;
-  out->key = 1;
+  st = kp_load_entry(ctx, (uint32_t)tl_force);
+  if (st != KP_OK) return st;
+  out->key.used = 1;
   out->fn = ctx->funcs[tl_force];
   out->e = e;
   return KP_OK;
@@ -194,55 +224,100 @@ static kp_status forced(kp_ctx *ctx, const kp_call *c, kp_slot *out) {
 static kp_status lookup(kp_ctx *ctx, const kp_call *c, void **args, CUstream stream,
                         kp_slot *s) {
   kp_status st = KP_OK;
-  uint64_t key = kp_cache_key(c);
-  uint32_t h = slot_of(key);
-  s->key = 0;
+  kp_key key = kp_cache_key(c);
+  uint32_t h = slot_of(&key);
+  s->key.used = 0;
   pthread_mutex_lock(&ctx->lock);
   if (tl_force >= 0) {
     st = forced(ctx, c, s);
   } else {
     for (uint32_t p = h;; p = (p + 1) & (KP_CACHE_SLOTS - 1)) {
-      if (ctx->cache[p].key == key) { *s = ctx->cache[p]; break; }
-      if (!ctx->cache[p].key) break;
+      if (key_eq(&ctx->cache[p].key, &key)) { *s = ctx->cache[p]; break; }
+      if (!ctx->cache[p].key.used) break;
     }
-    if (!s->key) st = resolve(ctx, c, key, h, args, stream, s);
+    if (!s->key.used) st = resolve(ctx, c, &key, h, args, stream, s);
   }
   pthread_mutex_unlock(&ctx->lock);
   return st;
 }
 
-kp_status kp_launch(kp_ctx *ctx, const kp_call *c, void **args, void *stream) {
+kp_status kp_launch_begin(kp_ctx *ctx, const kp_call *c, void **args, void *stream,
+                          kp_slot *s, int *pushed) {
   kp_status st = KP_OK;
+  *pushed = 0;
   if (!ctx->drv)
     return kp_fail(ctx, KP_ERR_NO_DEVICE, "%s: context has no device (KP_NO_DEVICE)",
                    kp_family_name(c->family));
   if (!ctx->have_pack) return kp_fail(ctx, KP_ERR_PACK_NOT_FOUND, "%s", ctx->pack_err);
   const kp_driver *d = ctx->drv;
-  CUcontext cur = NULL, popped;
-  int pushed = 0;
+  CUcontext cur = NULL;
   KP_CU(ctx, d->cuCtxGetCurrent(&cur));
   if (cur != ctx->cu) {
     KP_CU(ctx, d->cuCtxPushCurrent(ctx->cu));
-    pushed = 1;
+    *pushed = 1;
   }
+  st = lookup(ctx, c, args, (CUstream)stream, s);
+  if (st != KP_OK) kp_launch_end(ctx, *pushed);
+done:
+  return st;
+}
 
-  kp_slot s;
-  st = lookup(ctx, c, args, (CUstream)stream, &s);
-  if (st != KP_OK) goto done;
+void kp_launch_end(kp_ctx *ctx, int pushed) {
+  CUcontext popped;
+  if (pushed) ctx->drv->cuCtxPopCurrent(&popped);
+}
 
+kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void **args,
+                         void *stream, int pushed) {
+  kp_status st = KP_OK;
+  const kp_driver *d = ctx->drv;
+  const kpk_entry *e = s->e;
   uint64_t grid;
-  if (kp_grid_blocks(s.e, c->rows, c->cols, &grid) != KP_OK) {
-    st = kp_fail(ctx, KP_ERR_UNSUPPORTED,
-                 "%s: %llu rows x %llu cols need %llu blocks of %s, more than a grid holds",
-                 kp_family_name(c->family), (unsigned long long)c->rows,
-                 (unsigned long long)c->cols, (unsigned long long)grid, s.e->name);
+  if (kp_grid_blocks(e, c, ctx->props.sm_count, &grid) != KP_OK) {
+    char shape[96];
+    st = kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: %s %s needs %llu blocks of %s, more than a grid holds",
+                 kp_family_name(c->family), kp_family_dims_text(c->family),
+                 kp_shape_str(c, shape, sizeof shape), (unsigned long long)grid, e->name);
     goto done;
   }
-  KP_CU(ctx, d->cuLaunchKernel(s.fn, (unsigned)grid, 1, 1, s.e->block, 1, 1, s.e->smem,
-                               (CUstream)stream, args, NULL));
+  if (e->cluster > 1) {
+    if (!d->cuLaunchKernelEx) {
+      st = kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: variant %s needs cuLaunchKernelEx (a CUDA 12 "
+                   "driver)", kp_family_name(c->family), e->name);
+      goto done;
+    }
+    CUlaunchAttribute at;
+    memset(&at, 0, sizeof at);
+    at.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    at.value.clusterDim.x = e->cluster;
+    at.value.clusterDim.y = 1;
+    at.value.clusterDim.z = 1;
+    CUlaunchConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.gridDimX = (unsigned)grid;
+    cfg.gridDimY = cfg.gridDimZ = 1;
+    cfg.blockDimX = e->block;
+    cfg.blockDimY = cfg.blockDimZ = 1;
+    cfg.sharedMemBytes = e->smem;
+    cfg.hStream = (CUstream)stream;
+    cfg.attrs = &at;
+    cfg.numAttrs = 1;
+    KP_CU(ctx, d->cuLaunchKernelEx(&cfg, s->fn, args, NULL));
+  } else {
+    KP_CU(ctx, d->cuLaunchKernel(s->fn, (unsigned)grid, 1, 1, e->block, 1, 1, e->smem,
+                                 (CUstream)stream, args, NULL));
+  }
 done:
-  if (pushed) d->cuCtxPopCurrent(&popped);
+  kp_launch_end(ctx, pushed);
   return st;
+}
+
+kp_status kp_launch(kp_ctx *ctx, const kp_call *c, void **args, void *stream) {
+  kp_slot s;
+  int pushed;
+  kp_status st = kp_launch_begin(ctx, c, args, stream, &s, &pushed);
+  if (st != KP_OK) return st;
+  return kp_launch_slot(ctx, c, &s, args, stream, pushed);
 }
 
 kp_status kp_prepare(kp_ctx *ctx, const kp_call *c, const kpk_entry **chosen) {

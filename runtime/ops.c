@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -80,7 +81,7 @@ static kp_status eps_ok(opcheck *k, float eps) {
 
 static kp_status go(opcheck *k, kp_family f, kp_dtype dt, int64_t cols, int64_t rows,
                     uint32_t form, void **args, void *stream) {
-  kp_call c = {f, dt, (uint64_t)cols, k->align, (uint64_t)rows, form};
+  kp_call c = {f, dt, k->align, form, {(uint64_t)rows, (uint64_t)cols, 1, 1}};
   return kp_launch(k->ctx, &c, args, stream);
 }
 
@@ -246,4 +247,159 @@ kp_status kp_rope(kp_ctx *ctx, kp_dtype dt, void *q, void *k, const kp_rope_desc
   void *args[] = {&q, &k, &cs, &sn, &pos, &qst, &qsh, &kst, &ksh, &css,
                   &tokens, &hq, &hk, &rot, &gptj, &step};
   return go(&c, KP_FAM_ROPE, dt, d->rot_dim, d->tokens, (uint32_t)gptj, args, stream);
+}
+
+/* ---- GEMM ------------------------------------------------------------------ */
+
+void kp_gemm_desc_init(kp_gemm_desc *g, int64_t m, int64_t n, int64_t k) {
+  memset(g, 0, sizeof *g);
+  g->m = m, g->n = n, g->k = k, g->batch = 1;
+  g->b_layout = KP_B_NK;
+  g->lda = k, g->ldb = k, g->ldc = n, g->ldd = n;
+  g->stride_a = m * k, g->stride_b = n * k, g->stride_c = m * n, g->stride_d = m * n;
+  g->alpha = 1.f;
+}
+
+/* Bytes [lo, hi) that a (rows, cols) tensor with stride ld spans over
+** `batch` matrices stride bs apart (es bytes an element). */
+typedef struct span { uintptr_t lo, hi; } span;
+static span span_of(const void *p, int64_t rows, int64_t cols, int64_t ld, int64_t batch,
+                    int64_t bs, size_t es) {
+  uint64_t last = (uint64_t)(rows - 1) * (uint64_t)ld + (uint64_t)cols +
+                  (uint64_t)(batch - 1) * (uint64_t)bs;
+  span s = {(uintptr_t)p, (uintptr_t)p + (uintptr_t)(last * es)};
+  return s;
+}
+static int overlaps(span a, span b) { return a.lo < b.hi && b.lo < a.hi; }
+
+/* One operand of a batch: the matrix checks of tensor(), then the batch
+** stride (>= 0; the last matrix must stay addressable; its bytes join the
+** call's alignment). */
+static kp_status batched(opcheck *k, const char *name, const void *p, int64_t ld, int64_t rows,
+                         int64_t cols, int64_t batch, int64_t bs) {
+  TRY(tensor(k, name, p, ld, rows, cols));
+  if (batch == 1) return KP_OK;
+  if (bs < 0)
+    return kp_fail(k->ctx, KP_ERR_INVALID_ARG, "%s: %s batch stride %lld: must be >= 0", k->op,
+                   name, (long long)bs);
+  uint64_t one = (uint64_t)(rows - 1) * (uint64_t)ld + (uint64_t)cols;
+  if (bs && (uint64_t)(batch - 1) > ((uint64_t)INT64_MAX / k->es - one) / (uint64_t)bs)
+    return kp_fail(k->ctx, KP_ERR_INVALID_ARG, "%s: %s of %lld batches %lld apart overflows",
+                   k->op, name, (long long)batch, (long long)bs);
+  uint32_t a = align_of((uint64_t)bs * k->es);
+  if (a < k->align) k->align = a;
+  return KP_OK;
+}
+
+/* TMA descriptors for variants that load through the copy engine (entry
+** aux = the k-box; tile m/n the other box sides): A as (k, m, batch), B as
+** (k, n, batch), 128-byte swizzle, out-of-bounds elements read as zero.  A
+** broadcast operand (batch stride 0) is one matrix: the kernel then reads
+** batch coordinate 0. */
+static kp_status encode_tmap(kp_ctx *ctx, CUtensorMap *map, const kp_gemm_desc *g, kp_dtype dt,
+                             const void *p, uint64_t inner, uint64_t outer, int64_t ld,
+                             int64_t bs, uint32_t box_inner, uint32_t box_outer, const char *what) {
+  size_t es = kp_dtype_size(dt);
+  int one = g->batch == 1 || bs == 0;
+  cuuint64_t dims[3] = {inner, outer, one ? 1 : (cuuint64_t)g->batch};
+  cuuint64_t strides[2] = {(cuuint64_t)ld * es,
+                           (cuuint64_t)(one ? (uint64_t)ld * es * outer : (uint64_t)bs * es)};
+  if (strides[1] % 16) strides[1] += 16 - strides[1] % 16; /* unused when one matrix */
+  cuuint32_t box[3] = {box_inner, box_outer, 1}, elem[3] = {1, 1, 1};
+  CUresult r = ctx->drv->cuTensorMapEncodeTiled(
+      map, dt == KP_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3,
+      (void *)p, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) return kp_cu_fail(ctx, r, what, __FILE__, __LINE__);
+  return KP_OK;
+}
+
+kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *d,
+                  const kp_gemm_desc *g, void *stream) {
+  opcheck k;
+  if (ctx && !g) return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: desc is NULL");
+  TRY(begin(&k, ctx, "gemm", dt, g ? g->m : 0, g ? g->n : 0));
+  if (dt != KP_F16 && dt != KP_BF16)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "gemm: dtype %s: inputs must be f16 or bf16",
+                   kp_dtype_name(dt));
+  if (g->k < 1 || g->k > INT_MAX)
+    return kp_fail(ctx, g->k < 1 ? KP_ERR_INVALID_ARG : KP_ERR_UNSUPPORTED,
+                   "gemm: k=%lld: must be in [1, %d]", (long long)g->k, INT_MAX);
+  if (g->batch < 1 || g->batch > INT_MAX)
+    return kp_fail(ctx, g->batch < 1 ? KP_ERR_INVALID_ARG : KP_ERR_UNSUPPORTED,
+                   "gemm: batch=%lld: must be in [1, %d]", (long long)g->batch, INT_MAX);
+  if (g->b_layout != KP_B_NK && g->b_layout != KP_B_KN)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: b_layout %d is not KP_B_NK or KP_B_KN",
+                   (int)g->b_layout);
+  if ((unsigned)g->act > KP_ACT_GELU_TANH)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: act %d is not a kp_act", (int)g->act);
+  if (!isfinite(g->alpha) || !isfinite(g->beta))
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: alpha=%g beta=%g: must be finite",
+                   (double)g->alpha, (double)g->beta);
+  if (g->out_f32 != 0 && g->out_f32 != 1)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: out_f32=%d: must be 0 or 1", g->out_f32);
+  const int64_t m = g->m, n = g->n, kk = g->k, nb = g->batch;
+  const int nk = g->b_layout == KP_B_NK;
+  TRY(batched(&k, "A", a, g->lda, m, kk, nb, g->stride_a));
+  TRY(batched(&k, "B", b, g->ldb, nk ? n : kk, nk ? kk : n, nb, g->stride_b));
+  if (g->bias) TRY(tensor(&k, "bias", g->bias, n, 1, n));
+  const void *c = g->c && g->beta != 0.f ? g->c : NULL;
+  const size_t in_es = k.es, out_es = g->out_f32 ? 4 : in_es;
+  k.es = out_es;
+  if (c) TRY(batched(&k, "C", c, g->ldc, m, n, nb, g->stride_c));
+  TRY(batched(&k, "D", d, g->ldd, m, n, nb, g->stride_d));
+  k.es = in_es;
+  if (nb > 1 && g->stride_d < (m - 1) * g->ldd + n)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                   "gemm: D batch stride %lld < one matrix (%lld): batches would overlap",
+                   (long long)g->stride_d, (long long)((m - 1) * g->ldd + n));
+  span sd = span_of(d, m, n, g->ldd, nb, g->stride_d, out_es);
+  if (overlaps(sd, span_of(a, m, kk, g->lda, nb, g->stride_a, in_es)) ||
+      overlaps(sd, span_of(b, nk ? n : kk, nk ? kk : n, g->ldb, nb, g->stride_b, in_es)) ||
+      (g->bias && overlaps(sd, span_of(g->bias, 1, n, n, 1, 0, in_es))))
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: D overlaps A, B or bias");
+  if (c && c != d && overlaps(sd, span_of(c, m, n, g->ldc, nb, g->stride_c, out_es)))
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: D overlaps C without being C");
+  if (c && c == d && (g->ldc != g->ldd || (nb > 1 && g->stride_c != g->stride_d)))
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: C == D with other strides (ldc %lld, ldd %lld)",
+                   (long long)g->ldc, (long long)g->ldd);
+
+  kp_call call = {KP_FAM_GEMM, dt, k.align, (uint32_t)g->b_layout,
+                  {(uint64_t)m, (uint64_t)n, (uint64_t)kk, (uint64_t)nb}};
+  long long lda = g->lda, sa = g->stride_a, ldb = g->ldb, sb = g->stride_b, ldc = g->ldc,
+            sc = g->stride_c, ldd = g->ldd, sdd = g->stride_d;
+  int im = (int)m, in = (int)n, ik = (int)kk, ib = (int)nb, act = (int)g->act,
+      of = g->out_f32;
+  float alpha = g->alpha, beta = c ? g->beta : 0.f;
+  const void *bias = g->bias;
+  CUtensorMap tma, tmb;
+  memset(&tma, 0, sizeof tma);
+  memset(&tmb, 0, sizeof tmb);
+  void *args[] = {&a,   &lda, &sa,   &b,    &ldb, &sb, &c,  &ldc, &sc, &d,  &ldd, &sdd,
+                  &bias, &im, &in, &ik, &ib, &alpha, &beta, &act, &of, &tma, &tmb};
+  kp_slot s;
+  int pushed;
+  /* online autotuning never times a call whose D is its C (args[6] vs [9]) */
+  kp_status st = kp_launch_begin(ctx, &call, args, stream, &s, &pushed);
+  if (st != KP_OK) return st;
+  if (s.e->aux) {
+    st = ctx->drv->cuTensorMapEncodeTiled
+             ? KP_OK
+             : kp_fail(ctx, KP_ERR_UNSUPPORTED, "gemm: %s needs cuTensorMapEncodeTiled (a CUDA 12 "
+                       "driver)", s.e->name);
+    if (st == KP_OK)
+      st = encode_tmap(ctx, &tma, g, dt, a, (uint64_t)kk, (uint64_t)m, g->lda, g->stride_a,
+                       s.e->aux, s.e->tile[KP_GM], "cuTensorMapEncodeTiled(A)");
+    if (st == KP_OK)
+      st = nk ? encode_tmap(ctx, &tmb, g, dt, b, (uint64_t)kk, (uint64_t)n, g->ldb, g->stride_b,
+                            s.e->aux, s.e->tile[KP_GN], "cuTensorMapEncodeTiled(B)")
+              : encode_tmap(ctx, &tmb, g, dt, b, (uint64_t)n, (uint64_t)kk, g->ldb, g->stride_b,
+                            64, s.e->aux, "cuTensorMapEncodeTiled(B)");
+    if (st != KP_OK) {
+      kp_launch_end(ctx, pushed);
+      return st;
+    }
+  }
+  return kp_launch_slot(ctx, &call, &s, args, stream, pushed);
 }

@@ -25,9 +25,13 @@
 **   120..127 zero
 ** Each blob carries its own crc32 in its entry, so a corrupt kernel is
 ** caught when it is loaded, and `kp verify` checks them all up front.
-** Index entries: pack_layout.h (KE_*).  Version 3 added min_rows and
-** cols_per_block (entry bytes 144..151, reserved zero in version 2);
-** version 4 forms and cols_mult (bytes 152..159, reserved zero in version 3).
+** Index entries: pack_layout.h (KE_*).  Version 5 (256-byte entries)
+** replaced the row model's fields (column range, min_rows, rows and
+** columns per block, cols_mult) with per-dimension ones: each family names
+** up to KPK_DIMS dimensions (the entry's `dims` string, e.g. "rows:pow2,cols"
+** or "m:pow2,n,k,batch:pow2"), and an entry gives each a range, a multiple
+** it needs, and a tile that the grid counts.  Older versions are refused
+** with a "rebuild the pack" message.
 */
 #ifndef KP_PACK_H
 #define KP_PACK_H
@@ -38,16 +42,22 @@
 #include "kernpack.h"
 
 #define KPK_MAGIC "KERNPACK"
-#define KPK_FORMAT_VERSION 4
+#define KPK_FORMAT_VERSION 5
 #define KPK_HEADER_SIZE 128
-#define KPK_ENTRY_SIZE 160
+#define KPK_ENTRY_SIZE 256
 #define KPK_MAX_ENTRIES 65536
 #define KPK_MAX_FILE (1ull << 32)
 #define KPK_NO_PRELUDE 0xFFFFFFFFu
-#define KPK_MAX_COLS 2147483647u    /* kernels index columns with int */
-#define KPK_MAX_MIN_ROWS (1u << 30) /* the largest power of two a call's rows reach */
-#define KPK_MAX_COLS_MULT 256u
+#define KPK_MAX_DIM 2147483647u     /* kernels take their dimensions as int */
+#define KPK_MAX_MULT 256u
 #define KPK_FORMS 8                 /* forms 0..7: bits of kpk_entry.forms */
+#define KPK_DIMS 4                  /* dimensions a family may name */
+#define KPK_MAX_CLUSTER 16
+/* The row families' dimensions ("rows:pow2,cols"): rows (rope: tokens) and
+** cols (the family's row length; rmsnorm_swiglu: the output width; rope:
+** rot_dim), as indices into kp_call.dim and the entry's per-dim fields. */
+#define KP_ROWS 0
+#define KP_COLS 1
 
 /* One variant's record: what it is, when it applies, and what it cost. */
 typedef struct kpk_entry {
@@ -58,21 +68,26 @@ typedef struct kpk_entry {
   const char *params;    /* "vec=8,threads=256,..." for humans and tools */
   const char *signature; /* kernel argument kinds, checked by the runtime */
   const char *options;   /* NVRTC options used */
+  const char *dims;      /* the family's dimensions, "rows:pow2,cols" (kp_dims_parse) */
   uint32_t dtype;        /* kp_dtype */
-  /* applicability */
-  uint64_t min_cols, max_cols; /* inclusive range of the family's cols */
-  uint32_t align;        /* bytes every row start must be aligned to */
+  /* applicability, per dimension in the family's order (dims past the
+  ** family's count are zero) */
+  uint64_t dmin[KPK_DIMS];  /* applies to dim >= this (0: any) */
+  uint64_t dmax[KPK_DIMS];  /* and dim <= this (0: any) */
+  uint32_t dmult[KPK_DIMS]; /* and dim a multiple of this (0 or 1: any) */
+  uint32_t align;        /* bytes every pointer and row stride must be aligned to */
   uint32_t min_sm, max_sm; /* inclusive, 0 = unbounded */
-  uint32_t min_rows;     /* applies to rows >= this; 0 = any (else a power of two) */
-  uint32_t cols_mult;    /* applies to cols that are a multiple of this; 0 or 1 = any */
   uint32_t forms;        /* bit f: computes the call's form f (GeGLU's GELU, RoPE's
-                         ** layout; kp_call.form); 0 = every form (a runtime argument) */
+                         ** layout, GEMM's B layout; kp_call.form); 0 = every form */
   int32_t rank;          /* higher wins among applicable variants */
-  /* launch geometry */
+  /* launch geometry: grid.x = product over dims with tile[d] > 0 of
+  ** ceil(dim / tile[d]) (kp_grid_blocks); the kernel decodes blockIdx.x */
   uint32_t block;        /* threads per block */
-  uint32_t rows_per_block;
-  uint32_t cols_per_block; /* 0: a block covers whole rows; else ceil(cols / this)
-                           ** blocks per row-block (kp_grid_blocks) */
+  uint32_t tile[KPK_DIMS];
+  uint32_t persist;      /* > 0: at most persist x SM count blocks, each looping over
+                         ** tiles with stride gridDim.x */
+  uint32_t cluster;      /* thread-block cluster size along x (0 or 1: none) */
+  uint32_t aux;          /* a value the family's op reads (GEMM: TMA k-box, 0 = no TMA) */
   uint32_t smem;         /* dynamic shared memory bytes */
   /* what ptxas reported */
   uint32_t regs, stack, spill_stores, spill_loads;
@@ -98,6 +113,25 @@ typedef struct kpk_pack {
   const uint8_t *prelude; /* NULL if none */
   uint64_t prelude_size;
 } kpk_pack;
+
+/* A family's dimensions, parsed from "rows:pow2,cols": names (identifiers,
+** < 16 characters) and, per dimension, whether the selection cache and the
+** tuning table bucket it by powers of two (":pow2": rows, GEMM's m, batch)
+** or key it by its exact value (cols, n, k). */
+typedef struct kp_dims {
+  int n;
+  char name[KPK_DIMS][16];
+  uint8_t pow2[KPK_DIMS];
+} kp_dims;
+/* 0 on success; -1 with a message in err (may be NULL). */
+int kp_dims_parse(const char *s, kp_dims *out, char *err, size_t errlen);
+/* Index of dimension `name`, or -1. */
+int kp_dims_find(const kp_dims *d, const char *name);
+/* Do an entry's ranges fit its dimensions?  For a pow2 dimension, min must
+** be 0 or a power of two, max a power of two or one less, and no multiple is
+** allowed, so that a rows class of the selection cache never straddles a
+** bound (select.c).  0 if so, else -1 with a message. */
+int kp_dims_check_entry(const kp_dims *d, const kpk_entry *e, char *err, size_t errlen);
 
 uint32_t kp_crc32(const void *p, size_t n);
 uint64_t kp_fnv1a64(const void *p, size_t n);

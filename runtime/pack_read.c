@@ -127,11 +127,13 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     const uint8_t *r = data + ioff + (uint64_t)i * KPK_ENTRY_SIZE;
     kpk_entry *e = &pk->entries[i];
     const char **strf[] = {&e->family, &e->name, &e->entry, &e->params, &e->signature,
-                           &e->options};
+                           &e->options, &e->dims};
     static const char *const strn[] = {"family", "name", "entry", "params", "signature",
-                                       "options"};
-    for (int s = 0; s < 6; s++) {
-      uint32_t off = kp_rd32(r + 4 * s);
+                                       "options", "dims"};
+    static const int stro[] = {KE_FAMILY, KE_NAME, KE_ENTRY, KE_PARAMS, KE_SIGNATURE,
+                               KE_OPTIONS, KE_DIMS};
+    for (int s = 0; s < 7; s++) {
+      uint32_t off = kp_rd32(r + stro[s]);
       *strf[s] = str_at(pk, strs, ssize, off);
       if (!*strf[s])
         return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
@@ -140,17 +142,20 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     }
     e->dtype = kp_rd32(r + KE_DTYPE);
     e->align = kp_rd32(r + KE_ALIGN);
-    e->min_cols = kp_rd64(r + KE_MIN_COLS);
-    e->max_cols = kp_rd64(r + KE_MAX_COLS);
+    for (int d = 0; d < KPK_DIMS; d++) {
+      e->dmin[d] = kp_rd64(r + KE_DMIN + 8 * d);
+      e->dmax[d] = kp_rd64(r + KE_DMAX + 8 * d);
+      e->dmult[d] = kp_rd32(r + KE_DMULT + 4 * d);
+      e->tile[d] = kp_rd32(r + KE_TILE + 4 * d);
+    }
+    e->persist = kp_rd32(r + KE_PERSIST);
+    e->cluster = kp_rd32(r + KE_CLUSTER);
+    e->aux = kp_rd32(r + KE_AUX);
     e->min_sm = kp_rd32(r + KE_MIN_SM);
     e->max_sm = kp_rd32(r + KE_MAX_SM);
     e->rank = (int32_t)kp_rd32(r + KE_RANK);
     e->block = kp_rd32(r + KE_BLOCK);
-    e->rows_per_block = kp_rd32(r + KE_RPB);
-    e->min_rows = kp_rd32(r + KE_MIN_ROWS);
-    e->cols_per_block = kp_rd32(r + KE_CPB);
     e->forms = kp_rd32(r + KE_FORMS);
-    e->cols_mult = kp_rd32(r + KE_COLS_MULT);
     e->smem = kp_rd32(r + KE_SMEM);
     e->regs = kp_rd32(r + KE_REGS);
     e->stack = kp_rd32(r + KE_STACK);
@@ -173,36 +178,28 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     if (e->dtype >= KP_DTYPE_COUNT_)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "index entry %u (%s): dtype %u unknown",
                   i, e->name, e->dtype);
-    if (e->min_cols < 1 || e->max_cols < e->min_cols)
-      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
-                  "index entry %u (%s): column range [%llu, %llu] is empty", i, e->name,
-                  (unsigned long long)e->min_cols, (unsigned long long)e->max_cols);
+    for (int b = KE_RESERVED; b < KE_DMIN; b++)
+      if (r[b])
+        return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                    "index entry %u (%s): reserved byte %d is not zero", i, e->name, b);
+    kp_dims dims;
+    char why[200];
+    if (kp_dims_parse(e->dims, &dims, why, sizeof why) ||
+        kp_dims_check_entry(&dims, e, why, sizeof why))
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "index entry %u (%s): %s", i, e->name,
+                  why);
     if (e->align == 0 || (e->align & (e->align - 1)) || e->align > 256)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): alignment %u is not a power of two <= 256", i, e->name,
                   e->align);
-    if (e->block == 0 || e->block > 1024 || e->rows_per_block == 0)
+    if (e->block == 0 || e->block > 1024 || e->cluster > KPK_MAX_CLUSTER || e->persist > 64)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
-                  "index entry %u (%s): block of %u threads, %u rows per block", i, e->name,
-                  e->block, e->rows_per_block);
-    /* min_rows: a power of two, so that no rows class of the selection cache
-    ** straddles it (select.c); rows are at most 2^31 - 1 */
-    if (e->min_rows > KPK_MAX_MIN_ROWS || (e->min_rows & (e->min_rows - 1)))
-      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
-                  "index entry %u (%s): min_rows %u is not 0 or a power of two <= %u", i,
-                  e->name, e->min_rows, KPK_MAX_MIN_ROWS);
-    if (e->cols_mult > KPK_MAX_COLS_MULT)
-      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
-                  "index entry %u (%s): cols_mult %u is more than %u", i, e->name, e->cols_mult,
-                  KPK_MAX_COLS_MULT);
+                  "index entry %u (%s): block of %u threads, cluster %u, %u persistent blocks "
+                  "per SM", i, e->name, e->block, e->cluster, e->persist);
     if (e->forms >> KPK_FORMS)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): forms 0x%x name forms past %d", i, e->name, e->forms,
                   KPK_FORMS - 1);
-    if (e->cols_per_block > KPK_MAX_COLS)
-      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
-                  "index entry %u (%s): cols_per_block %u is more than %u", i, e->name,
-                  e->cols_per_block, KPK_MAX_COLS);
     if (!in_bounds(e->image_off, e->image_size, bsize) || e->image_size == 0)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): image (offset %llu, %llu bytes) is outside the blob section",

@@ -3,22 +3,26 @@
 ** and the device, so they can be tested on any machine.
 **
 ** Variant rule: among the pack's entries of the call's family and dtype whose
-** column range holds cols (and cols_mult divides them), whose min_rows the
-** call's rows reach, that compute the call's form (GeGLU's GELU, RoPE's
-** layout), whose alignment requirement the call meets, whose SM range holds the device and
-** whose shared memory fits, take the highest rank; ties go to the earliest
-** entry.  (The tuning table, tune.c, decides first when loaded.)
+** range holds every dimension of the call (and whose multiples divide them),
+** that compute the call's form (GeGLU's GELU, RoPE's layout, GEMM's B
+** layout), whose alignment requirement the call meets, whose SM range holds
+** the device and whose shared memory fits, take the highest rank; ties go to
+** the earliest entry.  (The tuning table, tune.c, decides first when loaded.)
 **
-** min_rows and the selection cache: launch.c caches the choice per (family,
-** dtype, cols, alignment, rows class), the rows class being ceil(log2 rows)
-** -- the tuning table's rows bucket (2^(k-1), 2^k] -- split into rows = 2^k
-** and the rest (2^(k-1), 2^k).  Within a class floor(log2 rows) is constant
-** too, so for a power of two 2^m the test rows >= 2^m has one answer for
-** every member.  That is why min_rows must be 0 or a power of two (the
-** generator and the pack reader refuse anything else): a threshold of 1000
-** would split the class (512, 1024) and two calls sharing a cache slot
-** could need different variants.  The table's choice, made among the
-** variants that apply to the call, is then constant per class as well.
+** Bounds and the selection cache: launch.c caches the choice per (family,
+** dtype, alignment, form, and each dimension's class).  An exact dimension
+** (cols, GEMM's n and k) is its own class.  A pow2 dimension's class (rows,
+** GEMM's m and batch) is ceil(log2 v) -- the tuning table's bucket
+** (2^(k-1), 2^k] -- split into v = 2^k and the rest (2^(k-1), 2^k).  Within
+** a class floor(log2 v) is constant too, so for a power of two 2^m the test
+** v >= 2^m has one answer for every member, and so has v <= 2^m or
+** v <= 2^m - 1.  That is why a pow2 dimension's min must be 0 or a power of
+** two, its max a power of two or one less, and it takes no multiple (the
+** generator and the pack reader refuse anything else, kp_dims_check_entry):
+** a threshold of 1000 would split the class (512, 1024) and two calls
+** sharing a cache slot could need different variants.  The table's choice,
+** made among the variants that apply to the call, is then constant per
+** class as well.
 **
 ** Pack rule (kp_target_score): exact arch-specific cubin, exact cubin, the
 ** newest cubin of the same major version that is not newer than the device
@@ -33,15 +37,25 @@
 #include "internal.h"
 
 static const char *const family_names[] = {
-#define KP_FAMILY_NAME_(id, name, sig) name,
+#define KP_FAMILY_NAME_(id, name, sig, dims) name,
     KP_FAMILY_LIST(KP_FAMILY_NAME_)
 #undef KP_FAMILY_NAME_
 };
 static const char *const family_sigs[] = {
-#define KP_FAMILY_SIG_(id, name, sig) sig,
+#define KP_FAMILY_SIG_(id, name, sig, dims) sig,
     KP_FAMILY_LIST(KP_FAMILY_SIG_)
 #undef KP_FAMILY_SIG_
 };
+static const char *const family_dims[] = {
+#define KP_FAMILY_DIMS_(id, name, sig, dims) dims,
+    KP_FAMILY_LIST(KP_FAMILY_DIMS_)
+#undef KP_FAMILY_DIMS_
+};
+static kp_dims parsed_dims[KP_FAM_COUNT];
+static pthread_once_t dims_once = PTHREAD_ONCE_INIT;
+static void parse_all_dims(void) {
+  for (int f = 0; f < KP_FAM_COUNT; f++) kp_dims_parse(family_dims[f], &parsed_dims[f], NULL, 0);
+}
 
 const char *kp_family_name(kp_family f) {
   return (unsigned)f < KP_FAM_COUNT ? family_names[f] : "?";
@@ -62,18 +76,44 @@ const char *kp_family_signature(kp_family f) {
   return (unsigned)f < KP_FAM_COUNT ? family_sigs[f] : "";
 }
 
+const char *kp_family_dims_text(kp_family f) {
+  return (unsigned)f < KP_FAM_COUNT ? family_dims[f] : "";
+}
+
+const kp_dims *kp_family_dims(kp_family f) {
+  static const kp_dims none;
+  pthread_once(&dims_once, parse_all_dims);
+  return (unsigned)f < KP_FAM_COUNT ? &parsed_dims[f] : &none;
+}
+
+const char *kp_shape_str(const kp_call *c, char *out, size_t n) {
+  const kp_dims *d = kp_family_dims(c->family);
+  size_t len = 0;
+  out[0] = 0;
+  for (int i = 0; i < d->n && len < n; i++) {
+    int w = snprintf(out + len, n - len, "%s%llu", i ? "x" : "", (unsigned long long)c->dim[i]);
+    if (w < 0) break;
+    len += (size_t)w;
+  }
+  return out;
+}
+
 int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d, char *why,
                      size_t whylen) {
 #define KP_NO_(...) do { if (why) snprintf(why, whylen, __VA_ARGS__); return 0; } while (0)
   if (strcmp(e->family, kp_family_name(c->family)) != 0) KP_NO_("other family");
   if (e->dtype != (uint32_t)c->dtype) KP_NO_("other dtype");
-  if (c->cols < e->min_cols || c->cols > e->max_cols)
-    KP_NO_("cols %llu outside [%llu, %llu]", (unsigned long long)c->cols,
-           (unsigned long long)e->min_cols, (unsigned long long)e->max_cols);
-  if (c->rows < e->min_rows)
-    KP_NO_("needs rows >= %u, call has %llu", e->min_rows, (unsigned long long)c->rows);
-  if (e->cols_mult > 1 && c->cols % e->cols_mult)
-    KP_NO_("needs cols a multiple of %u, call has %llu", e->cols_mult, (unsigned long long)c->cols);
+  const kp_dims *dn = kp_family_dims(c->family);
+  for (int i = 0; i < dn->n; i++) {
+    unsigned long long v = c->dim[i];
+    if (v < e->dmin[i] && !e->dmax[i])
+      KP_NO_("needs %s >= %llu, call has %llu", dn->name[i], (unsigned long long)e->dmin[i], v);
+    if (v < e->dmin[i] || (e->dmax[i] && v > e->dmax[i]))
+      KP_NO_("%s %llu outside [%llu, %llu]", dn->name[i], v, (unsigned long long)e->dmin[i],
+             (unsigned long long)e->dmax[i]);
+    if (e->dmult[i] > 1 && v % e->dmult[i])
+      KP_NO_("needs %s a multiple of %u, call has %llu", dn->name[i], e->dmult[i], v);
+  }
   if (e->forms && !(c->form < KPK_FORMS && (e->forms >> c->form & 1)))
     KP_NO_("computes forms 0x%x, call has form %u", e->forms, c->form);
   if (c->align < e->align) KP_NO_("needs %u-byte alignment, call has %u", e->align, c->align);
@@ -96,14 +136,15 @@ int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d
     if (!kp_entry_applies(e, c, d, NULL, 0)) continue;
     if (best < 0 || e->rank > pk->entries[best].rank) best = (int)i;
   }
-  if (best < 0 && why)
+  if (best < 0 && why) {
+    char shape[96];
     snprintf(why, whylen,
-             "%s: no %s variant in pack %s applies to rows=%llu cols=%llu with %u-byte alignment "
+             "%s: no %s variant in pack %s applies to %s %s with %u-byte alignment "
              "on sm_%d (%d %s %s variants in the pack)",
              kp_family_name(c->family), kp_dtype_name(c->dtype), pk->path,
-             (unsigned long long)c->rows, (unsigned long long)c->cols, c->align, d->sm, seen,
-             kp_family_name(c->family),
-             kp_dtype_name(c->dtype));
+             kp_family_dims_text(c->family), kp_shape_str(c, shape, sizeof shape), c->align,
+             d->sm, seen, kp_family_name(c->family), kp_dtype_name(c->dtype));
+  }
   return best;
 }
 

@@ -19,12 +19,33 @@ uint64_t kp_rows_bucket(uint64_t rows) {
   return b;
 }
 
+void kp_tune_key_dims(const kp_call *c, uint64_t out[KPK_DIMS]) {
+  const kp_dims *d = kp_family_dims(c->family);
+  for (int i = 0; i < KPK_DIMS; i++)
+    out[i] = i < d->n ? (d->pow2[i] ? kp_rows_bucket(c->dim[i]) : c->dim[i]) : 1;
+}
+
 const char *kp_form_name(const char *family, uint32_t form) {
-  static const char *const geglu[] = {"erf", "tanh"}, *const rope[] = {"neox", "gptj"};
+  static const char *const geglu[] = {"erf", "tanh"}, *const rope[] = {"neox", "gptj"},
+                           *const gemm[] = {"nk", "kn"};
   if (form > 1) return NULL;
   if (!strcmp(family, "geglu")) return geglu[form];
   if (!strcmp(family, "rope")) return rope[form];
+  if (!strcmp(family, "gemm")) return gemm[form];
   return NULL;
+}
+
+/* "32768x8192" */
+static void shape_text(const kp_tune_row *r, char *out, size_t n) {
+  int f = kp_family_from_name(r->family);
+  int nd = f < 0 ? 0 : kp_family_dims((kp_family)f)->n;
+  size_t len = 0;
+  out[0] = 0;
+  for (int i = 0; i < nd && len < n; i++) {
+    int w = snprintf(out + len, n - len, "%s%llu", i ? "x" : "", (unsigned long long)r->dim[i]);
+    if (w < 0) break;
+    len += (size_t)w;
+  }
 }
 
 void kp_tune_default_name(const char *target, const char *device, char *out, size_t n) {
@@ -112,42 +133,57 @@ static kp_status header_line(kp_tune_table *t, char *line, const char *path, int
 
 static kp_status data_line(kp_tune_table *t, char *line, const char *path, int ln, char *err,
                            size_t errlen) {
-  char fam[64], dt[16], var[256], form[16], extra[2];
-  unsigned long long cols, rows;
+  char fam[64], dt[16], shape[128], var[256], form[16], extra[2];
   unsigned align;
   double us;
-  int n = sscanf(line, "%63s %15s %llu %u %llu %255s %lf %15s %1s", fam, dt, &cols, &align, &rows,
-                 var, &us, form, extra);
-  if (n != 7 && n != 8)
+  int n = sscanf(line, "%63s %15s %127s %u %255s %lf %15s %1s", fam, dt, shape, &align, var, &us,
+                 form, extra);
+  if (n != 6 && n != 7)
     return perr(err, errlen, path, ln,
-                "expected 'family dtype cols align rows variant time_us [form]' (7 or 8 fields)");
+                "expected 'family dtype shape align variant time_us [form]' (6 or 7 fields)");
   kp_tune_row r;
   memset(&r, 0, sizeof r);
-  if (n == 8) {
+  int f = kp_family_from_name(fam);
+  if (f < 0) return perr(err, errlen, path, ln, "unknown family '%s'", fam);
+  if (n == 7) {
     while (r.form < 2 && (!kp_form_name(fam, r.form) || strcmp(form, kp_form_name(fam, r.form))))
       r.form++;
     if (r.form == 2)
       return perr(err, errlen, path, ln, "'%s' is not a form of %s%s", form, fam,
                   !strcmp(fam, "geglu")  ? " (erf, tanh)"
                   : !strcmp(fam, "rope") ? " (neox, gptj)"
+                  : !strcmp(fam, "gemm") ? " (nk, kn)"
                                          : " (it has none)");
   }
   int d = kp_dtype_from_name(dt);
   if (d < 0) return perr(err, errlen, path, ln, "unknown dtype '%s'", dt);
-  if (strlen(fam) >= sizeof r.family || strlen(var) >= sizeof r.variant)
-    return perr(err, errlen, path, ln, "family or variant name too long");
-  if (cols < 1 || cols > 2147483647ull) return perr(err, errlen, path, ln, "cols %llu out of range", cols);
+  if (strlen(var) >= sizeof r.variant) return perr(err, errlen, path, ln, "variant name too long");
+  const kp_dims *dn = kp_family_dims((kp_family)f);
+  const char *p = shape;
+  for (int i = 0; i < KPK_DIMS; i++) r.dim[i] = 1;
+  for (int i = 0; i < dn->n; i++) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(p, &end, 10);
+    if (end == p || errno || (i + 1 < dn->n ? *end != 'x' : *end != 0))
+      return perr(err, errlen, path, ln, "shape '%s': expected %d numbers joined by 'x' (%s)",
+                  shape, dn->n, kp_family_dims_text((kp_family)f));
+    if (v < 1 || v > KPK_MAX_DIM)
+      return perr(err, errlen, path, ln, "shape '%s': %s = %llu out of range", shape,
+                  dn->name[i], v);
+    if (dn->pow2[i] && v != kp_rows_bucket(v))
+      return perr(err, errlen, path, ln, "shape '%s': %s = %llu is not a power-of-two bucket",
+                  shape, dn->name[i], v);
+    r.dim[i] = v;
+    p = end + 1;
+  }
   if (align < 1 || align > 16 || (align & (align - 1)))
     return perr(err, errlen, path, ln, "align %u is not a power of two <= 16", align);
-  if (rows < 1 || rows != kp_rows_bucket(rows))
-    return perr(err, errlen, path, ln, "rows %llu is not a power-of-two bucket", rows);
   if (!(us > 0) || !isfinite(us)) return perr(err, errlen, path, ln, "time %g is not > 0", us);
   strcpy(r.family, fam);
   strcpy(r.variant, var);
   r.dtype = (kp_dtype)d;
-  r.cols = cols;
   r.align = align;
-  r.rows = rows;
   r.us = us;
   r.line = ln;
   if (kp_tune_add(t, &r)) return KP_ERR_NOMEM;
@@ -182,8 +218,9 @@ kp_status kp_tune_parse(kp_tune_table *t, const char *text, const char *path, ch
         st = perr(err, errlen, path, ln, "not a kernpack tuning table (expected 'kernpack-tune %d')",
                   KP_TUNE_VERSION);
       } else if (v != KP_TUNE_VERSION) {
-        st = perr(err, errlen, path, ln, "table format version %d, this library reads %d", v,
-                  KP_TUNE_VERSION);
+        st = perr(err, errlen, path, ln,
+                  "table format version %d, this library reads %d: re-tune (kp tune) to "
+                  "rebuild it", v, KP_TUNE_VERSION);
       }
       seen_magic = 1;
       continue;
@@ -231,9 +268,13 @@ kp_status kp_tune_load(kp_tune_table *t, const char *path, char *err, size_t err
   return st;
 }
 
+static int same_dims(const uint64_t *a, const uint64_t *b) {
+  return !memcmp(a, b, KPK_DIMS * sizeof *a);
+}
+
 static int same_key(const kp_tune_row *a, const kp_tune_row *b) {
-  return !strcmp(a->family, b->family) && a->dtype == b->dtype && a->cols == b->cols &&
-         a->align == b->align && a->rows == b->rows && a->form == b->form;
+  return !strcmp(a->family, b->family) && a->dtype == b->dtype && same_dims(a->dim, b->dim) &&
+         a->align == b->align && a->form == b->form;
 }
 
 int kp_tune_add(kp_tune_table *t, const kp_tune_row *r) {
@@ -253,15 +294,15 @@ int kp_tune_add(kp_tune_table *t, const kp_tune_row *r) {
   return 0;
 }
 
-/* the key's order: family, dtype, cols, align, rows, form */
+/* the key's order: family, dtype, shape (dims in order), align, form */
 static int key_cmp(const void *pa, const void *pb) {
   const kp_tune_row *a = pa, *b = pb;
   int c = strcmp(a->family, b->family);
   if (c) return c;
   if (a->dtype != b->dtype) return (int)a->dtype - (int)b->dtype;
-  if (a->cols != b->cols) return a->cols < b->cols ? -1 : 1;
+  for (int i = 0; i < KPK_DIMS; i++)
+    if (a->dim[i] != b->dim[i]) return a->dim[i] < b->dim[i] ? -1 : 1;
   if (a->align != b->align) return a->align < b->align ? -1 : 1;
-  if (a->rows != b->rows) return a->rows < b->rows ? -1 : 1;
   if (a->form != b->form) return a->form < b->form ? -1 : 1;
   return 0;
 }
@@ -284,13 +325,14 @@ int kp_tune_write(const kp_tune_table *t, FILE *f) {
   fprintf(f, "device = %s\nsm = %d\nsm_count = %d\ndriver = %d\npack = %s %016llx\ndate = %s\n",
           t->device, t->sm, t->sm_count, t->driver, t->pack_target[0] ? t->pack_target : "-",
           (unsigned long long)t->pack_hash, t->date);
-  fprintf(f, "# family dtype cols align rows variant time_us [form]  (best per key first)\n");
+  fprintf(f, "# family dtype shape align variant time_us [form]  (best per key first)\n");
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *r = &sorted[i];
     const char *form = r->form ? kp_form_name(r->family, r->form) : NULL;
-    fprintf(f, "%s %s %llu %u %llu %s %.3f%s%s\n", r->family, kp_dtype_name(r->dtype),
-            (unsigned long long)r->cols, r->align, (unsigned long long)r->rows, r->variant, r->us,
-            form ? " " : "", form ? form : "");
+    char shape[128];
+    shape_text(r, shape, sizeof shape);
+    fprintf(f, "%s %s %s %u %s %.3f%s%s\n", r->family, kp_dtype_name(r->dtype), shape, r->align,
+            r->variant, r->us, form ? " " : "", form ? form : "");
   }
   free(sorted);
   return ferror(f) ? -1 : 0;
@@ -377,21 +419,21 @@ static int find_entry(const kpk_pack *pk, const char *name) {
   return -1;
 }
 
-/* Is r a row of c's family, dtype, alignment and form (at any cols, rows)? */
+/* Is r a row of c's family, dtype, alignment and form (at any shape)? */
 static int of_call(const kp_tune_row *r, const kp_call *c) {
   return r->align == c->align && r->dtype == c->dtype && r->form == c->form &&
          !strcmp(r->family, kp_family_name(c->family));
 }
 
-/* Best variant measured at the key (cols, rows) that applies to the call c
-** itself (its cols and rows, not the key's: a min_rows variant measured in
-** c's bucket at larger rows does not apply to a smaller c), or -1. */
-static int best_at(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c, uint64_t cols,
-                   uint64_t rows, const kp_devprops *d, double *us) {
+/* Best variant measured at the key `dim` that applies to the call c itself
+** (its dims, not the key's: a min rows variant measured in c's bucket at
+** larger rows does not apply to a smaller c), or -1. */
+static int best_at(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
+                   const uint64_t *dim, const kp_devprops *d, double *us) {
   int best = -1;
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *r = &t->rows[i];
-    if (r->cols != cols || r->rows != rows || !of_call(r, c)) continue;
+    if (!same_dims(r->dim, dim) || !of_call(r, c)) continue;
     int e = find_entry(pk, r->variant);
     if (e < 0 || !kp_entry_applies(&pk->entries[e], c, d, NULL, 0)) continue;
     if (best < 0 || r->us < *us) {
@@ -405,24 +447,26 @@ static int best_at(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
 int kp_tune_exact(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
                   const kp_devprops *d) {
   double us;
-  return best_at(t, pk, c, c->cols, kp_rows_bucket(c->rows), d, &us);
+  uint64_t key[KPK_DIMS];
+  kp_tune_key_dims(c, key);
+  return best_at(t, pk, c, key, d, &us);
 }
 
 static double log2dist(uint64_t a, uint64_t b) { return fabs(log2((double)a) - log2((double)b)); }
 
-/* The ranking's own pick, where the table timed it at the key (cols, rows)
+/* The ranking's own pick, where the table timed it at the key `dim`
 ** within KP_TUNE_MARGIN of the key's best (best_us): a lead that small is
 ** within the spread of a tuning run, and the ranking was chosen over many
 ** shapes and both devices.  Else best. */
 static int keep_ranked(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
-                       const kp_devprops *d, uint64_t cols, uint64_t rows, int best,
-                       double best_us, double *us) {
+                       const kp_devprops *d, const uint64_t *dim, int best, double best_us,
+                       double *us) {
   *us = best_us;
   int r = kp_select_variant(pk, c, d, NULL, 0);
   if (r < 0 || r == best) return best;
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *w = &t->rows[i];
-    if (w->cols == cols && w->rows == rows && of_call(w, c) &&
+    if (same_dims(w->dim, dim) && of_call(w, c) &&
         !strcmp(w->variant, pk->entries[r].name) && w->us <= best_us * (1 + KP_TUNE_MARGIN)) {
       *us = w->us;
       return r;
@@ -431,17 +475,20 @@ static int keep_ranked(const kp_tune_table *t, const kpk_pack *pk, const kp_call
   return best;
 }
 
-/* The choice at the key (cols, rows) whose best is entry best (best_us):
+/* The choice at the key `dim` whose best is entry best (best_us):
 ** that, or the ranking's pick kept by keep_ranked; how says which, with
 ** kind ("exact key", "nearest key") and there (" there": times measured at
 ** another shape). */
 static int decide(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
-                  const kp_devprops *d, const char *kind, const char *there, uint64_t cols,
-                  uint64_t rows, int best, double best_us, char *how, size_t howlen) {
+                  const kp_devprops *d, const char *kind, const char *there,
+                  const uint64_t *dim, int best, double best_us, char *how, size_t howlen) {
   double us;
-  int k = keep_ranked(t, pk, c, d, cols, rows, best, best_us, &us);
-  int n = snprintf(how, howlen, "table %s: %s cols=%llu rows<=%llu: ", t->path, kind,
-                   (unsigned long long)cols, (unsigned long long)rows);
+  int k = keep_ranked(t, pk, c, d, dim, best, best_us, &us);
+  kp_call at = *c;
+  memcpy(at.dim, dim, sizeof at.dim);
+  char shape[96];
+  int n = snprintf(how, howlen, "table %s: %s %s %s (pow2 dims as buckets): ", t->path, kind,
+                   kp_family_dims_text(c->family), kp_shape_str(&at, shape, sizeof shape));
   size_t o = n < 0 ? 0 : (size_t)n < howlen ? (size_t)n : howlen;
   if (k != best)
     snprintf(how + o, howlen - o,
@@ -455,37 +502,50 @@ static int decide(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
 
 int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
                  const kp_devprops *d, char *how, size_t howlen) {
-  uint64_t rb = kp_rows_bucket(c->rows);
+  uint64_t key[KPK_DIMS];
+  kp_tune_key_dims(c, key);
   double us = 0;
-  int e = best_at(t, pk, c, c->cols, rb, d, &us);
-  if (e >= 0) return decide(t, pk, c, d, "exact key", "", c->cols, rb, e, us, how, howlen);
-  /* nearest key: the least log2 distance in cols plus rows bucket, within
+  int e = best_at(t, pk, c, key, d, &us);
+  if (e >= 0) return decide(t, pk, c, d, "exact key", "", key, e, us, how, howlen);
+  /* nearest key: the least sum of log2 distances over the dims, within
   ** KP_TUNE_REACH (a key measured at a shape 4x larger or smaller says
   ** little about this one: the ranking decides instead); ties go to the key
-  ** at the call's cols, then to the smaller key */
-  double bd = INFINITY, bd_c = INFINITY;
-  uint64_t bc = 0, br = 0;
+  ** nearer in the exact dims (cols; n, k), then to the smaller key */
+  const kp_dims *dn = kp_family_dims(c->family);
+  double bd = INFINITY, bd_x = INFINITY;
+  const uint64_t *bk = NULL;
   int best = -1;
   double best_us = 0;
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *r = &t->rows[i];
     if (!of_call(r, c)) continue;
-    double dc = log2dist(r->cols, c->cols), dist = dc + log2dist(r->rows, rb);
-    if (dist > KP_TUNE_REACH || dist > bd || (dist == bd && dc > bd_c) ||
-        (dist == bd && dc == bd_c && (r->cols > bc || (r->cols == bc && r->rows >= br))))
-      continue;
+    double dist = 0, dx = 0;
+    for (int j = 0; j < dn->n; j++) {
+      double dj = log2dist(r->dim[j], key[j]);
+      dist += dj;
+      if (!dn->pow2[j]) dx += dj;
+    }
+    if (dist > KP_TUNE_REACH || dist > bd || (dist == bd && dx > bd_x)) continue;
+    if (dist == bd && dx == bd_x && bk) {
+      int smaller = 0;
+      for (int j = 0; j < KPK_DIMS; j++)
+        if (r->dim[j] != bk[j]) {
+          smaller = r->dim[j] < bk[j];
+          break;
+        }
+      if (!smaller) continue;
+    }
     double u;
-    int k = best_at(t, pk, c, r->cols, r->rows, d, &u);
+    int k = best_at(t, pk, c, r->dim, d, &u);
     if (k < 0) continue;
     bd = dist;
-    bd_c = dc;
-    bc = r->cols;
-    br = r->rows;
+    bd_x = dx;
+    bk = r->dim;
     best = k;
     best_us = u;
   }
   if (best >= 0)
-    return decide(t, pk, c, d, "nearest key", " there", bc, br, best, best_us, how, howlen);
+    return decide(t, pk, c, d, "nearest key", " there", bk, best, best_us, how, howlen);
   snprintf(how, howlen, "table %s: no measured key within reach applies", t->path);
   return -1;
 }

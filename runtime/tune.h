@@ -2,25 +2,29 @@
 ** tune.h -- the autotune table: measured times per (family, dtype, shape
 ** key, variant), a text file people can read, diff and merge.
 **
-**   kernpack-tune 1
+**   kernpack-tune 2
 **   device = NVIDIA H200
 **   sm = 90
 **   sm_count = 132
 **   driver = 13000
 **   pack = sm_90a 0123456789abcdef
 **   date = 2026-11-22T02:10:00Z
-**   # family dtype cols align rows variant time_us [form]
-**   softmax bf16 8192 16 32768 softmax_bf16_block_t256_v8_n4 161.250
-**   geglu bf16 8192 16 32768 geglu_bf16_c256_v8_u1_tanh 370.400 tanh
+**   # family dtype shape align variant time_us [form]
+**   softmax bf16 32768x8192 16 softmax_bf16_block_t256_v8_n4 161.250
+**   geglu bf16 32768x8192 16 geglu_bf16_c256_v8_u1_tanh 370.400 tanh
+**   gemm bf16 4096x11008x4096x1 16 gemm_bf16_wg_128x256_nk 480.100
 **
-** The optional last field names the call's form where a family has two
-** (GeGLU: erf, tanh; RoPE: neox, gptj; kp_call.form); without it the row is
-** of form 0 (erf, neox).  A row serves calls of its own form only: the two
-** GELUs want different variants.
-** Blank lines and lines starting with '#' are comments.  The shape key is
-** (cols, align, rows bucket): rows are recorded as their bucket, the next
-** power of two.  Every measurement is a row, so a variant added later adds
-** rows and discards none; the best (lowest time) row per key is the choice.
+** The shape is the call's dimensions in the family's order (KP_FAMILY_LIST:
+** rows x cols for the row families, m x n x k x batch for GEMM), each pow2
+** dimension recorded as its bucket, the next power of two.  The optional last
+** field names the call's form where a family has several (GeGLU: erf, tanh;
+** RoPE: neox, gptj; GEMM: nk, kn -- B's layout; kp_call.form); without it
+** the row is of form 0.  A row serves calls of its own form only: the two
+** GELUs want different variants.  Blank lines and lines starting with '#'
+** are comments.  The key is (family, dtype, shape, align, form).  Every
+** measurement is a row, so a variant added later adds rows and discards
+** none; the best (lowest time) row per key is the choice.  Version 1 tables
+** (cols, align, rows) are refused with a message to re-tune.
 */
 #ifndef KP_TUNE_H
 #define KP_TUNE_H
@@ -29,14 +33,13 @@
 
 #include "internal.h"
 
-#define KP_TUNE_VERSION 1
+#define KP_TUNE_VERSION 2
 
 typedef struct kp_tune_row {
   char family[32];
   kp_dtype dtype;
-  uint64_t cols;
+  uint64_t dim[KPK_DIMS]; /* the family's dims; pow2 ones as their bucket; unused 1 */
   uint32_t align;
-  uint64_t rows;      /* bucket: a power of two */
   uint32_t form;      /* kp_call.form */
   char variant[128];
   double us;
@@ -55,8 +58,10 @@ typedef struct kp_tune_table {
 } kp_tune_table;
 
 uint64_t kp_rows_bucket(uint64_t rows);
-/* The name of a family's form ("erf", "tanh", "neox", "gptj"), or NULL
-** where the family has no such form. */
+/* The table's shape key of a call: its dims, pow2 ones bucketed. */
+void kp_tune_key_dims(const kp_call *c, uint64_t out[KPK_DIMS]);
+/* The name of a family's form ("erf", "tanh", "neox", "gptj", "nk", "kn"),
+** or NULL where the family has no such form. */
 const char *kp_form_name(const char *family, uint32_t form);
 /* "<target>.<device slug>.tune", e.g. "sm_90a.nvidia-h200.tune": the default
 ** table name, per device kind, so an H100 and an H200 (both sm_90a) sharing
@@ -81,8 +86,8 @@ int kp_tune_add(kp_tune_table *t, const kp_tune_row *r);
 /* Merge src into dst: the device metadata must agree (else KP_ERR_INVALID_ARG). */
 kp_status kp_tune_merge(kp_tune_table *dst, const kp_tune_table *src, char *err, size_t errlen);
 /*
-** Add to dst the rows of src whose key (family, dtype, cols, align, rows,
-** form) dst has no row for: dst's own measurements of a key stand, src only
+** Add to dst the rows of src whose key (family, dtype, shape, align, form)
+** dst has no row for: dst's own measurements of a key stand, src only
 ** fills the keys dst lacks.  The runtime loads a table the user tuned (in
 ** the cache dir) this way over one shipped beside the pack.  Returns the
 ** rows added, -1 when out of memory.
@@ -94,15 +99,16 @@ void kp_tune_free(kp_tune_table *t);
 int kp_tune_matches(const kp_tune_table *t, const kp_device_info *d, char *why, size_t whylen);
 
 /*
-** The tuned choice for a call: the best row with this family, dtype and
-** alignment at the exact (cols, rows bucket of c->rows); else the nearest
-** measured key (documented rule: the least log2 distance in cols plus rows
-** bucket, at most KP_TUNE_REACH; ties to the call's cols, then the smaller
-** key) with a variant that applies to this call; else -1: the ranking.
-** At the key chosen, the ranking's own pick stands if the table timed it
-** within KP_TUNE_MARGIN of the key's best.  Only rows whose variant applies to the call itself
-** (its rows included: min_rows) count, at any key.  Returns the pack entry
-** index or -1; how says which rule decided.
+** The tuned choice for a call: the best row with this family, dtype, form
+** and alignment at the call's exact key (its shape, pow2 dims bucketed);
+** else the nearest measured key (documented rule: the least sum over the
+** dims of the log2 distance, at most KP_TUNE_REACH; ties to the key nearer
+** in the exact dims (cols, n, k), then the smaller key) with a variant that
+** applies to this call; else -1: the ranking.  At the key chosen, the
+** ranking's own pick stands if the table timed it within KP_TUNE_MARGIN of
+** the key's best.  Only rows whose variant applies to the call itself (its
+** own dims, not the key's: a min rows variant) count, at any key.  Returns
+** the pack entry index or -1; how says which rule decided.
 */
 #define KP_TUNE_REACH 2.0   /* log2 units: a shape 4x larger or smaller */
 #define KP_TUNE_MARGIN 0.01 /* a lead of 1% or less is a tuning run's spread */

@@ -305,16 +305,16 @@ START_TEST(test_gpu_table_steers) {
   char path[] = "/tmp/kp_tbl_XXXXXX";
   int fd = mkstemp(path);
   FILE *f = fdopen(fd, "w");
-  fprintf(f, "kernpack-tune 1\ndevice = %s\nsm = %d\nsm_count = %d\n"
-             "softmax bf16 8192 16 128 softmax_bf16_loop_t512_v8 1.0\n"
-             "softmax bf16 8192 16 128 softmax_bf16_block_t256_v8_n4 2.0\n",
+  fprintf(f, "kernpack-tune 2\ndevice = %s\nsm = %d\nsm_count = %d\n"
+             "softmax bf16 128x8192 16 softmax_bf16_loop_t512_v8 1.0\n"
+             "softmax bf16 128x8192 16 softmax_bf16_block_t256_v8_n4 2.0\n",
           di.name, di.sm, di.sm_count);
   fclose(f);
   for (int other = 0; other < 2; other++) {
     if (other) { /* the same table, claimed by another device */
       f = fopen(path, "w");
-      fprintf(f, "kernpack-tune 1\ndevice = Some Other GPU\nsm = %d\nsm_count = 7\n"
-                 "softmax bf16 8192 16 128 softmax_bf16_loop_t512_v8 1.0\n", di.sm);
+      fprintf(f, "kernpack-tune 2\ndevice = Some Other GPU\nsm = %d\nsm_count = 7\n"
+                 "softmax bf16 128x8192 16 softmax_bf16_loop_t512_v8 1.0\n", di.sm);
       fclose(f);
     }
     kp_options o;
@@ -323,7 +323,7 @@ START_TEST(test_gpu_table_steers) {
     kp_ctx *ctx = NULL;
     kp_status st = kp_ctx_create(&o, &ctx);
     ck_assert_msg(st == KP_OK, "%s", kp_ctx_errmsg(ctx));
-    kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 100, 0};
+    kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 16, 0, {100, 8192, 1, 1}};
     char why[1024];
     int e = kp_explain(ctx, &c, why, sizeof why);
     ck_assert_int_ge(e, 0);
@@ -367,7 +367,7 @@ START_TEST(test_gpu_online_autotune) {
   ck_assert(kp_ctx_create(&o, &ctx) == KP_OK);
   ck_assert_ptr_nonnull(ctx->tune);
   ck_assert_uint_ge(ctx->tune->n, 2);
-  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 4096, 16, (uint64_t)rows, 0};
+  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 16, 0, {(uint64_t)rows, 4096, 1, 1}};
   char why[1024];
   ck_assert_int_ge(kp_explain(ctx, &c, why, sizeof why), 0);
   ck_assert_msg(strstr(why, "exact key") != NULL, "%s", why);

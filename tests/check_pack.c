@@ -31,16 +31,17 @@ static kpk_entry sample_entry(int i) {
   e.signature = "p,l,p,l,i,i";
   e.options = i == 1 ? NULL : "--gpu-architecture=sm_90a -lineinfo";
   e.dtype = (uint32_t)(i % KP_DTYPE_COUNT_);
-  e.min_cols = 1 + (uint64_t)i;
-  e.max_cols = 2147483647ull + (uint64_t)i;
+  e.dmin[KP_COLS] = 1 + (uint64_t)i;
+  e.dmax[KP_COLS] = 2147483647ull - (uint64_t)i;
+  e.dims = "rows:pow2,cols";
   e.align = 2u << i;
   e.min_sm = 80 + (uint32_t)i;
   e.max_sm = 120;
   e.rank = -7 * i - 1;
   e.block = 128u * (uint32_t)(i + 1);
-  e.rows_per_block = 1u + (uint32_t)i;
-  e.min_rows = 1u << (4 + 8 * i);           /* 16, 4096, 2^20, 2^28 */
-  e.cols_per_block = 1000u * (uint32_t)i + 7;
+  e.tile[KP_ROWS] = 1u + (uint32_t)i;
+  e.dmin[KP_ROWS] = 1u << (4 + 8 * i);           /* 16, 4096, 2^20, 2^28 */
+  e.tile[KP_COLS] = 1000u * (uint32_t)i + 7;
   e.smem = 1024u * (uint32_t)i + 3;
   e.regs = 32 + (uint32_t)i;
   e.stack = 8 + (uint32_t)i;
@@ -119,16 +120,16 @@ static void check_entry_eq(const kpk_pack *pk, int i) {
   ck_assert_str_eq(g->signature, x.signature);
   ck_assert_str_eq(g->options, x.options ? x.options : ""); /* NULL is stored as "" */
   ck_assert_uint_eq(g->dtype, x.dtype);
-  ck_assert_uint_eq(g->min_cols, x.min_cols);
-  ck_assert_uint_eq(g->max_cols, x.max_cols);
+  ck_assert_uint_eq(g->dmin[KP_COLS], x.dmin[KP_COLS]);
+  ck_assert_uint_eq(g->dmax[KP_COLS], x.dmax[KP_COLS]);
   ck_assert_uint_eq(g->align, x.align);
   ck_assert_uint_eq(g->min_sm, x.min_sm);
   ck_assert_uint_eq(g->max_sm, x.max_sm);
   ck_assert_int_eq(g->rank, x.rank);
   ck_assert_uint_eq(g->block, x.block);
-  ck_assert_uint_eq(g->rows_per_block, x.rows_per_block);
-  ck_assert_uint_eq(g->min_rows, x.min_rows);
-  ck_assert_uint_eq(g->cols_per_block, x.cols_per_block);
+  ck_assert_uint_eq(g->tile[KP_ROWS], x.tile[KP_ROWS]);
+  ck_assert_uint_eq(g->dmin[KP_ROWS], x.dmin[KP_ROWS]);
+  ck_assert_uint_eq(g->tile[KP_COLS], x.tile[KP_COLS]);
   ck_assert_uint_eq(g->smem, x.smem);
   ck_assert_uint_eq(g->regs, x.regs);
   ck_assert_uint_eq(g->stack, x.stack);
@@ -512,16 +513,22 @@ static void bad_entry_fails(kpk_entry e, const char *what) {
 }
 
 /* Entries whose values make no sense (the writer does not judge them) are
-** refused by the reader: unknown dtype, empty column range, bad alignment,
-** impossible block. */
+** refused by the reader: unknown dtype, empty or too large ranges, bad
+** dims, bad alignment, impossible block. */
 START_TEST(test_entry_values_rejected) {
   kpk_entry e = sample_entry(0);
   e.dtype = KP_DTYPE_COUNT_;
   bad_entry_fails(e, "dtype");
-  e = sample_entry(0), e.min_cols = 0;
-  bad_entry_fails(e, "column range");
-  e = sample_entry(0), e.min_cols = 10, e.max_cols = 9;
-  bad_entry_fails(e, "column range");
+  e = sample_entry(0), e.dmax[KP_COLS] = 2147483648ull;
+  bad_entry_fails(e, "cols range");
+  e = sample_entry(0), e.dmin[KP_COLS] = 10, e.dmax[KP_COLS] = 9;
+  bad_entry_fails(e, "cols range [10, 9]");
+  e = sample_entry(0), e.dims = "rows:pow2,cols,rows";
+  bad_entry_fails(e, "'rows' twice");
+  e = sample_entry(0), e.dims = "";
+  bad_entry_fails(e, "dims: empty");
+  e = sample_entry(0), e.dmin[2] = 1; /* past the family's two dims */
+  bad_entry_fails(e, "dimension 2 is past");
   e = sample_entry(0), e.align = 0;
   bad_entry_fails(e, "alignment");
   e = sample_entry(0), e.align = 24;
@@ -532,22 +539,26 @@ START_TEST(test_entry_values_rejected) {
   bad_entry_fails(e, "block");
   e = sample_entry(0), e.block = 2048;
   bad_entry_fails(e, "block");
-  e = sample_entry(0), e.rows_per_block = 0;
-  bad_entry_fails(e, "rows per block");
-  e = sample_entry(0), e.min_rows = 1000; /* not a power of two: would split cache classes */
-  bad_entry_fails(e, "min_rows 1000");
-  e = sample_entry(0), e.min_rows = 3;
-  bad_entry_fails(e, "min_rows 3");
-  e = sample_entry(0), e.min_rows = 1u << 31; /* beyond any call's rows */
-  bad_entry_fails(e, "min_rows 2147483648");
-  e = sample_entry(0), e.cols_per_block = 0x80000000u;
-  bad_entry_fails(e, "cols_per_block 2147483648");
-  e = sample_entry(0), e.cols_per_block = 0xFFFFFFFFu;
-  bad_entry_fails(e, "cols_per_block");
-  e = sample_entry(0), e.cols_mult = 257;
-  bad_entry_fails(e, "cols_mult 257");
-  e = sample_entry(0), e.cols_mult = 0xFFFFFFFFu;
-  bad_entry_fails(e, "cols_mult 4294967295");
+  e = sample_entry(0), e.cluster = 17;
+  bad_entry_fails(e, "cluster 17");
+  e = sample_entry(0), e.dmin[KP_ROWS] = 1000; /* not a power of two: would split cache classes */
+  bad_entry_fails(e, "rows: min 1000 is not 0 or a power of two");
+  e = sample_entry(0), e.dmin[KP_ROWS] = 3;
+  bad_entry_fails(e, "rows: min 3");
+  e = sample_entry(0), e.dmax[KP_ROWS] = 1000;
+  bad_entry_fails(e, "rows: max 1000 is not a power of two or one less");
+  e = sample_entry(0), e.dmult[KP_ROWS] = 2;
+  bad_entry_fails(e, "rows: a bucketed dimension cannot require a multiple");
+  e = sample_entry(0), e.dmin[KP_ROWS] = 1u << 31; /* beyond any call's rows */
+  bad_entry_fails(e, "rows range [2147483648,");
+  e = sample_entry(0), e.tile[KP_COLS] = 0x80000000u;
+  bad_entry_fails(e, "cols tile 2147483648");
+  e = sample_entry(0), e.tile[KP_COLS] = 0xFFFFFFFFu;
+  bad_entry_fails(e, "cols tile");
+  e = sample_entry(0), e.dmult[KP_COLS] = 257;
+  bad_entry_fails(e, "cols multiple 257");
+  e = sample_entry(0), e.dmult[KP_COLS] = 0xFFFFFFFFu;
+  bad_entry_fails(e, "cols multiple 4294967295");
   e = sample_entry(0), e.forms = 0x100;
   bad_entry_fails(e, "forms 0x100");
 }
@@ -559,54 +570,56 @@ START_TEST(test_entry_rows_fields_edges) {
   const uint32_t mins[] = {0, 1, 1u << 30}, cpbs[] = {0, 1, 2147483647u};
   for (int k = 0; k < 3; k++) {
     kpk_entry e = sample_entry(0);
-    e.min_rows = mins[k];
-    e.cols_per_block = cpbs[k];
+    e.dmin[KP_ROWS] = mins[k];
+    e.tile[KP_COLS] = cpbs[k];
     size_t n;
     uint8_t *buf = one_entry_pack(&e, &n);
     kpk_pack pk;
     char err[512];
     ck_assert_msg(parse_copy(&pk, buf, n, err, sizeof err) == KP_OK, "%s", err);
-    ck_assert_uint_eq(pk.entries[0].min_rows, mins[k]);
-    ck_assert_uint_eq(pk.entries[0].cols_per_block, cpbs[k]);
+    ck_assert_uint_eq(pk.entries[0].dmin[KP_ROWS], mins[k]);
+    ck_assert_uint_eq(pk.entries[0].tile[KP_COLS], cpbs[k]);
     kpk_close(&pk);
     free(buf);
   }
 }
 END_TEST
 
-/* The fields after the first version's (bytes 144..159: min_rows,
-** cols_per_block, forms, cols_mult), written in place of zeros with every
-** CRC resealed, read back as written; a v3 pack (the same bytes zero) is
-** refused by its version. */
+/* Version 5's per-dimension fields (bytes 160..255: min, max, multiple and
+** tile of each dimension) and forms, written in place with every CRC
+** resealed, read back as written; reserved bytes 144..159 must stay zero; a
+** version-4 pack (160-byte entries of the row model) is refused by its
+** version, with a message to rebuild. */
 START_TEST(test_entry_late_fields) {
   size_t n;
   uint8_t *buf = build_pack(3, &n);
-  ck_assert_int_eq(KE_MIN_ROWS, 144);
-  ck_assert_int_eq(KE_CPB, 148);
-  ck_assert_int_eq(KE_FORMS, 152);
-  ck_assert_int_eq(KE_COLS_MULT, 156);
-  ck_assert_int_eq(KE_COLS_MULT + 4, KPK_ENTRY_SIZE);
+  ck_assert_int_eq(KE_DMIN, 160);
+  ck_assert_int_eq(KE_TILE + 16, KPK_ENTRY_SIZE);
   uint8_t *b = malloc(n);
   ck_assert_ptr_nonnull(b);
   memcpy(b, buf, n);
-  kp_wr32(entry_rec(b, 2) + KE_MIN_ROWS, 1u << 20);
-  kp_wr32(entry_rec(b, 2) + KE_CPB, 4096);
+  kp_wr64(entry_rec(b, 2) + KE_DMIN + 8 * KP_ROWS, 1u << 20);
+  kp_wr32(entry_rec(b, 2) + KE_TILE + 4 * KP_COLS, 4096);
   kp_wr32(entry_rec(b, 1) + KE_FORMS, 2);
-  kp_wr32(entry_rec(b, 1) + KE_COLS_MULT, 8);
+  kp_wr32(entry_rec(b, 1) + KE_DMULT + 4 * KP_COLS, 8);
   reseal(b);
   kpk_pack pk;
   char err[512];
   ck_assert_msg(parse_copy(&pk, b, n, err, sizeof err) == KP_OK, "%s", err);
-  ck_assert_uint_eq(pk.entries[2].min_rows, 1u << 20);
-  ck_assert_uint_eq(pk.entries[2].cols_per_block, 4096);
+  ck_assert_uint_eq(pk.entries[2].dmin[KP_ROWS], 1u << 20);
+  ck_assert_uint_eq(pk.entries[2].tile[KP_COLS], 4096);
   ck_assert_uint_eq(pk.entries[1].forms, 2);
-  ck_assert_uint_eq(pk.entries[1].cols_mult, 8);
+  ck_assert_uint_eq(pk.entries[1].dmult[KP_COLS], 8);
   ck_assert_uint_eq(pk.entries[0].forms, 0);
-  ck_assert_uint_eq(pk.entries[0].cols_mult, 0);
+  ck_assert_uint_eq(pk.entries[0].dmult[KP_COLS], 0);
   kpk_close(&pk);
-  kp_wr32(b + KH_VERSION, 3);
+  entry_rec(b, 0)[KE_RESERVED + 3] = 1;
   reseal(b);
-  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 3, this library reads version 4");
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "reserved byte 147");
+  entry_rec(b, 0)[KE_RESERVED + 3] = 0;
+  kp_wr32(b + KH_VERSION, 4);
+  reseal(b);
+  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 4, this library reads version 5");
   free(b);
   free(buf);
 }

@@ -195,10 +195,10 @@ static void check_declared(const kpk_pack *pk, const kg_variant *v) {
   ck_assert_msg(e->spill_stores == 0 && e->spill_loads == 0, "%s: %s spills", pk->path,
                 e->name);
   ck_assert_msg(strcmp(e->family, v->e.family) == 0 && e->dtype == v->e.dtype &&
-                    e->align == v->e.align && e->min_cols == v->e.min_cols &&
-                    e->max_cols == v->e.max_cols && e->block == v->e.block &&
-                    e->rows_per_block == v->e.rows_per_block && e->rank == v->e.rank &&
-                    e->min_rows == v->e.min_rows && e->cols_per_block == v->e.cols_per_block,
+                    e->align == v->e.align && e->dmin[KP_COLS] == v->e.dmin[KP_COLS] &&
+                    e->dmax[KP_COLS] == v->e.dmax[KP_COLS] && e->block == v->e.block &&
+                    e->tile[KP_ROWS] == v->e.tile[KP_ROWS] && e->rank == v->e.rank &&
+                    e->dmin[KP_ROWS] == v->e.dmin[KP_ROWS] && e->tile[KP_COLS] == v->e.tile[KP_COLS],
                 "%s: %s differs from its template declaration", pk->path, e->name);
   ck_assert_msg(same_source(pk, e, v),
                 "%s: %s was built from another version of its template (stale pack: run make)",
@@ -241,8 +241,8 @@ static int has_any_shape(const kpk_pack *pk, const char *family, uint32_t dt) {
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
     if (strcmp(e->family, family) || e->dtype != dt) continue;
-    if (e->align == kp_dtype_size((kp_dtype)dt) && e->max_cols >= ANY_COLS &&
-        e->min_cols <= 1 && e->min_rows <= 1 && e->min_sm <= sm && (e->max_sm == 0 || e->max_sm >= sm))
+    if (e->align == kp_dtype_size((kp_dtype)dt) && e->dmax[KP_COLS] >= ANY_COLS &&
+        e->dmin[KP_COLS] <= 1 && e->dmin[KP_ROWS] <= 1 && e->min_sm <= sm && (e->max_sm == 0 || e->max_sm >= sm))
       return 1;
   }
   return 0;

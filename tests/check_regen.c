@@ -263,18 +263,18 @@ static int find(const kpk_pack *pk, const char *name) {
 ** column boundary of every entry, every alignment, and at rows on both sides
 ** of every min_rows. */
 static void same_picks(const kpk_pack *a, const kpk_pack *b) {
-  kp_devprops d = {90, 227 * 1024};
+  kp_devprops d = {90, 227 * 1024, 132};
   for (uint32_t i = 0; i < b->n_entries; i++) {
     const kpk_entry *e = &b->entries[i];
     int fam = kp_family_from_name(e->family);
     ck_assert_int_ge(fam, 0);
-    uint64_t pts[] = {1, e->min_cols, e->max_cols, e->max_cols + 1, 4097, 1u << 20};
-    uint64_t rows[] = {1, e->min_rows ? e->min_rows - 1 : 7, e->min_rows ? e->min_rows : 1u << 20};
+    uint64_t pts[] = {1, e->dmin[KP_COLS], e->dmax[KP_COLS], e->dmax[KP_COLS] + 1, 4097, 1u << 20};
+    uint64_t rows[] = {1, e->dmin[KP_ROWS] ? e->dmin[KP_ROWS] - 1 : 7, e->dmin[KP_ROWS] ? e->dmin[KP_ROWS] : 1u << 20};
     for (int p = 0; p < 6; p++)
       for (int r = 0; r < 3; r++)
         for (uint32_t al = 1; al <= 16; al *= 2) {
           if (pts[p] > 2147483647ull || rows[r] < 1) continue;
-          kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], al, rows[r], 0};
+          kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, al, 0, {rows[r], pts[p], 1, 1}};
           int x = kp_select_variant(a, &c, &d, NULL, 0), y = kp_select_variant(b, &c, &d, NULL, 0);
           int same = x < 0 ? y < 0 : y >= 0 && !strcmp(a->entries[x].name, b->entries[y].name);
           ck_assert_msg(same, "%s %s %llu x %llu align %u: %s before, %s after", e->family,
@@ -347,11 +347,11 @@ END_TEST
 static void write_table(const char *path, const char *extra) {
   FILE *f = fopen(path, "w");
   ck_assert_ptr_nonnull(f);
-  fprintf(f, "kernpack-tune 1\ndevice = NVIDIA H200\nsm = 90\nsm_count = 132\ndriver = 13000\n"
+  fprintf(f, "kernpack-tune 2\ndevice = NVIDIA H200\nsm = 90\nsm_count = 132\ndriver = 13000\n"
              "pack = sm_90a 0000000000000000\ndate = 2026-11-22T02:37:30Z\n"
-             "softmax bf16 4096 16 512 softmax_bf16_block_t256_v8_n2 20.000\n"
-             "softmax bf16 4096 16 512 softmax_bf16_loop_t512_v8 25.000\n"
-             "softmax bf16 1024 16 4096 softmax_bf16_warp_v8_n4 30.000\n%s", extra);
+             "softmax bf16 512x4096 16 softmax_bf16_block_t256_v8_n2 20.000\n"
+             "softmax bf16 512x4096 16 softmax_bf16_loop_t512_v8 25.000\n"
+             "softmax bf16 4096x1024 16 softmax_bf16_warp_v8_n4 30.000\n%s", extra);
   fclose(f);
 }
 
@@ -391,10 +391,10 @@ START_TEST(test_regen_inputs) {
   tmpdir(dir, sizeof dir);
   snprintf(pack, sizeof pack, "%s/sm_90a.kpk", env_dir("KP_PACK_DIR"));
   snprintf(tbl, sizeof tbl, "%s/t.tune", dir);
-  write_table(tbl, "softmax bf16 4096 16 500 softmax_bf16_loop_t512_v8 25.000\n");
+  write_table(tbl, "softmax bf16 500x4096 16 softmax_bf16_loop_t512_v8 25.000\n");
   snprintf(cmd, sizeof cmd, "%s regen %s --pack %s -o %s/n.kpk --device 99", kp, tbl, pack, dir);
   ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
-  ck_assert_msg(strstr(out, "t.tune:11: rows 500 is not a power-of-two bucket"), "%s", out);
+  ck_assert_msg(strstr(out, "t.tune:11: shape '500x4096': rows = 500 is not a power-of-two bucket"), "%s", out);
   write_table(tbl, "");
   ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
   ck_assert_msg(strstr(out, "kp regen: no usable GPU/driver (device 99)"), "%s", out);
@@ -477,14 +477,14 @@ START_TEST(test_regen_round_gpu) {
   gpu_open(&g, "regen_round", 0);
   ck_assert_msg(g.ctx->tune != NULL, "the new table beside %s was not loaded", g.ctx->pack.path);
   ck_assert_uint_gt(g.ctx->pack.n_entries, old_n);
-  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 4096, 16, 512, 0};
+  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 16, 0, {512, 4096, 1, 1}};
   char why[900];
   int e = kp_explain(g.ctx, &c, why, sizeof why);
   ck_assert_msg(e >= 0, "%s", why);
   fprintf(stderr, "regen_round_gpu: runs %s because %s\n", g.ctx->pack.entries[e].name, why);
   for (int k = 0; k < 2; k++) {
     shape s = {512, k ? 8192 : 4096, 0, 0, 0, 0};
-    c.cols = (uint64_t)s.cols;
+    c.dim[KP_COLS] = (uint64_t)s.cols;
     rmsnorm_case(&g, KP_BF16, &s);
     for (uint32_t i = old_n; i < g.ctx->pack.n_entries; i++) {
       const kpk_entry *x = &g.ctx->pack.entries[i];

@@ -11,6 +11,12 @@
 #include "internal.h"
 #include "tune.h"
 
+/* Do two calls share a selection-cache slot? */
+static int same_class(const kp_call *a, const kp_call *b) {
+  kp_key x = kp_cache_key(a), y = kp_cache_key(b);
+  return !memcmp(&x, &y, sizeof x);
+}
+
 static kpk_entry mk(const char *fam, kp_dtype dt, uint64_t lo, uint64_t hi, uint32_t align,
                     int rank) {
   kpk_entry e;
@@ -18,13 +24,13 @@ static kpk_entry mk(const char *fam, kp_dtype dt, uint64_t lo, uint64_t hi, uint
   e.family = fam;
   e.name = "synthetic";
   e.dtype = dt;
-  e.min_cols = lo;
-  e.max_cols = hi;
+  e.dmin[KP_COLS] = lo;
+  e.dmax[KP_COLS] = hi;
   e.align = align;
   e.rank = rank;
   e.min_sm = 80;
   e.block = 128;
-  e.rows_per_block = 1;
+  e.tile[KP_ROWS] = 1;
   return e;
 }
 
@@ -47,12 +53,12 @@ START_TEST(test_rank_and_range) {
       mk("rmsnorm", KP_BF16, 1, 2147483647, 2, 99),   /* 4: other family */
   };
   kpk_pack pk = fake_pack(e, 5);
-  kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 1000, 16, 1, 0};
+  kp_devprops d = {90, 227 * 1024, 132};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 16, 0, {1, 1000, 1, 1}};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
-  c.cols = 1025;
+  c.dim[KP_COLS] = 1025;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
-  c.cols = 8193;
+  c.dim[KP_COLS] = 8193;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
 }
 END_TEST
@@ -61,8 +67,8 @@ END_TEST
 START_TEST(test_alignment) {
   kpk_entry e[] = {mk("swiglu", KP_F32, 1, 100, 16, 10), mk("swiglu", KP_F32, 1, 100, 4, 1)};
   kpk_pack pk = fake_pack(e, 2);
-  kp_devprops d = {80, 163 * 1024};
-  kp_call c = {KP_FAM_SWIGLU, KP_F32, 64, 16, 1, 0};
+  kp_devprops d = {80, 163 * 1024, 132};
+  kp_call c = {KP_FAM_SWIGLU, KP_F32, 16, 0, {1, 64, 1, 1}};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
   c.align = 8;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
@@ -79,8 +85,8 @@ START_TEST(test_sm_smem_ties) {
   e[2].min_sm = 90;          /* Hopper-only */
   e[3].smem = 150 * 1024;    /* needs opt-in shared memory beyond Ada's 99 KB */
   kpk_pack pk = fake_pack(e, 4);
-  kp_call c = {KP_FAM_ROPE, KP_F16, 128, 16, 1, 0};
-  kp_devprops ampere = {80, 163 * 1024}, hopper = {90, 227 * 1024}, ada = {89, 99 * 1024};
+  kp_call c = {KP_FAM_ROPE, KP_F16, 16, 0, {1, 128, 1, 1}};
+  kp_devprops ampere = {80, 163 * 1024, 108}, hopper = {90, 227 * 1024, 132}, ada = {89, 99 * 1024, 128};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &hopper, NULL, 0), 2);
   ck_assert_int_eq(kp_select_variant(&pk, &c, &ampere, NULL, 0), 3);
   ck_assert_int_eq(kp_select_variant(&pk, &c, &ada, NULL, 0), 0);
@@ -94,13 +100,13 @@ END_TEST
 START_TEST(test_none_applies) {
   kpk_entry e[] = {mk("softmax", KP_F32, 1, 64, 16, 1)};
   kpk_pack pk = fake_pack(e, 1);
-  kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_F32, 65, 16, 1, 0};
+  kp_devprops d = {90, 227 * 1024, 132};
+  kp_call c = {KP_FAM_SOFTMAX, KP_F32, 16, 0, {1, 65, 1, 1}};
   char why[512];
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, why, sizeof why), -1);
   ck_assert_ptr_nonnull(strstr(why, "softmax"));
   ck_assert_ptr_nonnull(strstr(why, "f32"));
-  ck_assert_ptr_nonnull(strstr(why, "cols=65"));
+  ck_assert_ptr_nonnull(strstr(why, "rows:pow2,cols 1x65"));
   ck_assert_ptr_nonnull(strstr(why, "synthetic.kpk"));
 }
 END_TEST
@@ -110,26 +116,26 @@ END_TEST
 START_TEST(test_min_rows) {
   kpk_entry e[] = {mk("rmsnorm", KP_BF16, 1, 8192, 16, 50), mk("rmsnorm", KP_BF16, 1, 8192, 16, 60),
                    mk("rmsnorm", KP_BF16, 1, 2147483647, 2, 0)};
-  e[1].min_rows = 16384;
+  e[1].dmin[KP_ROWS] = 16384;
   kpk_pack pk = fake_pack(e, 3);
-  kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 8192, 16, 16383, 0};
+  kp_devprops d = {90, 227 * 1024, 132};
+  kp_call c = {KP_FAM_RMSNORM, KP_BF16, 16, 0, {16383, 8192, 1, 1}};
   char why[200];
   ck_assert(!kp_entry_applies(&e[1], &c, &d, why, sizeof why));
   ck_assert_msg(strstr(why, "needs rows >= 16384, call has 16383") != NULL, "%s", why);
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
-  c.rows = 16384;
+  c.dim[KP_ROWS] = 16384;
   ck_assert(kp_entry_applies(&e[1], &c, &d, why, sizeof why));
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
-  c.rows = 1u << 30;
+  c.dim[KP_ROWS] = 1u << 30;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
-  c.cols = 8193; /* its other limits still hold */
+  c.dim[KP_COLS] = 8193; /* its other limits still hold */
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
-  c.cols = 8192;
+  c.dim[KP_COLS] = 8192;
   c.align = 8;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
-  e[1].min_rows = 1; /* 1 (and 0) take any call */
-  c.rows = 1;
+  e[1].dmin[KP_ROWS] = 1; /* 1 (and 0) take any call */
+  c.dim[KP_ROWS] = 1;
   c.align = 16;
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
 }
@@ -144,15 +150,15 @@ START_TEST(test_cols_mult_and_forms) {
                    mk("geglu", KP_BF16, 1, 2147483647, 16, 9),
                    mk("geglu", KP_BF16, 1, 2147483647, 16, 8),
                    mk("geglu", KP_BF16, 1, 2147483647, 16, 1)};
-  e[0].cols_mult = 8;
+  e[0].dmult[KP_COLS] = 8;
   e[2].forms = 1; /* erf */
   e[3].forms = 2; /* tanh */
   kpk_pack pk = fake_pack(e, 5);
-  kp_devprops d = {90, 227 * 1024};
+  kp_devprops d = {90, 227 * 1024, 132};
   char why[200];
   const uint64_t cols[] = {8, 16, 4096, 4088, 1, 7, 4095, 4092, 1000, 1001};
   for (int k = 0; k < 10; k++) {
-    kp_call c = {KP_FAM_RMSNORM, KP_BF16, cols[k], 16, 64, 0};
+    kp_call c = {KP_FAM_RMSNORM, KP_BF16, 16, 0, {64, cols[k], 1, 1}};
     int whole = cols[k] % 8 == 0;
     ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), whole ? 0 : 1);
     ck_assert_int_eq(kp_entry_applies(&e[0], &c, &d, why, sizeof why), whole);
@@ -163,7 +169,7 @@ START_TEST(test_cols_mult_and_forms) {
       ck_assert_msg(strstr(why, want) != NULL, "%s", why);
     }
   }
-  kp_call g = {KP_FAM_GEGLU, KP_BF16, 11008, 16, 4096, 0};
+  kp_call g = {KP_FAM_GEGLU, KP_BF16, 16, 0, {4096, 11008, 1, 1}};
   ck_assert_int_eq(kp_select_variant(&pk, &g, &d, NULL, 0), 2);
   g.form = 1;
   ck_assert_int_eq(kp_select_variant(&pk, &g, &d, NULL, 0), 3);
@@ -200,30 +206,30 @@ START_TEST(test_cache_classes) {
                    mk("swiglu", KP_BF16, 1, 2147483647, 16, 40), mk("swiglu", KP_BF16, 1, 2147483647, 16, 50)};
   const uint32_t mins[] = {0, 1, 2, 1024, 16384, 1u << 30};
   const char *names[] = {"v0", "v1", "v2", "v1024", "v16384", "v2p30"};
-  for (int i = 0; i < 6; i++) e[i].min_rows = mins[i], e[i].name = names[i];
+  for (int i = 0; i < 6; i++) e[i].dmin[KP_ROWS] = mins[i], e[i].name = names[i];
   kpk_pack pk = fake_pack(e, 6);
-  kp_devprops d = {90, 227 * 1024};
+  kp_devprops d = {90, 227 * 1024, 132};
   /* the table: the min_rows variants are fastest in their buckets' keys */
   kp_tune_table t;
   char err[300];
   ck_assert(kp_tune_parse(&t,
-                          "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
-                          "swiglu bf16 4096 16 16384 v16384 1.0\n"
-                          "swiglu bf16 4096 16 16384 v1 2.0\n"
-                          "swiglu bf16 4096 16 1024 v1024 1.0\n"
-                          "swiglu bf16 4096 16 1024 v0 2.0\n"
-                          "swiglu bf16 4096 16 1 v2 1.0\n",
+                          "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "swiglu bf16 16384x4096 16 v16384 1.0\n"
+                          "swiglu bf16 16384x4096 16 v1 2.0\n"
+                          "swiglu bf16 1024x4096 16 v1024 1.0\n"
+                          "swiglu bf16 1024x4096 16 v0 2.0\n"
+                          "swiglu bf16 1x4096 16 v2 1.0\n",
                           "t.tune", err, sizeof err) == KP_OK);
-  static uint64_t keys[4200];
+  static kp_key keys[4200];
   static int sel[4200], tab[4200];
   int nkeys = 0;
   for (int k = 0; k < nrows; k++) {
-    kp_call c = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, rows[k], 0};
-    uint64_t key = kp_cache_key(&c);
+    kp_call c = {KP_FAM_SWIGLU, KP_BF16, 16, 0, {rows[k], 4096, 1, 1}};
+    kp_key key = kp_cache_key(&c);
     char how[300];
     int s = kp_select_variant(&pk, &c, &d, NULL, 0), u = kp_tune_pick(&t, &pk, &c, &d, how, sizeof how);
     int j = 0;
-    while (j < nkeys && keys[j] != key) j++;
+    while (j < nkeys && memcmp(&keys[j], &key, sizeof key)) j++;
     if (j == nkeys) {
       ck_assert_int_lt(nkeys, 4200);
       keys[nkeys] = key, sel[nkeys] = s, tab[nkeys] = u, nkeys++;
@@ -237,71 +243,95 @@ START_TEST(test_cache_classes) {
   /* the classes are k = ceil(log2 rows), split into 2^k and (2^(k-1), 2^k):
   ** {1}, {2}, two for each k = 2..30, and (2^30, 2^31) */
   ck_assert_int_eq(nkeys, 1 + 1 + 2 * 29 + 1);
-  kp_call a = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, 16383, 0}, b = a;
-  b.rows = 16384;
-  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  kp_call a = {KP_FAM_SWIGLU, KP_BF16, 16, 0, {16383, 4096, 1, 1}}, b = a;
+  b.dim[KP_ROWS] = 16384;
+  ck_assert(!same_class(&a, &b));
   ck_assert_int_eq(kp_select_variant(&pk, &a, &d, NULL, 0), 3);
   ck_assert_int_eq(kp_select_variant(&pk, &b, &d, NULL, 0), 4);
-  b.rows = 9000; /* same class as 16383 */
-  ck_assert(kp_cache_key(&a) == kp_cache_key(&b));
-  b.cols = 4097; /* cols, alignment, dtype and family are in the key too */
-  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  b.dim[KP_ROWS] = 9000; /* same class as 16383 */
+  ck_assert(same_class(&a, &b));
+  b.dim[KP_COLS] = 4097; /* cols, alignment, dtype and family are in the key too */
+  ck_assert(!same_class(&a, &b));
   b = a, b.align = 8;
-  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  ck_assert(!same_class(&a, &b));
   b = a, b.dtype = KP_F16;
-  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  ck_assert(!same_class(&a, &b));
   b = a, b.family = KP_FAM_GEGLU;
-  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  ck_assert(!same_class(&a, &b));
   b = a, b.form = 1; /* and the form (GeGLU's GELU, RoPE's layout) */
-  ck_assert(kp_cache_key(&a) != kp_cache_key(&b));
+  ck_assert(!same_class(&a, &b));
   /* why min_rows must be a power of two: 1000 splits the class (512, 1024) */
-  e[3].min_rows = 1000;
-  kp_call lo = {KP_FAM_SWIGLU, KP_BF16, 4096, 16, 999, 0}, hi = lo;
-  hi.rows = 1000;
-  ck_assert(kp_cache_key(&lo) == kp_cache_key(&hi));
+  e[3].dmin[KP_ROWS] = 1000;
+  kp_call lo = {KP_FAM_SWIGLU, KP_BF16, 16, 0, {999, 4096, 1, 1}}, hi = lo;
+  hi.dim[KP_ROWS] = 1000;
+  ck_assert(same_class(&lo, &hi));
   ck_assert_int_ne(kp_select_variant(&pk, &lo, &d, NULL, 0), kp_select_variant(&pk, &hi, &d, NULL, 0));
   kp_tune_free(&t);
 }
 END_TEST
 
-/* The launch grid: row blocks, times column chunks when cols_per_block is
-** set; more than 0x7FFFFFFF blocks (or an overflowing product) is refused. */
+/* kp_grid_blocks for a row family's rows x cols */
+static kp_status grid(const kpk_entry *e, uint64_t rows, uint64_t cols, uint64_t *n) {
+  kp_call c = {KP_FAM_SWIGLU, KP_BF16, 16, 0, {rows, cols, 1, 1}};
+  return kp_grid_blocks(e, &c, 132, n);
+}
+
+/* The launch grid: the product over tiled dims of ceil(dim / tile) (row
+** blocks, times column chunks when the cols tile is set); more than
+** 0x7FFFFFFF blocks (or an overflowing product) is refused; a persistent
+** entry gets at most persist x SMs; GEMM-like tiles over m, n and batch. */
 START_TEST(test_grid_blocks) {
   kpk_entry e = mk("swiglu", KP_BF16, 1, 2147483647, 16, 0);
   uint64_t n;
-  ck_assert_int_eq(kp_grid_blocks(&e, 5, 100000, &n), KP_OK);
+  ck_assert_int_eq(grid(&e, 5, 100000, &n), KP_OK);
   ck_assert_uint_eq(n, 5);
-  e.rows_per_block = 8;
-  ck_assert_int_eq(kp_grid_blocks(&e, 17, 3, &n), KP_OK);
+  e.tile[KP_ROWS] = 8;
+  ck_assert_int_eq(grid(&e, 17, 3, &n), KP_OK);
   ck_assert_uint_eq(n, 3);
-  ck_assert_int_eq(kp_grid_blocks(&e, 16, 3, &n), KP_OK);
+  ck_assert_int_eq(grid(&e, 16, 3, &n), KP_OK);
   ck_assert_uint_eq(n, 2);
-  e.rows_per_block = 1;
-  e.cols_per_block = 1024;
-  ck_assert_int_eq(kp_grid_blocks(&e, 3, 1, &n), KP_OK);
+  e.tile[KP_ROWS] = 1;
+  e.tile[KP_COLS] = 1024;
+  ck_assert_int_eq(grid(&e, 3, 1, &n), KP_OK);
   ck_assert_uint_eq(n, 3);
-  ck_assert_int_eq(kp_grid_blocks(&e, 3, 1024, &n), KP_OK);
+  ck_assert_int_eq(grid(&e, 3, 1024, &n), KP_OK);
   ck_assert_uint_eq(n, 3);
-  ck_assert_int_eq(kp_grid_blocks(&e, 3, 1025, &n), KP_OK);
+  ck_assert_int_eq(grid(&e, 3, 1025, &n), KP_OK);
   ck_assert_uint_eq(n, 6);
-  e.rows_per_block = 2;
-  e.cols_per_block = 256;
-  ck_assert_int_eq(kp_grid_blocks(&e, 5, 1000, &n), KP_OK);
+  e.tile[KP_ROWS] = 2;
+  e.tile[KP_COLS] = 256;
+  ck_assert_int_eq(grid(&e, 5, 1000, &n), KP_OK);
   ck_assert_uint_eq(n, 12);
   /* the grid limit: exactly 0x7FFFFFFF blocks is fine, one row-chunk more is not */
-  e.rows_per_block = 1;
-  e.cols_per_block = 1;
-  ck_assert_int_eq(kp_grid_blocks(&e, 2147483647ull, 1, &n), KP_OK);
+  e.tile[KP_ROWS] = 1;
+  e.tile[KP_COLS] = 1;
+  ck_assert_int_eq(grid(&e, 2147483647ull, 1, &n), KP_OK);
   ck_assert_uint_eq(n, 2147483647ull);
-  ck_assert_int_eq(kp_grid_blocks(&e, 2147483647ull, 2, &n), KP_ERR_UNSUPPORTED);
+  ck_assert_int_eq(grid(&e, 2147483647ull, 2, &n), KP_ERR_UNSUPPORTED);
   ck_assert_uint_eq(n, 2 * 2147483647ull);
-  ck_assert_int_eq(kp_grid_blocks(&e, 65536, 32768, &n), KP_ERR_UNSUPPORTED); /* 2^31 */
-  ck_assert_int_eq(kp_grid_blocks(&e, 1ull << 40, 1ull << 40, &n), KP_ERR_UNSUPPORTED);
+  ck_assert_int_eq(grid(&e, 65536, 32768, &n), KP_ERR_UNSUPPORTED); /* 2^31 */
+  ck_assert_int_eq(grid(&e, 1ull << 40, 1ull << 40, &n), KP_ERR_UNSUPPORTED);
   ck_assert(n == UINT64_MAX); /* saturated, not wrapped */
-  e.cols_per_block = 0;
-  ck_assert_int_eq(kp_grid_blocks(&e, 2147483648ull, 1, &n), KP_ERR_UNSUPPORTED);
-  e.rows_per_block = 0; /* the reader refuses such an entry; no division by zero here */
-  ck_assert_int_ne(kp_grid_blocks(&e, 5, 5, &n), KP_OK);
+  e.tile[KP_COLS] = 0;
+  ck_assert_int_eq(grid(&e, 2147483648ull, 1, &n), KP_ERR_UNSUPPORTED);
+  e.tile[KP_ROWS] = 0; /* no tiled dimension: one block */
+  ck_assert_int_eq(grid(&e, 5, 5, &n), KP_OK);
+  ck_assert_uint_eq(n, 1);
+  e.tile[KP_ROWS] = 1, e.persist = 2; /* persistent: at most 2 x 132 blocks */
+  ck_assert_int_eq(grid(&e, 1000, 5, &n), KP_OK);
+  ck_assert_uint_eq(n, 264);
+  ck_assert_int_eq(grid(&e, 100, 5, &n), KP_OK);
+  ck_assert_uint_eq(n, 100);
+  kpk_entry g = e;
+  memset(g.tile, 0, sizeof g.tile);
+  g.persist = 0, g.tile[KP_GM] = 128, g.tile[KP_GN] = 256, g.tile[KP_GBATCH] = 1;
+  kp_call c = {KP_FAM_GEMM, KP_BF16, 16, 0, {4097, 11008, 4096, 3}};
+  ck_assert_int_eq(kp_grid_blocks(&g, &c, 132, &n), KP_OK);
+  ck_assert_uint_eq(n, 33 * 43 * 3);
+  g.cluster = 2; /* whole clusters */
+  c.dim[KP_GBATCH] = 1;
+  ck_assert_int_eq(kp_grid_blocks(&g, &c, 132, &n), KP_OK);
+  ck_assert_uint_eq(n, 33 * 43 + 1);
 }
 END_TEST
 
@@ -344,7 +374,7 @@ static int open_built(kpk_pack *pk, const char *target) {
 START_TEST(test_real_pack_covers) {
   kpk_pack pk;
   open_built(&pk, "sm_90a");
-  kp_devprops d = {90, 227 * 1024};
+  kp_devprops d = {90, 227 * 1024, 132};
   static const uint64_t cols[] = {1, 7, 64, 1000, 4096, 4097, 8192, 65537, 262144, 2147483647ull};
   for (int f = 0; f < KP_FAM_COUNT; f++) {
     int present = 0;
@@ -356,19 +386,19 @@ START_TEST(test_real_pack_covers) {
         for (uint32_t a = kp_dtype_size((kp_dtype)dt); a <= 16; a *= 2)
           for (uint64_t rows = 1; rows <= (1u << 30); rows *= 32)
             for (uint32_t form = 0; form < 2; form++) {
-              kp_call c = {(kp_family)f, (kp_dtype)dt, cols[k], a, rows, form};
+              kp_call c = {(kp_family)f, (kp_dtype)dt, a, form, {rows, cols[k], 1, 1}};
               char why[700];
               int i = kp_select_variant(&pk, &c, &d, why, sizeof why);
               ck_assert_msg(i >= 0, "%s", why);
               const kpk_entry *e = &pk.entries[i];
               ck_assert_uint_le(e->align, a);
-              ck_assert_uint_le(e->min_rows, rows);
+              ck_assert_uint_le(e->dmin[KP_ROWS], rows);
               ck_assert_str_eq(e->signature, kp_family_signature((kp_family)f));
-              ck_assert(e->cols_mult <= 1 || cols[k] % e->cols_mult == 0);
+              ck_assert(e->dmult[KP_COLS] <= 1 || cols[k] % e->dmult[KP_COLS] == 0);
               ck_assert(!e->forms || (e->forms >> form & 1));
               const uint32_t vec = 16 / (uint32_t)kp_dtype_size((kp_dtype)dt);
               if (a == 16 && (f == KP_FAM_SOFTMAX || f == KP_FAM_RMSNORM || f == KP_FAM_ADD_RMSNORM))
-                ck_assert_msg(e->cols_mult == (cols[k] % vec ? 0 : vec), "%s %s cols %llu: %s",
+                ck_assert_msg(e->dmult[KP_COLS] == (cols[k] % vec ? 0 : vec), "%s %s cols %llu: %s",
                               kp_family_name((kp_family)f), kp_dtype_name((kp_dtype)dt),
                               (unsigned long long)cols[k], e->name);
               if (a == 16 && f == KP_FAM_GEGLU)
@@ -388,13 +418,13 @@ END_TEST
 START_TEST(test_real_pack_min_rows) {
   kpk_pack pk;
   open_built(&pk, "sm_90a");
-  kp_devprops d = {90, 227 * 1024};
+  kp_devprops d = {90, 227 * 1024, 132};
   int with_min_rows = 0, chunked = 0;
   for (uint32_t i = 0; i < pk.n_entries; i++) {
     const kpk_entry *e = &pk.entries[i];
-    ck_assert_uint_eq(e->min_rows & (e->min_rows - 1), 0);
-    with_min_rows += e->min_rows > 1;
-    chunked += e->cols_per_block != 0;
+    ck_assert_uint_eq(e->dmin[KP_ROWS] & (e->dmin[KP_ROWS] - 1), 0);
+    with_min_rows += e->dmin[KP_ROWS] > 1;
+    chunked += e->tile[KP_COLS] != 0;
   }
   ck_assert_int_eq(with_min_rows, 4);  /* rmsnorm bf16 and f16, and their whole-rows twins */
   /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls; the geglu 16-bit
@@ -406,11 +436,11 @@ START_TEST(test_real_pack_min_rows) {
   for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
       for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-        kp_call c = {KP_FAM_RMSNORM, (kp_dtype)dt, cols[k], 16, rows[r], 0};
+        kp_call c = {KP_FAM_RMSNORM, (kp_dtype)dt, 16, 0, {rows[r], cols[k], 1, 1}};
         int i = kp_select_variant(&pk, &c, &d, NULL, 0);
         ck_assert_int_ge(i, 0);
         const int want = dt != KP_F32 && rows[r] >= 16384 && cols[k] > 4096 && cols[k] <= 8192;
-        const int got = pk.entries[i].min_rows == 16384;
+        const int got = pk.entries[i].dmin[KP_ROWS] == 16384;
         ck_assert_msg(want == got, "rmsnorm %s %llu x %llu: %s", kp_dtype_name((kp_dtype)dt),
                       (unsigned long long)rows[r], (unsigned long long)cols[k], pk.entries[i].name);
         for (int f = KP_FAM_SWIGLU; f <= KP_FAM_GEGLU; f++) {
@@ -420,8 +450,8 @@ START_TEST(test_real_pack_min_rows) {
           /* GeGLU's 16-bit default from one whole chunk (2048 columns) on is
           ** the 256-thread chunk variant; otherwise never a chunk variant */
           const int want_chunk = f == KP_FAM_GEGLU && dt != KP_F32 && cols[k] >= 2048;
-          ck_assert_msg((pk.entries[i].cols_per_block == 2048) == want_chunk &&
-                            (pk.entries[i].cols_per_block == 0) == !want_chunk,
+          ck_assert_msg((pk.entries[i].tile[KP_COLS] == 2048) == want_chunk &&
+                            (pk.entries[i].tile[KP_COLS] == 0) == !want_chunk,
                         "%s %s cols %llu: %s picked by the ranking", kp_family_name(c.family),
                         kp_dtype_name((kp_dtype)dt), (unsigned long long)cols[k],
                         pk.entries[i].name);

@@ -13,7 +13,7 @@
 
 static const char *TABLE =
     "# a comment\n"
-    "kernpack-tune 1\n"
+    "kernpack-tune 2\n"
     "device = NVIDIA H200\n"
     "sm = 90\n"
     "sm_count = 132\n"
@@ -21,10 +21,10 @@ static const char *TABLE =
     "pack = sm_90a 00000000deadbeef\n"
     "date = 2026-11-22T02:00:00Z\n"
     "\n"
-    "softmax bf16 8192 16 32768 v_fast 100.5\n"
-    "softmax bf16 8192 16 32768 v_slow 150.0\n"
-    "softmax bf16 4096 16 128 v_slow 10.0\n"
-    "softmax bf16 4096 16 128 v_fast 12.0\n";
+    "softmax bf16 32768x8192 16 v_fast 100.5\n"
+    "softmax bf16 32768x8192 16 v_slow 150.0\n"
+    "softmax bf16 128x4096 16 v_slow 10.0\n"
+    "softmax bf16 128x4096 16 v_fast 12.0\n";
 
 static char err[1024];
 
@@ -60,8 +60,8 @@ START_TEST(test_round_trip) {
   for (size_t i = 0; i < a.n; i++) {
     int found = 0;
     for (size_t k = 0; k < b.n; k++)
-      found |= !strcmp(a.rows[i].variant, b.rows[k].variant) && a.rows[i].cols == b.rows[k].cols &&
-               a.rows[i].rows == b.rows[k].rows && a.rows[i].us == b.rows[k].us;
+      found |= !strcmp(a.rows[i].variant, b.rows[k].variant) && a.rows[i].dim[KP_COLS] == b.rows[k].dim[KP_COLS] &&
+               a.rows[i].dim[KP_ROWS] == b.rows[k].dim[KP_ROWS] && a.rows[i].us == b.rows[k].us;
     ck_assert_msg(found, "row %zu lost in the round trip", i);
   }
   unlink(path);
@@ -76,17 +76,17 @@ START_TEST(test_merge) {
   kp_tune_table a, b;
   ck_assert(kp_tune_parse(&a, TABLE, "a.tune", err, sizeof err) == KP_OK);
   const char *more =
-      "kernpack-tune 1\ndevice = NVIDIA H200\nsm = 90\nsm_count = 132\n"
-      "softmax bf16 8192 16 32768 v_new 90.0\n"
-      "softmax bf16 8192 16 32768 v_slow 140.0\n";
+      "kernpack-tune 2\ndevice = NVIDIA H200\nsm = 90\nsm_count = 132\n"
+      "softmax bf16 32768x8192 16 v_new 90.0\n"
+      "softmax bf16 32768x8192 16 v_slow 140.0\n";
   ck_assert(kp_tune_parse(&b, more, "b.tune", err, sizeof err) == KP_OK);
   ck_assert(kp_tune_merge(&a, &b, err, sizeof err) == KP_OK);
   ck_assert_uint_eq(a.n, 5);
   for (size_t i = 0; i < a.n; i++)
-    if (!strcmp(a.rows[i].variant, "v_slow") && a.rows[i].cols == 8192)
+    if (!strcmp(a.rows[i].variant, "v_slow") && a.rows[i].dim[KP_COLS] == 8192)
       ck_assert(a.rows[i].us == 140.0);
   kp_tune_free(&b);
-  const char *other = "kernpack-tune 1\ndevice = NVIDIA H100 80GB HBM3\nsm = 90\nsm_count = 132\n";
+  const char *other = "kernpack-tune 2\ndevice = NVIDIA H100 80GB HBM3\nsm = 90\nsm_count = 132\n";
   ck_assert(kp_tune_parse(&b, other, "c.tune", err, sizeof err) == KP_OK);
   ck_assert_int_eq(kp_tune_merge(&a, &b, err, sizeof err), KP_ERR_INVALID_ARG);
   ck_assert_ptr_nonnull(strstr(err, "c.tune"));
@@ -101,22 +101,27 @@ static const struct {
 } BAD[] = {
     {"", "bad.tune:0: empty"},
     {"hello 1\n", "bad.tune:1: not a kernpack tuning table"},
-    {"kernpack-tune 2\n", "bad.tune:1: table format version 2"},
-    {"kernpack-tune 1\nsm = ninety\n", "bad.tune:2: sm: 'ninety' is not a number"},
-    {"kernpack-tune 1\ncolour = blue\n", "bad.tune:2: unknown header key 'colour'"},
-    {"kernpack-tune 1\n\nsoftmax bf16 8192 16 32768 v\n", "bad.tune:3: expected 'family dtype"},
-    {"kernpack-tune 1\nsoftmax f64 8192 16 32768 v 1.0\n", "bad.tune:2: unknown dtype 'f64'"},
-    {"kernpack-tune 1\nsoftmax bf16 0 16 32768 v 1.0\n", "bad.tune:2: cols 0 out of range"},
-    {"kernpack-tune 1\nsoftmax bf16 8 12 32768 v 1.0\n", "bad.tune:2: align 12"},
-    {"kernpack-tune 1\nsoftmax bf16 8 16 1000 v 1.0\n", "bad.tune:2: rows 1000 is not a power-of-two bucket"},
-    {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v -3\n", "bad.tune:2: time -3 is not > 0"},
-    {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v nan\n", "bad.tune:2: time nan"},
-    {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v 1.0 extra\n", "bad.tune:2: 'extra' is not a form of softmax"},
-    {"kernpack-tune 1\npack = sm_90a\n", "bad.tune:2: pack: expected"},
-    {"kernpack-tune 1\ngeglu bf16 8 16 1024 v 1.0 gelu\n", "bad.tune:2: 'gelu' is not a form of geglu (erf, tanh)"},
-    {"kernpack-tune 1\nsoftmax bf16 8 16 1024 v 1.0 tanh\n", "bad.tune:2: 'tanh' is not a form of softmax (it has none)"},
-    {"kernpack-tune 1\nrope bf16 8 16 1024 v 1.0 tanh\n", "bad.tune:2: 'tanh' is not a form of rope (neox, gptj)"},
-    {"kernpack-tune 1\ngeglu bf16 8 16 1024 v 1.0 tanh x\n", "bad.tune:2: expected"},
+    {"kernpack-tune 1\n", "bad.tune:1: table format version 1, this library reads 2: re-tune"},
+    {"kernpack-tune 2\nsm = ninety\n", "bad.tune:2: sm: 'ninety' is not a number"},
+    {"kernpack-tune 2\ncolour = blue\n", "bad.tune:2: unknown header key 'colour'"},
+    {"kernpack-tune 2\n\nsoftmax bf16 32768x8192 16 v\n", "bad.tune:3: expected 'family dtype"},
+    {"kernpack-tune 2\nsoftmax f64 32768x8192 16 v 1.0\n", "bad.tune:2: unknown dtype 'f64'"},
+    {"kernpack-tune 2\nsoftmax bf16 32768x0 16 v 1.0\n", "bad.tune:2: shape '32768x0': cols = 0 out of range"},
+    {"kernpack-tune 2\nsoftmax bf16 32768x8 12 v 1.0\n", "bad.tune:2: align 12"},
+    {"kernpack-tune 2\nsoftmax bf16 1000x8 16 v 1.0\n", "bad.tune:2: shape '1000x8': rows = 1000 is not a power-of-two bucket"},
+    {"kernpack-tune 2\nsoftmax bf16 1024x8 16 v -3\n", "bad.tune:2: time -3 is not > 0"},
+    {"kernpack-tune 2\nsoftmax bf16 1024x8 16 v nan\n", "bad.tune:2: time nan"},
+    {"kernpack-tune 2\nsoftmax bf16 1024x8 16 v 1.0 extra\n", "bad.tune:2: 'extra' is not a form of softmax"},
+    {"kernpack-tune 2\npack = sm_90a\n", "bad.tune:2: pack: expected"},
+    {"kernpack-tune 2\ngeglu bf16 1024x8 16 v 1.0 gelu\n", "bad.tune:2: 'gelu' is not a form of geglu (erf, tanh)"},
+    {"kernpack-tune 2\nsoftmax bf16 1024x8 16 v 1.0 tanh\n", "bad.tune:2: 'tanh' is not a form of softmax (it has none)"},
+    {"kernpack-tune 2\nrope bf16 1024x8 16 v 1.0 tanh\n", "bad.tune:2: 'tanh' is not a form of rope (neox, gptj)"},
+    {"kernpack-tune 2\ngeglu bf16 1024x8 16 v 1.0 tanh x\n", "bad.tune:2: expected"},
+    {"kernpack-tune 2\nattention bf16 1024x8 16 v 1.0\n", "bad.tune:2: unknown family 'attention'"},
+    {"kernpack-tune 2\nsoftmax bf16 1024x8x2 16 v 1.0\n", "bad.tune:2: shape '1024x8x2': expected 2 numbers"},
+    {"kernpack-tune 2\ngemm bf16 4096x11008x4096 16 v 1.0\n", "bad.tune:2: shape '4096x11008x4096': expected 4 numbers"},
+    {"kernpack-tune 2\ngemm bf16 100x11008x4096x1 16 v 1.0\n", "bad.tune:2: shape '100x11008x4096x1': m = 100 is not a power-of-two bucket"},
+    {"kernpack-tune 2\ngemm bf16 128x64x64x1 16 v 1.0 tn\n", "bad.tune:2: 'tn' is not a form of gemm (nk, kn)"},
 };
 
 START_TEST(test_malformed) {
@@ -133,13 +138,13 @@ START_TEST(test_hostile_file) {
   char path[] = "/tmp/kp_tune_XXXXXX";
   int fd = mkstemp(path);
   ck_assert_int_ge(fd, 0);
-  ck_assert_int_eq(write(fd, "kernpack-tune 1\n\0\1\2", 19), 19);
+  ck_assert_int_eq(write(fd, "kernpack-tune 2\n\0\1\2", 19), 19);
   close(fd);
   kp_tune_table t;
   ck_assert_int_ne(kp_tune_load(&t, path, err, sizeof err), KP_OK);
   ck_assert_ptr_nonnull(strstr(err, path));
   FILE *f = fopen(path, "w");
-  fprintf(f, "kernpack-tune 1\n");
+  fprintf(f, "kernpack-tune 2\n");
   for (int i = 0; i < 3000; i++) fputc('x', f);
   fclose(f);
   ck_assert_int_ne(kp_tune_load(&t, path, err, sizeof err), KP_OK);
@@ -155,12 +160,12 @@ static kpk_entry ent(const char *name, uint64_t max_cols, uint32_t align, int ra
   e.family = "softmax";
   e.name = name;
   e.dtype = KP_BF16;
-  e.min_cols = 1;
-  e.max_cols = max_cols;
+  e.dmin[KP_COLS] = 1;
+  e.dmax[KP_COLS] = max_cols;
   e.align = align;
   e.rank = rank;
   e.block = 128;
-  e.rows_per_block = 1;
+  e.tile[KP_ROWS] = 1;
   return e;
 }
 
@@ -181,36 +186,36 @@ START_TEST(test_pick) {
   kpk_pack pk = pack_of(e, 2);
   kp_tune_table t;
   ck_assert(kp_tune_parse(&t, TABLE, "t.tune", err, sizeof err) == KP_OK);
-  kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 20000, 0};
+  kp_devprops d = {90, 227 * 1024, 132};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 16, 0, {20000, 8192, 1, 1}};
   char how[512];
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0); /* bucket 32768 */
   ck_assert_ptr_nonnull(strstr(how, "exact key"));
-  c.rows = 10000; /* bucket 16384: the 8192x32768 key, one bucket away */
+  c.dim[KP_ROWS] = 10000; /* bucket 16384: the 8192x32768 key, one bucket away */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
-  ck_assert_msg(strstr(how, "nearest key cols=8192") != NULL, "%s", how);
-  c.rows = 100; /* bucket 128: 4096x128 (distance 1) beats 8192x32768 (8) */
+  ck_assert_msg(strstr(how, "nearest key rows:pow2,cols 32768x8192") != NULL, "%s", how);
+  c.dim[KP_ROWS] = 100; /* bucket 128: 4096x128 (distance 1) beats 8192x32768 (8) */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
-  ck_assert_msg(strstr(how, "nearest key cols=4096") != NULL, "%s", how);
-  c.rows = 4096; /* 4096x128 at 1 + 5, 8192x32768 at 3: both out of reach */
+  ck_assert_msg(strstr(how, "nearest key rows:pow2,cols 128x4096") != NULL, "%s", how);
+  c.dim[KP_ROWS] = 4096; /* 4096x128 at 1 + 5, 8192x32768 at 3: both out of reach */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), -1);
   ck_assert_msg(strstr(how, "no measured key within reach") != NULL, "%s", how);
-  c.cols = 5000; /* nearer 4096 than 8192 in log2: v_slow won there */
-  c.rows = 128;
+  c.dim[KP_COLS] = 5000; /* nearer 4096 than 8192 in log2: v_slow won there */
+  c.dim[KP_ROWS] = 128;
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
-  ck_assert_ptr_nonnull(strstr(how, "cols=4096"));
-  c.cols = 20000; /* v_fast does not apply beyond 16384: the 8192 key's next best */
-  c.rows = 32768;
+  ck_assert_ptr_nonnull(strstr(how, "128x4096"));
+  c.dim[KP_COLS] = 20000; /* v_fast does not apply beyond 16384: the 8192 key's next best */
+  c.dim[KP_ROWS] = 32768;
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
-  c.cols = 40000; /* 2.3 from 8192: out of reach */
+  c.dim[KP_COLS] = 40000; /* 2.3 from 8192: out of reach */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), -1);
-  c.cols = 20000;
+  c.dim[KP_COLS] = 20000;
   c.align = 8; /* no key measured at this alignment: no pick, the ranking decides */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), -1);
   pk.n_entries = 1; /* v_slow pruned from the pack: its rows are skipped */
   c.align = 16;
-  c.cols = 4096;
-  c.rows = 128;
+  c.dim[KP_COLS] = 4096;
+  c.dim[KP_ROWS] = 128;
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
   kp_tune_free(&t);
 }
@@ -224,25 +229,25 @@ START_TEST(test_pick_margin) {
   kpk_pack pk = pack_of(e, 2);
   kp_tune_table t;
   ck_assert(kp_tune_parse(&t,
-                          "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
-                          "softmax bf16 8192 16 32768 v_other 100.0\n"
-                          "softmax bf16 8192 16 32768 v_rank 100.9\n" /* 0.9%: kept */
-                          "softmax bf16 4096 16 32768 v_other 100.0\n"
-                          "softmax bf16 4096 16 32768 v_rank 101.1\n", /* 1.1%: not */
+                          "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "softmax bf16 32768x8192 16 v_other 100.0\n"
+                          "softmax bf16 32768x8192 16 v_rank 100.9\n" /* 0.9%: kept */
+                          "softmax bf16 32768x4096 16 v_other 100.0\n"
+                          "softmax bf16 32768x4096 16 v_rank 101.1\n", /* 1.1%: not */
                           "t.tune", err, sizeof err) == KP_OK);
-  kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 32768, 0};
+  kp_devprops d = {90, 227 * 1024, 132};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 16, 0, {32768, 8192, 1, 1}};
   char how[512];
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
   ck_assert_msg(strstr(how, "ranking's v_rank") && strstr(how, "kept"), "%s", how);
-  c.rows = 16384; /* nearest key 8192x32768: kept there too */
+  c.dim[KP_ROWS] = 16384; /* nearest key 8192x32768: kept there too */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
   ck_assert_msg(strstr(how, "nearest key") && strstr(how, "kept"), "%s", how);
-  c.cols = 4096;
-  c.rows = 32768;
+  c.dim[KP_COLS] = 4096;
+  c.dim[KP_ROWS] = 32768;
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
   ck_assert_msg(!strstr(how, "kept"), "%s", how);
-  c.cols = 8192;
+  c.dim[KP_COLS] = 8192;
   pk.n_entries = 1; /* only v_rank in the pack: the table's best is v_rank */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
   ck_assert_msg(!strstr(how, "kept"), "%s", how);
@@ -255,26 +260,26 @@ END_TEST
 ** the nearest-key rule skips it the same way. */
 START_TEST(test_pick_min_rows) {
   kpk_entry e[] = {ent("v_big", 2147483647ull, 16, 1), ent("v_any", 2147483647ull, 16, 0)};
-  e[0].min_rows = 16384;
+  e[0].dmin[KP_ROWS] = 16384;
   kpk_pack pk = pack_of(e, 2);
   kp_tune_table t;
   ck_assert(kp_tune_parse(&t,
-                          "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
-                          "softmax bf16 8192 16 16384 v_big 1.0\n"
-                          "softmax bf16 8192 16 16384 v_any 2.0\n",
+                          "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "softmax bf16 16384x8192 16 v_big 1.0\n"
+                          "softmax bf16 16384x8192 16 v_any 2.0\n",
                           "t.tune", err, sizeof err) == KP_OK);
-  kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8192, 16, 16384, 0};
+  kp_devprops d = {90, 227 * 1024, 132};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 16, 0, {16384, 8192, 1, 1}};
   char how[512];
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
   ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 0);
-  c.rows = 10000; /* bucket 16384 too, below min_rows */
+  c.dim[KP_ROWS] = 10000; /* bucket 16384 too, below min_rows */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
   ck_assert_msg(strstr(how, "exact key") != NULL, "%s", how);
   ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 1);
-  c.rows = 40000; /* nearest key: rows 16384, v_big applies here */
+  c.dim[KP_ROWS] = 40000; /* nearest key: rows 16384, v_big applies here */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
-  c.rows = 5000; /* nearest key again, v_big does not apply */
+  c.dim[KP_ROWS] = 5000; /* nearest key again, v_big does not apply */
   ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 1);
   ck_assert_msg(strstr(how, "nearest key") != NULL, "%s", how);
   pk.n_entries = 1; /* only v_big in the pack: nothing in the table applies below 16384 */
@@ -287,12 +292,12 @@ END_TEST
 /* The form column: parsed, written back, part of the key (merge keeps both
 ** forms' rows of one variant apart), and a row serves calls of its form only. */
 static const char *FORMS =
-    "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
-    "geglu bf16 8192 16 32768 v_erf 395.6\n"
-    "geglu bf16 8192 16 32768 v_tanh 370.4 tanh\n"
-    "geglu bf16 8192 16 32768 v_erf 420.0 tanh\n"
-    "rope bf16 128 16 16384 v_erf 50.0 gptj\n"
-    "geglu bf16 8192 16 32768 v_tanh 500.0 erf\n";
+    "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
+    "geglu bf16 32768x8192 16 v_erf 395.6\n"
+    "geglu bf16 32768x8192 16 v_tanh 370.4 tanh\n"
+    "geglu bf16 32768x8192 16 v_erf 420.0 tanh\n"
+    "rope bf16 16384x128 16 v_erf 50.0 gptj\n"
+    "geglu bf16 32768x8192 16 v_tanh 500.0 erf\n";
 
 START_TEST(test_forms) {
   kp_tune_table a, b;
@@ -325,18 +330,18 @@ START_TEST(test_forms) {
   kpk_entry e[] = {ent("v_erf", 2147483647ull, 16, 0), ent("v_tanh", 2147483647ull, 16, 0)};
   e[0].family = e[1].family = "geglu";
   kpk_pack pk = pack_of(e, 2);
-  kp_devprops d = {90, 227 * 1024};
-  kp_call c = {KP_FAM_GEGLU, KP_BF16, 8192, 16, 32768, 0};
+  kp_devprops d = {90, 227 * 1024, 132};
+  kp_call c = {KP_FAM_GEGLU, KP_BF16, 16, 0, {32768, 8192, 1, 1}};
   char how[512];
   ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), 0); /* erf: v_erf 395.6 */
   c.form = 1;
   ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), 1); /* tanh: v_tanh 370.4 */
   ck_assert_msg(strstr(how, "exact key") != NULL, "%s", how);
-  c.cols = 4096; /* nearest key, still within the form */
+  c.dim[KP_COLS] = 4096; /* nearest key, still within the form */
   ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), 1);
   c.form = 0;
   ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), 0);
-  c = (kp_call){KP_FAM_ROPE, KP_BF16, 128, 16, 16384, 0}; /* rope rows are gptj only */
+  c = (kp_call){KP_FAM_ROPE, KP_BF16, 16, 0, {16384, 128, 1, 1}}; /* rope rows are gptj only */
   e[0].family = e[1].family = "rope";
   ck_assert_int_eq(kp_tune_pick(&a, &pk, &c, &d, how, sizeof how), -1);
   c.form = 1;
@@ -350,24 +355,24 @@ END_TEST
 START_TEST(test_fill) {
   kp_tune_table user, shipped;
   ck_assert(kp_tune_parse(&user,
-                          "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
-                          "softmax bf16 8192 16 32768 v_user 150.0\n"
-                          "geglu bf16 8192 16 32768 v_user 300.0 tanh\n",
+                          "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "softmax bf16 32768x8192 16 v_user 150.0\n"
+                          "geglu bf16 32768x8192 16 v_user 300.0 tanh\n",
                           "user.tune", err, sizeof err) == KP_OK);
   ck_assert(kp_tune_parse(&shipped,
-                          "kernpack-tune 1\ndevice = X\nsm = 90\nsm_count = 1\n"
-                          "softmax bf16 8192 16 32768 v_ship 100.0\n"  /* key measured: ignored */
-                          "softmax bf16 4096 16 128 v_ship 10.0\n"     /* new key */
-                          "softmax bf16 4096 16 128 v_other 12.0\n"    /* new key, 2nd row */
-                          "geglu bf16 8192 16 32768 v_ship 290.0\n"   /* other form: new key */
-                          "geglu bf16 8192 16 32768 v_ship 280.0 tanh\n", /* measured */
+                          "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "softmax bf16 32768x8192 16 v_ship 100.0\n"  /* key measured: ignored */
+                          "softmax bf16 128x4096 16 v_ship 10.0\n"     /* new key */
+                          "softmax bf16 128x4096 16 v_other 12.0\n"    /* new key, 2nd row */
+                          "geglu bf16 32768x8192 16 v_ship 290.0\n"   /* other form: new key */
+                          "geglu bf16 32768x8192 16 v_ship 280.0 tanh\n", /* measured */
                           "shipped.tune", err, sizeof err) == KP_OK);
   ck_assert_int_eq(kp_tune_fill(&user, &shipped), 3);
   ck_assert_uint_eq(user.n, 5);
   int saw_ship_softmax_8192 = 0, saw_ship_erf = 0, saw_ship_tanh = 0;
   for (size_t i = 0; i < user.n; i++) {
     const kp_tune_row *r = &user.rows[i];
-    if (!strcmp(r->variant, "v_ship") && r->cols == 8192 && !strcmp(r->family, "softmax"))
+    if (!strcmp(r->variant, "v_ship") && r->dim[KP_COLS] == 8192 && !strcmp(r->family, "softmax"))
       saw_ship_softmax_8192 = 1;
     if (!strcmp(r->variant, "v_ship") && !strcmp(r->family, "geglu"))
       (r->form ? &saw_ship_tanh : &saw_ship_erf)[0] = 1;
@@ -416,7 +421,7 @@ START_TEST(test_autotune_safe) {
   void *a = (void *)0x1000, *b = (void *)0x2000, *y = (void *)0x3000;
   long long ld = 8;
   void *sm[] = {&a, &ld, &y}, *sm_in[] = {&a, &ld, &a};
-  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 8, 16, 1, 0};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 16, 0, {1, 8, 1, 1}};
   ck_assert(kp_autotune_safe(&c, sm));
   ck_assert(!kp_autotune_safe(&c, sm_in));
   void *rn[] = {&a, &ld, &b, &y}, *rn_in[] = {&a, &ld, &b, &a};

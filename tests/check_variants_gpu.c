@@ -77,17 +77,17 @@ START_TEST(test_every_variant) {
     const int f = kp_family_from_name(e->family);
     if (f < 0 || e->dtype != (uint32_t)dt) continue;
     const uint64_t cap = f == KP_FAM_ROPE ? 4096 : 65536; /* keeps the references quick */
-    const int64_t hi = (int64_t)(e->max_cols < cap ? e->max_cols : cap);
-    const int64_t lo = (int64_t)e->min_cols;
-    const int64_t min_rows = e->min_rows; /* 0 or a power of two */
+    const int64_t hi = (int64_t)(e->dmax[KP_COLS] < cap ? e->dmax[KP_COLS] : cap);
+    const int64_t lo = (int64_t)e->dmin[KP_COLS];
+    const int64_t min_rows = e->dmin[KP_ROWS]; /* 0 or a power of two */
     int runs = 0;
     kp_force_variant((int)i);
     if (f == KP_FAM_ROPE) {
       const int64_t tokens = min_rows > 7 ? min_rows : 7;
       for (int64_t rot = hi / 16 * 16; rot >= lo && rot >= 16; rot = rot > 256 ? 256 : 0)
         for (uint32_t l = 0; l < 2; l++) { /* each layout it computes */
-          kp_call c = {KP_FAM_ROPE, dt, (uint64_t)rot, call_align(KP_FAM_ROPE, es, 2, rot / 2),
-                       (uint64_t)tokens, l};
+          kp_call c = {KP_FAM_ROPE, dt, call_align(KP_FAM_ROPE, es, 2, rot / 2), l,
+                       {(uint64_t)tokens, (uint64_t)rot, 1, 1}};
           if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
           run_rope(&g, dt, rot, tokens, l ? KP_ROPE_GPTJ : KP_ROPE_NEOX);
           runs++;
@@ -97,8 +97,8 @@ START_TEST(test_every_variant) {
       const int64_t even = hi / 8 * 8 >= lo ? hi / 8 * 8 : hi;
       shape sh[3] = {{1, odd, 0, 0, 0, 0}, {5, even, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}};
       int nsh = 2;
-      if (e->cols_per_block && 2 * (int64_t)e->cols_per_block + 8 <= hi) /* rows of 2 chunks and */
-        sh[nsh++] = (shape){3, 2 * (int64_t)e->cols_per_block + 8, 0, 0, 0, 0}; /* a partial one */
+      if (e->tile[KP_COLS] && 2 * (int64_t)e->tile[KP_COLS] + 8 <= hi) /* rows of 2 chunks and */
+        sh[nsh++] = (shape){3, 2 * (int64_t)e->tile[KP_COLS] + 8, 0, 0, 0, 0}; /* a partial one */
       if (min_rows > 5) { /* min_rows and one more, at lengths in range (multiples of 8) */
         int64_t c = (1 << 23) / min_rows / 8 * 8;
         c = c < lo ? (lo + 7) / 8 * 8 : c;
@@ -110,9 +110,8 @@ START_TEST(test_every_variant) {
       const uint32_t nforms = f == KP_FAM_GEGLU ? 2 : 1; /* each form it computes */
       for (int k = 0; k < nsh; k++)
         for (uint32_t form = 0; form < nforms; form++) {
-          kp_call c = {(kp_family)f, dt, (uint64_t)sh[k].cols,
-                       call_align((kp_family)f, es, sh[k].rows, sh[k].cols),
-                       (uint64_t)sh[k].rows, form};
+          kp_call c = {(kp_family)f, dt, call_align((kp_family)f, es, sh[k].rows, sh[k].cols),
+                       form, {(uint64_t)sh[k].rows, (uint64_t)sh[k].cols, 1, 1}};
           if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
           run_row_case(&g, (kp_family)f, dt, &sh[k], form);
           runs++;
@@ -120,13 +119,13 @@ START_TEST(test_every_variant) {
     }
     kp_force_variant(-1);
     if (!runs) {
-      fprintf(stderr, "every_variant/%s: %s (min_rows %u, cols %llu..%llu, align %u) ran no shape\n",
-              kp_dtype_name(dt), e->name, e->min_rows, (unsigned long long)e->min_cols,
-              (unsigned long long)e->max_cols, e->align);
+      fprintf(stderr, "every_variant/%s: %s (min_rows %llu, cols %llu..%llu, align %u) ran no shape\n",
+              kp_dtype_name(dt), e->name, (unsigned long long)e->dmin[KP_ROWS], (unsigned long long)e->dmin[KP_COLS],
+              (unsigned long long)e->dmax[KP_COLS], e->align);
       idle++;
     }
-    ck_assert_msg(runs > 0 || min_rows <= 1, "%s: no shape with rows >= its min_rows %u ran",
-                  e->name, e->min_rows);
+    ck_assert_msg(runs > 0 || min_rows <= 1, "%s: no shape with rows >= its min_rows %llu ran",
+                  e->name, (unsigned long long)e->dmin[KP_ROWS]);
     ran += runs;
   }
   ck_assert_msg(ran > 0, "no variant ran");

@@ -53,11 +53,10 @@ static const char usage_info[] =
 static const char usage_list[] =
     "usage: kp list PACK [--json]\n"
     "Print every variant of PACK (a .kpk file): family, dtype, name, params,\n"
-    "column range, min_rows (the variant applies to rows >= it; '-': any), alignment,\n"
-    "(cols_mult and forms, when set, are in params: whole=true, form=...)\n"
-    "rank, launch geometry (block, rows per block, cols per block; '-': whole rows),\n"
-    "shared memory, registers, stack, spills and image, then a count per family\n"
-    "and dtype.\n"
+    "dims (in the family's dimensions: ranges such as cols=1..2048 or rows>=16384,\n"
+    "multiples such as k%8, the tiles the grid counts, persistent/cluster), alignment,\n"
+    "rank, block, shared memory, registers, stack, spills and image, then a count\n"
+    "per family and dtype.  (Forms, when set, are in params: form=...)\n"
     "--json prints a JSON array with one object per variant instead.\n";
 
 static const char usage_verify[] =
@@ -269,37 +268,60 @@ static const char *dtype_str(uint32_t dt) {
   return s ? s : "?";
 }
 
-/* "1..2048" or "256..any" */
-static void cols_str(const kpk_entry *e, char *out, size_t n) {
-  if (e->max_cols >= ANY_COLS)
-    snprintf(out, n, "%" PRIu64 "..any", e->min_cols);
-  else
-    snprintf(out, n, "%" PRIu64 "..%" PRIu64, e->min_cols, e->max_cols);
+/* Each dimension with a bound, multiple or tile, in the entry's own dims:
+** "rows>=16384 cols=1..2048 tile(rows=4)" or "m=1..16 k%8 tile(n=64,batch=1)";
+** "-" when none. */
+static void dims_str(const kpk_entry *e, char *out, size_t n) {
+  kp_dims d;
+  size_t len = 0;
+  out[0] = 0;
+  if (kp_dims_parse(e->dims, &d, NULL, 0)) d.n = 0; /* the reader refuses such a pack */
+#define PUT_(...) do { int w_ = snprintf(out + len, len < n ? n - len : 0, __VA_ARGS__); \
+                       if (w_ > 0) len += (size_t)w_; } while (0)
+  for (int i = 0; i < d.n; i++) {
+    int lo = e->dmin[i] > 1, hi = e->dmax[i] && e->dmax[i] < ANY_COLS;
+    if (lo && hi) PUT_("%s%s=%" PRIu64 "..%" PRIu64, len ? " " : "", d.name[i], e->dmin[i], e->dmax[i]);
+    else if (lo) PUT_("%s%s>=%" PRIu64, len ? " " : "", d.name[i], e->dmin[i]);
+    else if (hi) PUT_("%s%s<=%" PRIu64, len ? " " : "", d.name[i], e->dmax[i]);
+    if (e->dmult[i] > 1) PUT_("%s%s%%%u", len ? " " : "", d.name[i], e->dmult[i]);
+  }
+  int first = 1;
+  for (int i = 0; i < d.n; i++)
+    if (e->tile[i]) {
+      PUT_("%s%s%s=%u", first ? (len ? " tile(" : "tile(") : ",", "", d.name[i], e->tile[i]);
+      first = 0;
+    }
+  if (!first) PUT_(")");
+  if (e->persist) PUT_(" persistent=%u", e->persist);
+  if (e->cluster > 1) PUT_(" cluster=%u", e->cluster);
+#undef PUT_
+  if (!len && n) snprintf(out, n, "-");
 }
 
 static void print_table(const kpk_pack *pk) {
-  int wn = 4, wp = 6;
+  int wn = 4, wp = 6, wd = 4;
+  char dims[256];
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     int ln = (int)strlen(pk->entries[i].name), lp = (int)strlen(pk->entries[i].params);
+    dims_str(&pk->entries[i], dims, sizeof dims);
     if (ln > wn) wn = ln;
     if (lp > wp) wp = lp;
+    if ((int)strlen(dims) > wd) wd = (int)strlen(dims);
   }
-  printf("%-14s %-5s %-*s %-*s %-16s %8s %5s %6s %5s %4s %5s %6s %4s %5s %9s %s\n", "family",
-         "dtype", wn, "name", wp, "params", "cols", "min_rows", "align", "rank", "block", "rpb",
-         "cpb", "smem", "regs", "stack", "spills", "image");
+  printf("%-14s %-5s %-*s %-*s %-*s %5s %6s %5s %6s %4s %5s %9s %s\n", "family", "dtype", wn,
+         "name", wp, "params", wd, "dims", "align", "rank", "block", "smem", "regs", "stack",
+         "spills", "image");
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
-    char cols[48], spills[24], fam[256], name[512], params[1024], minr[16] = "-", cpb[16] = "-";
-    cols_str(e, cols, sizeof cols);
+    char spills[24], fam[256], name[512], params[1024];
+    dims_str(e, dims, sizeof dims);
     snprintf(spills, sizeof spills, "%u/%u", e->spill_stores, e->spill_loads);
-    if (e->min_rows) snprintf(minr, sizeof minr, "%u", e->min_rows);
-    if (e->cols_per_block) snprintf(cpb, sizeof cpb, "%u", e->cols_per_block);
-    printf("%-14s %-5s %-*s %-*s %-16s %8s %5u %6d %5u %4u %5s %6u %4u %5u %9s %s %" PRIu64 "\n",
+    printf("%-14s %-5s %-*s %-*s %-*s %5u %6d %5u %6u %4u %5u %9s %s %" PRIu64 "\n",
            clean(e->family, fam, sizeof fam), dtype_str(e->dtype), wn,
            clean(e->name, name, sizeof name), wp,
-           e->params[0] ? clean(e->params, params, sizeof params) : "-", cols, minr, e->align,
-           e->rank, e->block, e->rows_per_block, cpb, e->smem, e->regs, e->stack, spills,
-           e->is_ptx ? "ptx" : "cubin", e->image_size);
+           e->params[0] ? clean(e->params, params, sizeof params) : "-", wd, dims, e->align,
+           e->rank, e->block, e->smem, e->regs, e->stack, spills, e->is_ptx ? "ptx" : "cubin",
+           e->image_size);
   }
 }
 
@@ -358,21 +380,28 @@ static void json_str(const char *key, const char *v) {
 }
 
 static void json_entry(const kpk_entry *e) {
-  const char *keys[] = {"family", "dtype", "name", "entry", "params", "signature", "options"};
+  const char *keys[] = {"family", "dtype", "name",    "entry",
+                        "params", "signature", "options", "dims"};
   const char *vals[] = {e->family, dtype_str(e->dtype), e->name, e->entry, e->params,
-                        e->signature, e->options};
+                        e->signature, e->options, e->dims};
   printf("  {");
-  for (int k = 0; k < 7; k++) {
+  for (int k = 0; k < 8; k++) {
     if (k) printf(", ");
     json_str(keys[k], vals[k]);
   }
-  printf(", \"min_cols\": %" PRIu64 ", \"max_cols\": %" PRIu64 ", \"align\": %u", e->min_cols,
-         e->max_cols, e->align);
+  const char *arr[] = {"min", "max", "mult", "tile"};
+  for (int a = 0; a < 4; a++) {
+    printf(", \"%s\": [", arr[a]);
+    for (int d = 0; d < KPK_DIMS; d++)
+      printf("%s%" PRIu64, d ? ", " : "",
+             a == 0 ? e->dmin[d] : a == 1 ? e->dmax[d] : a == 2 ? (uint64_t)e->dmult[d] : (uint64_t)e->tile[d]);
+    printf("]");
+  }
+  printf(", \"align\": %u", e->align);
   printf(", \"min_sm\": %u, \"max_sm\": %u, \"rank\": %d, \"block\": %u", e->min_sm,
          e->max_sm, e->rank, e->block);
-  printf(", \"min_rows\": %u, \"rows_per_block\": %u, \"cols_per_block\": %u", e->min_rows,
-         e->rows_per_block, e->cols_per_block);
-  printf(", \"cols_mult\": %u, \"forms\": %u", e->cols_mult, e->forms);
+  printf(", \"persistent\": %u, \"cluster\": %u, \"aux\": %u, \"forms\": %u", e->persist,
+         e->cluster, e->aux, e->forms);
   printf(", \"smem\": %u, \"regs\": %u, \"stack\": %u", e->smem, e->regs, e->stack);
   printf(", \"spill_stores\": %u, \"spill_loads\": %u", e->spill_stores, e->spill_loads);
   /* the hash as a string: JSON numbers lose precision above 2^53 */

@@ -181,7 +181,7 @@ static int collect_keys(regen *r, const kpk_pack *pk) {
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *row = &t->rows[i];
     int fam = kp_family_from_name(row->family);
-    if (fam < 0 || row->align != 16 || !kp_in_list(r->o.families, row->family) ||
+    if (fam < 0 || fam == KP_FAM_GEMM || row->align != 16 || !kp_in_list(r->o.families, row->family) ||
         !kp_in_list(r->o.dtypes, kp_dtype_name(row->dtype)))
       continue;
     if (pack_find(pk, row->variant) < 0) {
@@ -189,20 +189,20 @@ static int collect_keys(regen *r, const kpk_pack *pk) {
               row->variant, pk->path);
       continue;
     }
-    if (row->rows > (fam == KP_FAM_ROPE ? 1ull << 22 : 1ull << 28) / row->cols) {
+    if (row->dim[KP_ROWS] > (fam == KP_FAM_ROPE ? 1ull << 22 : 1ull << 28) / row->dim[KP_COLS]) {
       fprintf(stderr, "kp regen: %s:%d: %llu x %llu is too large to re-time here: row ignored\n",
-              t->path, row->line, (unsigned long long)row->rows, (unsigned long long)row->cols);
+              t->path, row->line, (unsigned long long)row->dim[KP_ROWS], (unsigned long long)row->dim[KP_COLS]);
       continue;
     }
     rkey *k = NULL;
     for (int j = 0; j < r->n_keys && !k; j++)
       if ((int)r->keys[j].fam == fam && r->keys[j].dt == row->dtype &&
-          r->keys[j].cols == row->cols && r->keys[j].rows == row->rows &&
+          r->keys[j].cols == row->dim[KP_COLS] && r->keys[j].rows == row->dim[KP_ROWS] &&
           r->keys[j].form == row->form)
         k = &r->keys[j];
     if (!k) {
       k = &r->keys[r->n_keys++];
-      *k = (rkey){(kp_family)fam, row->dtype, row->cols, row->rows, "", 0, 1, 0, row->form};
+      *k = (rkey){(kp_family)fam, row->dtype, row->dim[KP_COLS], row->dim[KP_ROWS], "", 0, 1, 0, row->form};
     }
     if (!k->winner[0] || row->us < k->us) {
       snprintf(k->winner, sizeof k->winner, "%s", row->variant);
@@ -464,7 +464,7 @@ static int candidates(const regen *r, const rkey *k, const kpk_pack *pk, const c
     if (pack_find(pk, w->nb[i]) >= 0 && !listed(c, n, w->nb[i])) c[n++] = w->nb[i];
   for (size_t i = 0; i < r->t.n && n < max; i++) {
     const kp_tune_row *row = &r->t.rows[i];
-    if (row->dtype == k->dt && row->cols == k->cols && row->rows == k->rows && row->align == 16 &&
+    if (row->dtype == k->dt && row->dim[KP_COLS] == k->cols && row->dim[KP_ROWS] == k->rows && row->align == 16 &&
         row->form == k->form && !strcmp(row->family, kp_family_name(k->fam)) && row->us <= k->us * CLOSE &&
         pack_find(pk, row->variant) >= 0 && !listed(c, n, row->variant))
       c[n++] = row->variant;
@@ -477,7 +477,7 @@ static double best_in(const kp_tune_table *t, const rkey *k, const char *only, c
   double best = -1;
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *row = &t->rows[i];
-    if (row->dtype != k->dt || row->cols != k->cols || row->rows != k->rows ||
+    if (row->dtype != k->dt || row->dim[KP_COLS] != k->cols || row->dim[KP_ROWS] != k->rows ||
         row->form != k->form || strcmp(row->family, kp_family_name(k->fam)) || (only && strcmp(row->variant, only)))
       continue;
     if (best < 0 || row->us < best) best = row->us, *name = row->variant;
@@ -519,8 +519,8 @@ static int time_key(regen *r, kp_ctx *ctx, kp_bench *b, rkey *k, kp_tune_table *
 static int put_row(kp_tune_table *t, const kp_tune_row *row) {
   for (size_t i = 0; i < t->n; i++) {
     kp_tune_row *o = &t->rows[i];
-    if (!strcmp(o->family, row->family) && o->dtype == row->dtype && o->cols == row->cols &&
-        o->align == row->align && o->rows == row->rows && o->form == row->form &&
+    if (!strcmp(o->family, row->family) && o->dtype == row->dtype && o->dim[KP_COLS] == row->dim[KP_COLS] &&
+        o->align == row->align && o->dim[KP_ROWS] == row->dim[KP_ROWS] && o->form == row->form &&
         !strcmp(o->variant, row->variant)) {
       o->us = row->us;
       return 0;

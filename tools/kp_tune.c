@@ -441,7 +441,7 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
     job_free(env, &j);
     return -1;
   }
-  kp_call call = {sh->fam, dt, (uint64_t)sh->cols, 16, (uint64_t)sh->rows, sh->form};
+  kp_call call = {sh->fam, dt, 16, sh->form, {(uint64_t)sh->rows, (uint64_t)sh->cols, 1, 1}};
   char label[48];
   /* reference: the default choice of the selection rule */
   kp_force_variant(-1);
@@ -487,9 +487,8 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
     snprintf(row.family, sizeof row.family, "%s", e->family);
     snprintf(row.variant, sizeof row.variant, "%s", e->name);
     row.dtype = dt;
-    row.cols = (uint64_t)sh->cols;
+    kp_tune_key_dims(&call, row.dim);
     row.align = 16;
-    row.rows = kp_rows_bucket((uint64_t)sh->rows);
     row.form = sh->form;
     row.us = us;
     if (kp_tune_add(t, &row) == 0) added++;

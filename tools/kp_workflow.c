@@ -24,21 +24,44 @@ static int help(int argc, char **argv, const char *usage) {
 /* ---- kp explain ------------------------------------------------------------------ */
 
 static const char usage_explain[] =
-    "usage: kp explain FAMILY ROWSxCOLS DTYPE [--align BYTES] [--form F] [--device N]\n"
+    "usage: kp explain FAMILY SHAPE DTYPE [--align BYTES] [--form F] [--device N]\n"
     "                  [--pack PACK [--sm SM]] [--tune TABLE]\n"
     "Say which variant a call would run and why: the tuning table's exact key,\n"
     "the nearest key within reach, or the template ranking.  With --pack and no --device\n"
     "no GPU is needed (--sm gives the device's SM, default the pack's).\n"
-    "ALIGN is the alignment of the call's row starts (default 16); F the call's\n"
-    "form (geglu: 0 erf, 1 tanh; rope: 0 NeoX, 1 GPT-J; default 0).\n";
+    "SHAPE is the call's dimensions joined by 'x' in the family's order: ROWSxCOLS\n"
+    "for the row families, MxNxK[xBATCH] for gemm.  ALIGN is the alignment of the\n"
+    "call's pointers and row strides (default 16); F the call's form (geglu: 0 erf,\n"
+    "1 tanh; rope: 0 NeoX, 1 GPT-J; gemm: 0 B as (n,k), 1 B as (k,n); default 0).\n";
+
+/* "4096x11008x4096" -> c->dim in the family's order; missing trailing dims 1.
+** 0 on success. */
+static int parse_shape(const char *s, kp_call *c) {
+  const kp_dims *d = kp_family_dims(c->family);
+  for (int i = 0; i < KPK_DIMS; i++) c->dim[i] = 1;
+  int i = 0;
+  for (const char *p = s; i < d->n; i++) {
+    char *end;
+    unsigned long long v = strtoull(p, &end, 10);
+    if (end == p || v < 1 || v > 2147483647ull) return -1;
+    c->dim[i] = v;
+    if (!*end) return i + 1 >= (d->n > 1 ? 2 : 1) ? 0 : -1;
+    if (*end != 'x') return -1;
+    p = end + 1;
+  }
+  return -1;
+}
 
 int kp_cmd_explain(int argc, char **argv) {
   if (help(argc, argv, usage_explain)) return 0;
   if (argc < 4) return fputs(usage_explain, stderr), 2;
   int fam = kp_family_from_name(argv[1]), dt = kp_dtype_from_name(argv[3]);
-  long long rows, cols;
-  if (fam < 0 || dt < 0 || sscanf(argv[2], "%lldx%lld", &rows, &cols) != 2 || rows < 1 || cols < 1) {
-    fprintf(stderr, "kp explain: expected a family, ROWSxCOLS and f32|f16|bf16\n%s", usage_explain);
+  kp_call c;
+  memset(&c, 0, sizeof c);
+  c.family = (kp_family)(fam < 0 ? 0 : fam);
+  if (fam < 0 || dt < 0 || parse_shape(argv[2], &c)) {
+    fprintf(stderr, "kp explain: expected a family, its shape (%s) and f32|f16|bf16\n%s",
+            fam < 0 ? "dims joined by x" : kp_family_dims_text((kp_family)fam), usage_explain);
     return 2;
   }
   kp_options o;
@@ -67,19 +90,23 @@ int kp_cmd_explain(int argc, char **argv) {
     ctx->props.sm = sm;
     ctx->props.smem_optin = 227 * 1024;
   }
-  kp_call c = {(kp_family)fam, (kp_dtype)dt, (uint64_t)cols, align, (uint64_t)rows, form};
-  char why[1200];
+  c.dtype = (kp_dtype)dt;
+  c.align = align;
+  c.form = form;
+  char why[1200], shape[96];
   int e = kp_explain(ctx, &c, why, sizeof why);
-  printf("%s %s %lldx%lld align %u on sm_%d, pack %s:\n", argv[1], argv[3], rows, cols, align,
+  printf("%s %s %s %s align %u on sm_%d, pack %s:\n", argv[1], argv[3],
+         kp_family_dims_text(c.family), kp_shape_str(&c, shape, sizeof shape), align,
          ctx->props.sm, ctx->pack.path);
   if (e < 0) {
     printf("  no variant: %s\n", why);
   } else {
     const kpk_entry *v = &ctx->pack.entries[e];
-    char geom[64] = "";
-    if (v->cols_per_block) snprintf(geom, sizeof geom, ", %u cols per block", v->cols_per_block);
-    printf("  runs %s (%s; block %u, %u rows per block%s)\n  because %s\n", v->name, v->params,
-           v->block, v->rows_per_block, geom, why);
+    uint64_t grid = 0;
+    kp_grid_blocks(v, &c, ctx->drv ? ctx->props.sm_count : 132, &grid);
+    printf("  runs %s (%s; %llu blocks of %u threads, %u bytes of shared memory%s)\n"
+           "  because %s\n", v->name, v->params, (unsigned long long)grid, v->block, v->smem,
+           ctx->drv ? "" : "; grid for 132 SMs", why);
   }
   printf("  candidates:\n");
   for (uint32_t i = 0; i < ctx->pack.n_entries; i++) {
@@ -102,33 +129,50 @@ static const char usage_prune[] =
     "plus every variant the ranking would pick for shapes the table does not\n"
     "cover (so every call still has a variant).\n";
 
-/* Keep the ranking's choice at every column boundary of every family, dtype
-** and alignment, at every row boundary (1 and each min_rows, and just below
-** each): the choice is constant between boundaries. */
+/* Keep the ranking's choice at every boundary of every family, dtype,
+** alignment and form: per dimension the points 1, each entry's min and max
+** and one beyond each, crossed over the family's dimensions; the choice is
+** constant between boundaries. */
+#define PRUNE_PTS 48
 static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
-  kp_devprops d = {sm, 227 * 1024};
-  uint64_t rows[2 * 32 + 1] = {1}; /* min_rows are powers of two: at most 31 distinct */
-  int nrows = 1;
-  for (uint32_t i = 0; i < pk->n_entries; i++) {
-    uint64_t m = pk->entries[i].min_rows;
-    int seen = m < 2; /* 0 and 1 are the boundary 1 */
-    for (int k = 0; k < nrows && !seen; k++) seen = rows[k] == m;
-    if (!seen && nrows + 2 <= (int)(sizeof rows / sizeof rows[0]))
-      rows[nrows++] = m, rows[nrows++] = m - 1;
-  }
-  for (uint32_t i = 0; i < pk->n_entries; i++) {
-    const kpk_entry *e = &pk->entries[i];
-    int fam = kp_family_from_name(e->family);
-    if (fam < 0) continue;
-    uint64_t pts[] = {e->min_cols, e->max_cols, e->max_cols + 1, e->min_cols - 1};
-    for (int p = 0; p < 4; p++)
-      for (int r = 0; r < nrows; r++)
-        for (uint32_t a = 1; a <= 16; a *= 2) {
-          if (pts[p] < 1 || pts[p] > 2147483647ull) continue;
-          kp_call c = {(kp_family)fam, (kp_dtype)e->dtype, pts[p], a, rows[r], 0};
-          int k = kp_select_variant(pk, &c, &d, NULL, 0);
-          if (k >= 0) keep[k] = 1;
+  kp_devprops d = {sm, 227 * 1024, 132};
+  for (int fam = 0; fam < KP_FAM_COUNT; fam++) {
+    const kp_dims *dn = kp_family_dims((kp_family)fam);
+    uint64_t pts[KPK_DIMS][PRUNE_PTS];
+    int np[KPK_DIMS] = {0}, any = 0;
+    for (int i = 0; i < KPK_DIMS; i++) pts[i][np[i]++] = 1;
+    for (uint32_t k = 0; k < pk->n_entries; k++) {
+      const kpk_entry *e = &pk->entries[k];
+      if (strcmp(e->family, kp_family_name((kp_family)fam))) continue;
+      any = 1;
+      for (int i = 0; i < dn->n; i++) {
+        uint64_t cand[4] = {e->dmin[i], e->dmin[i] - 1, e->dmax[i], e->dmax[i] + 1};
+        for (int q = 0; q < 4; q++) {
+          if (cand[q] < 1 || cand[q] > 2147483647ull) continue;
+          int seen = 0;
+          for (int j = 0; j < np[i] && !seen; j++) seen = pts[i][j] == cand[q];
+          if (!seen && np[i] < PRUNE_PTS) pts[i][np[i]++] = cand[q];
         }
+      }
+    }
+    if (!any) continue;
+    int idx[KPK_DIMS] = {0};
+    for (;;) {
+      kp_call c;
+      memset(&c, 0, sizeof c);
+      c.family = (kp_family)fam;
+      for (int i = 0; i < KPK_DIMS; i++) c.dim[i] = i < dn->n ? pts[i][idx[i]] : 1;
+      for (uint32_t dt = 0; dt < KP_DTYPE_COUNT_; dt++)
+        for (uint32_t a = 1; a <= 16; a *= 2)
+          for (uint32_t f = 0; f < 2; f++) {
+            c.dtype = (kp_dtype)dt, c.align = a, c.form = f;
+            int k = kp_select_variant(pk, &c, &d, NULL, 0);
+            if (k >= 0) keep[k] = 1;
+          }
+      int i = 0;
+      while (i < dn->n && ++idx[i] == np[i]) idx[i++] = 0;
+      if (i == dn->n) break;
+    }
   }
 }
 
@@ -156,8 +200,9 @@ int kp_cmd_prune(int argc, char **argv) {
     const kp_tune_row *r = &t.rows[i], *best = r;
     for (size_t k = 0; k < t.n; k++) {
       const kp_tune_row *q = &t.rows[k];
-      if (!strcmp(q->family, r->family) && q->dtype == r->dtype && q->cols == r->cols &&
-          q->align == r->align && q->rows == r->rows && q->form == r->form && q->us < best->us)
+      if (!strcmp(q->family, r->family) && q->dtype == r->dtype &&
+          !memcmp(q->dim, r->dim, sizeof q->dim) && q->align == r->align &&
+          q->form == r->form && q->us < best->us)
         best = q;
     }
     for (uint32_t e = 0; e < pk.n_entries; e++)
@@ -332,8 +377,8 @@ static int warm_parse(const char *path, const char *dtypes, warm_call **out, int
   for (int i = 0; i < ns; i++)
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
       if (!dtypes || kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt)))
-        v[n++] = (warm_call){{sh[i].fam, (kp_dtype)dt, (uint64_t)sh[i].cols, 16,
-                              (uint64_t)sh[i].rows, sh[i].form},
+        v[n++] = (warm_call){{sh[i].fam, (kp_dtype)dt, 16, sh[i].form,
+                              {(uint64_t)sh[i].rows, (uint64_t)sh[i].cols, 1, 1}},
                              sh[i].line};
   free(sh);
   if (ns < 0) {
@@ -387,8 +432,8 @@ int kp_cmd_warmup(int argc, char **argv) {
       continue;
     }
     printf("%-15s %-4s %8llu x %-8llu %-42s %8.1f ms\n", kp_family_name(w->c.family),
-           kp_dtype_name(w->c.dtype), (unsigned long long)w->c.rows,
-           (unsigned long long)w->c.cols, e->name, ms);
+           kp_dtype_name(w->c.dtype), (unsigned long long)w->c.dim[KP_ROWS],
+           (unsigned long long)w->c.dim[KP_COLS], e->name, ms);
     n++;
   }
   printf("kp warmup: %d calls prepared for %s (%s)\n", n, ctx->info.name, ctx->info.target);
