@@ -642,3 +642,11 @@ __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T
   T *yr = y + row * ldy;
   kp_glu_step<T, VEC, SPAN, U, Op, 0>(gr, ur, yr, c, (long long)cols);
 }
+
+// ---- TMA descriptors ----------------------------------------------------------
+//
+// A CUtensorMap (128 bytes, 64-byte aligned) built by the runtime with
+// cuTensorMapEncodeTiled and passed by value as a `const __grid_constant__`
+// kernel argument (signature kind T); the copy engine reads it through its
+// generic address.
+struct __align__(64) kp_tmap { unsigned long long v[16]; };

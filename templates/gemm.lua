@@ -1,0 +1,292 @@
+-- gemm.lua -- D = act(alpha * A * op(B) + beta * C + bias), f16/bf16 inputs, fp32
+-- accumulation, output in the input dtype or f32 (kp_gemm, include/kernpack.h).
+--
+-- Kernel arguments (every variant, signature below):
+--   (const T *A, long long lda, long long sA, const T *B, long long ldb, long long sB,
+--    const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
+--    const T *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
+--    int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB)
+-- A: (M, K) row-major; B: form 0 (n, k) row-major (nn.Linear's weight), form 1
+-- (k, n); C (may be NULL, then beta is 0), D: (M, N) in the output dtype; bias
+-- (N) or NULL; s*: batch strides in elements (0: one matrix for every batch).
+-- The grid is one-dimensional (kp_grid_blocks: ceil(M/BM) * ceil(N/BN) * batch
+-- tiles, or at most `persistent` x SMs blocks looping over them); the kernel
+-- decodes its tile, grouped 8 tile-rows at a time so that neighbours share B in L2.
+--
+-- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>_nk`, targets sm_90a):
+-- warp-specialised, persistent.  Warpgroup 0 is the producer: one thread
+-- issues TMA loads (cp.async.bulk.tensor, 128-byte swizzle; A as (k, m,
+-- batch) and B as (k, n, batch) boxes of 64 x BM and 64 x BN, out-of-bounds
+-- elements read as zero, so any M, N, K) into a ring of STAGES shared-memory
+-- stages, each completing on its `full` mbarrier; setmaxnreg gives its
+-- registers to the two consumer warpgroups.  Each consumer issues wgmma
+-- m64nNk16 (both operands from shared memory, descriptors with 128-byte
+-- swizzle) over its 64-row (or, with BM = 64, 64-column-half) slice, keeps
+-- one wgmma group in flight, and frees a stage (its `empty` mbarrier) once
+-- the group that read it has retired.  The epilogue (alpha, beta * C, bias,
+-- activation, rounding) runs from the accumulator registers while the
+-- producer already loads the next tile's stages.  Needs 16-byte aligned
+-- rows (align 16: TMA's rule for addresses and strides).
+
+family {
+  name = "gemm",
+  dims = "m:pow2,n,k,batch:pow2",
+  signature = "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T",
+}
+
+-- ---- shared device code: epilogue --------------------------------------------
+local COMMON = [[
+#ifndef KP_GEMM_COMMON
+#define KP_GEMM_COMMON
+// act: 0 none, 1 relu, 2 silu, 3 gelu (tanh)
+__device__ __forceinline__ float kp_gemm_act(float v, int act) {
+  return act == 0 ? v : act == 1 ? fmaxf(v, 0.f) : act == 2 ? kp_silu(v) : kp_gelu_tanh(v);
+}
+
+// Two adjacent outputs (row, col), (row, col + 1) of one batch's D: alpha *
+// acc + beta * C + bias, activation, stored in the output dtype.  col + 1 may
+// be past N (then only col is written); pair stores need col even and
+// ldd / ldc even, which the 16-byte aligned variants guarantee.
+template <class T>
+__device__ __forceinline__ void kp_gemm_store2(float a0, float a1, int row, int col, int M, int N,
+                                               const void *C, long long ldc, void *D,
+                                               long long ldd, const T *bias, float alpha,
+                                               float beta, int act, int out_f32) {
+  if (row >= M || col >= N) return;
+  const bool two = col + 1 < N;
+  float v0 = alpha * a0, v1 = alpha * a1;
+  if (C) {
+    if (out_f32) {
+      const float *c = (const float *)C + (long long)row * ldc + col;
+      v0 += beta * c[0];
+      if (two) v1 += beta * c[1];
+    } else {
+      const T *c = (const T *)C + (long long)row * ldc + col;
+      v0 += beta * kp_to_f32(c[0]);
+      if (two) v1 += beta * kp_to_f32(c[1]);
+    }
+  }
+  if (bias) {
+    v0 += kp_to_f32(bias[col]);
+    if (two) v1 += kp_to_f32(bias[col + 1]);
+  }
+  v0 = kp_gemm_act(v0, act);
+  v1 = kp_gemm_act(v1, act);
+  if (out_f32) {
+    float *d = (float *)D + (long long)row * ldd + col;
+    if (two) *(float2 *)d = make_float2(v0, v1);
+    else d[0] = v0;
+  } else {
+    T *d = (T *)D + (long long)row * ldd + col;
+    if (two) *(kp_u32 *)d = kp_pair<T>::pack(v0, v1);
+    else d[0] = kp_from_f32<T>(v0);
+  }
+}
+
+// Tile t of a (tiles_m x tiles_n) grid per batch, grouped GROUP tile-rows at a
+// time (consecutive tiles share B columns, then A rows, in L2).
+template <int GROUP>
+__device__ __forceinline__ void kp_gemm_tile(int t, int tiles_m, int tiles_n, int &b, int &tm,
+                                             int &tn) {
+  const int per_batch = tiles_m * tiles_n;
+  b = t / per_batch;
+  const int r = t - b * per_batch;
+  const int span = GROUP * tiles_n;
+  const int first_m = r / span * GROUP;
+  const int gsize = min(tiles_m - first_m, GROUP);
+  tm = first_m + (r % span) % gsize;
+  tn = (r % span) / gsize;
+}
+#endif
+]]
+
+-- ---- sm_90a: TMA + wgmma, warp-specialised, persistent --------------------------
+local HOPPER = [[
+#ifndef KP_GEMM_HOPPER
+#define KP_GEMM_HOPPER
+__device__ __forceinline__ kp_u32 kp_smem_addr(const void *p) {
+  return (kp_u32)__cvta_generic_to_shared(p);
+}
+__device__ __forceinline__ void kp_mbar_init(unsigned long long *b, int count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(kp_smem_addr(b)), "r"(count));
+}
+__device__ __forceinline__ void kp_mbar_expect_tx(unsigned long long *b, kp_u32 bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(kp_smem_addr(b)),
+               "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void kp_mbar_arrive(unsigned long long *b) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(kp_smem_addr(b)) : "memory");
+}
+__device__ __forceinline__ void kp_mbar_wait(unsigned long long *b, int parity) {
+  kp_u32 ok = 0;
+  do {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
+                 " selp.u32 %0, 1, 0, p; }"
+                 : "=r"(ok) : "r"(kp_smem_addr(b)), "r"(parity) : "memory");
+  } while (!ok);
+}
+// box (x = k, y = m or n, z = batch) of the tensor map into shared memory
+__device__ __forceinline__ void kp_tma_load3(void *dst, const kp_tmap *map, int x, int y, int z,
+                                             unsigned long long *bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(kp_smem_addr(dst)),
+      "l"((unsigned long long)map), "r"(x), "r"(y), "r"(z), "r"(kp_smem_addr(bar))
+      : "memory");
+}
+// wgmma shared-memory descriptor: K-major tile of 128-byte rows, 128-byte
+// swizzle (8-row atoms 1024 bytes apart); the k16 step j starts 32*j bytes in.
+__device__ __forceinline__ unsigned long long kp_wg_desc(const void *p) {
+  unsigned long long a = kp_smem_addr(p);
+  return ((a & 0x3FFFF) >> 4) | 1ull << 16 | (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
+}
+__device__ __forceinline__ void kp_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void kp_wg_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void kp_wg_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+#endif
+]]
+
+-- The wgmma call for one k16 step of a 64 x n tile: n/2 accumulator registers
+-- per thread, listed one by one (asm operands cannot be arrays).
+local function wgmma_fn(n, ab)
+  local regs, outs = {}, {}
+  for i = 0, n // 2 - 1 do
+    regs[#regs + 1] = "%" .. i
+    outs[#outs + 1] = string.format('"+f"(d[%d])', i)
+  end
+  local na = n // 2
+  return subst([[
+__device__ __forceinline__ void kp_wgmma_${ab}_n${n}(float *d, unsigned long long da,
+                                                    unsigned long long db, int accumulate) {
+  asm volatile(
+      "{ .reg .pred p; setp.ne.b32 p, %${ip}, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n${n}k16.f32.${ab}.${ab} {${regs}}, %${ia}, %${ib}, p, 1, 1, 0, 0; }"
+      : ${outs}
+      : "l"(da), "l"(db), "r"(accumulate));
+}
+]], { ab = ab, n = n, regs = table.concat(regs, ", "), outs = table.concat(outs, ", "),
+      ia = na, ib = na + 1, ip = na + 2 })
+end
+
+local WG_KERNEL = [[
+// ${name}: BM x BN tiles (consumer warpgroups: ${split}), BK = 64, ${stages} stages
+extern "C" __global__ void __launch_bounds__(384, 1)
+${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
+        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
+        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
+        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+  constexpr int BM = ${bm}, BN = ${bn}, BK = 64, STAGES = ${stages};
+  constexpr int WN = ${wn};              // columns per consumer warpgroup
+  constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2;
+  __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
+  extern __shared__ unsigned char kp_dyn[];
+  // 128-byte swizzled tiles want 1024-byte aligned stages
+  unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
+  unsigned char *sa = smem, *sb = smem + STAGES * A_BYTES;
+  const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+  const int total = tiles_m * tiles_n * batch, ktiles = (K + BK - 1) / BK;
+  const int wg = threadIdx.x / 128;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; s++) {
+      kp_mbar_init(&full[s], 1);
+      kp_mbar_init(&empty[s], 2);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  if (wg == 0) { // producer
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    if (threadIdx.x == 0) {
+      int stage = 0, phase = 0;
+      for (int t = blockIdx.x; t < total; t += gridDim.x) {
+        int b, tm, tn;
+        kp_gemm_tile<8>(t, tiles_m, tiles_n, b, tm, tn);
+        const int ba = sA ? b : 0, bb = sB ? b : 0;
+        for (int kt = 0; kt < ktiles; kt++) {
+          kp_mbar_wait(&empty[stage], phase ^ 1);
+          kp_mbar_expect_tx(&full[stage], A_BYTES + B_BYTES);
+          kp_tma_load3(sa + stage * A_BYTES, &tmA, kt * BK, tm * BM, ba, &full[stage]);
+          kp_tma_load3(sb + stage * B_BYTES, &tmB, kt * BK, tn * BN, bb, &full[stage]);
+          if (++stage == STAGES) stage = 0, phase ^= 1;
+        }
+      }
+    }
+  } else { // consumers
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    const int cw = wg - 1, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+    const int a_off = ${a_off}, b_off = ${b_off}; // bytes into a stage's tiles
+    float d[WN / 2];
+    int stage = 0, phase = 0;
+    for (int t = blockIdx.x; t < total; t += gridDim.x) {
+      int b, tm, tn;
+      kp_gemm_tile<8>(t, tiles_m, tiles_n, b, tm, tn);
+      int prev = -1;
+      for (int kt = 0; kt < ktiles; kt++) {
+        kp_mbar_wait(&full[stage], phase);
+        const unsigned long long da = kp_wg_desc(sa + stage * A_BYTES + a_off);
+        const unsigned long long db = kp_wg_desc(sb + stage * B_BYTES + b_off);
+        kp_wg_fence();
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; kk++)
+          kp_wgmma_${ab}_n${wn}(d, da + 2 * kk, db + 2 * kk, kt > 0 || kk > 0);
+        kp_wg_commit();
+        kp_wg_wait<1>(); // the group before this one has read its stage
+        if (prev >= 0 && threadIdx.x % 128 == 0) kp_mbar_arrive(&empty[prev]);
+        prev = stage;
+        if (++stage == STAGES) stage = 0, phase ^= 1;
+      }
+      kp_wg_wait<0>();
+      if (threadIdx.x % 128 == 0) kp_mbar_arrive(&empty[prev]);
+      // accumulator layout of m64nWN: warp w holds rows 16w + lane/4 (+8); the
+      // n8 block j columns 8j + 2 (lane % 4) (+1)
+      const int row0 = tm * BM + ${row_base} + warp * 16 + lane / 4;
+      const int col0 = tn * BN + ${col_base} + 2 * (lane % 4);
+      const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
+      void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
+#pragma unroll
+      for (int j = 0; j < WN / 8; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+          kp_gemm_store2<${T}>(d[4 * j + 2 * h], d[4 * j + 2 * h + 1], row0 + 8 * h, col0 + 8 * j,
+                               M, N, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
+    }
+  }
+}
+]]
+
+local function emit_wg(dt, p)
+  local T = ctype(dt)
+  local ab = dt == "bf16" and "bf16" or "f16"
+  local name = string.format("gemm_%s_wg_%dx%d_s%d_nk", dt, p.bm, p.bn, p.stages)
+  -- BM = 128: each consumer takes 64 rows and all BN columns; BM = 64: both
+  -- take the 64 rows, each half of the columns
+  local split_m = p.bm == 128
+  local wn = split_m and p.bn or p.bn // 2
+  local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 1024
+  variant {
+    name = name, dtype = dt, params = p, targets = { "sm_90a" },
+    block = 384, smem = smem, align = 16, forms = 1,
+    min_sm = 90, max_sm = 90, rank = p.rank,
+    tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = 1, aux = 64,
+    min = p.min_m and { m = p.min_m } or nil, max = p.max_m and { m = p.max_m } or nil,
+    source = COMMON .. HOPPER .. wgmma_fn(wn, ab) .. subst(WG_KERNEL, {
+      name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn,
+      es = esize(dt),
+      split = split_m and "64 rows each" or "64 columns each",
+      a_off = split_m and "cw * 64 * 128" or "0",
+      b_off = split_m and "0" or string.format("cw * %d * 128", wn),
+      row_base = split_m and "cw * 64" or "0",
+      col_base = split_m and "0" or string.format("cw * %d", wn),
+    }),
+  }
+end
+
+for _, dt in ipairs({ "f16", "bf16" }) do
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, rank = 900 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850 })
+  emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 950, max_m = 256 })
+end
