@@ -170,6 +170,61 @@ PERF_SHAPES = [  # (m, n, k)
 ]
 
 
+def run_checks(kp, dts, res, tag=""):
+    """the correctness cases; returns the number of failures ("n/a": a
+    forced variant that does not apply to the case)"""
+    fails = 0
+    for dt in dts:
+        for cs in CASES:
+            try:
+                ok, err, msg = check(kp, dt, **cs)
+            except KpError as e:
+                if "does not apply" in str(e):
+                    continue
+                ok, err, msg = False, float("nan"), str(e)
+            fails += not ok
+            print(f"check {'ok  ' if ok else 'FAIL'} {tag}{str(dt)[6:]:9s} {cs}: {msg}")
+            res["checks"].append({"variant": tag.strip() or None, "dtype": str(dt)[6:], **cs,
+                                  "ok": ok, "err": err})
+    return fails
+
+
+CASES = [
+    dict(m=1, n=8, k=8), dict(m=7, n=13, k=24), dict(m=130, n=260, k=72),
+    dict(m=257, n=509, k=1000), dict(m=1000, n=1000, k=4096),
+    dict(m=64, n=256, k=8), dict(m=300, n=700, k=200, bias=True),
+    dict(m=300, n=700, k=200, cterm=True), dict(m=300, n=700, k=200, act="relu", bias=True),
+    dict(m=300, n=700, k=200, act="silu"), dict(m=300, n=700, k=200, act="gelu_tanh"),
+    dict(m=300, n=700, k=200, out_f32=True, cterm=True),
+    dict(m=100, n=200, k=64, batch=3), dict(m=100, n=200, k=64, batch=3, bcast_b=True),
+    dict(m=16, n=4096, k=4096), dict(m=1, n=11008, k=4096), dict(m=5, n=100, k=33),
+    dict(m=200, n=300, k=136, kn=True), dict(m=3, n=50, k=7), dict(m=9, n=1000, k=3000, kn=True),
+    dict(m=16, n=520, k=4104, bias=True, act="silu"),
+]
+
+
+def time_shape(kp, dt, m, n, k, l2, reps, with_cublas=True):
+    a = torch.randn(m, k, device="cuda", dtype=dt)
+    b = torch.randn(n, k, device="cuda", dtype=dt) / math.sqrt(k)
+    d = torch.empty(m, n, device="cuda", dtype=dt)
+    kp_gemm(kp, a, b, d)
+    r = torch.matmul(a, b.t())
+    err = ((d.float() - r.float()).norm() / r.float().norm()).item()
+    fns = [lambda: kp_gemm(kp, a, b, d)]
+    if with_cublas:
+        fns.append(lambda: torch.matmul(a, b.t()))
+    ts = time_pair(fns, reps, l2)
+    return ts[0], (ts[1] if with_cublas else None), err
+
+
+def gemm_variants(kp):
+    """the gemm variants of the pack in use (kp list --json)"""
+    import subprocess
+    out = subprocess.run([os.path.join(REPO, "build/bin/kp"), "list", kp.info.pack_path.decode(),
+                          "--json"], capture_output=True, text=True, check=True).stdout
+    return [(v["name"], v["dtype"]) for v in json.loads(out) if v["family"] == "gemm"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", default=os.path.join(REPO, "build/lib/libkernpack.so"))
@@ -177,39 +232,39 @@ def main():
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--peak", type=float, default=989.0)
     ap.add_argument("--quick", action="store_true", help="checks only, no timing")
+    ap.add_argument("--variants", action="store_true",
+                    help="also check and time every gemm variant of the pack, each pinned "
+                         "with KP_VARIANT (the per-shape winners are printed)")
+    ap.add_argument("--shapes", help="perf shapes m,n,k;m,n,k;... (default: the issue's)")
     ap.add_argument("--json")
     o = ap.parse_args()
     torch.manual_seed(0)
+    torch.zeros(1, device="cuda")  # torch first: it makes the primary context current
+    torch.cuda.synchronize()
     kp = Kernpack(o.lib)
     setup(kp)
     dev = torch.cuda.get_device_name()
     print(f"kernpack {kp.version} on {dev} (sm_{kp.info.sm}, pack {kp.info.pack_path.decode()}), "
           f"torch {torch.__version__}, {datetime.datetime.utcnow():%Y-%m-%dT%H:%MZ}")
     res = {"device": dev, "torch": torch.__version__, "date": f"{datetime.datetime.utcnow():%Y-%m-%d}",
-           "checks": [], "perf": []}
-    fails = 0
+           "checks": [], "perf": [], "variants": []}
     dts = [DTYPES[x] for x in o.dtypes.split(",")]
-    cases = [
-        dict(m=1, n=8, k=8), dict(m=7, n=13, k=24), dict(m=130, n=260, k=72),
-        dict(m=257, n=509, k=1000), dict(m=1000, n=1000, k=4096),
-        dict(m=64, n=256, k=8), dict(m=300, n=700, k=200, bias=True),
-        dict(m=300, n=700, k=200, cterm=True), dict(m=300, n=700, k=200, act="relu", bias=True),
-        dict(m=300, n=700, k=200, act="silu"), dict(m=300, n=700, k=200, act="gelu_tanh"),
-        dict(m=300, n=700, k=200, out_f32=True, cterm=True),
-        dict(m=100, n=200, k=64, batch=3), dict(m=100, n=200, k=64, batch=3, bcast_b=True),
-        dict(m=16, n=4096, k=4096), dict(m=1, n=11008, k=4096), dict(m=5, n=100, k=33),
-        dict(m=200, n=300, k=136, kn=True), dict(m=3, n=50, k=7),
-    ]
-    for dt in dts:
-        for cs in cases:
-            try:
-                ok, err, msg = check(kp, dt, **cs)
-            except KpError as e:
-                ok, err, msg = False, float("nan"), str(e)
-            fails += not ok
-            tag = "ok  " if ok else "FAIL"
-            print(f"check {tag} {str(dt)[6:]:9s} {cs}: {msg}")
-            res["checks"].append({"dtype": str(dt)[6:], **cs, "ok": ok, "err": err})
+    shapes = PERF_SHAPES
+    if o.shapes:
+        shapes = [tuple(int(x) for x in t.split(",")) for t in o.shapes.split(";")]
+    fails = run_checks(kp, dts, res)
+    variants = gemm_variants(kp) if o.variants else []
+    pinned = {}
+    for name, vdt in variants:
+        if vdt not in o.dtypes.split(","):
+            continue
+        os.environ["KP_VARIANT"] = name
+        try:
+            pinned[name] = (Kernpack(o.lib), vdt)
+        finally:
+            del os.environ["KP_VARIANT"]
+        setup(pinned[name][0])
+        fails += run_checks(pinned[name][0], [DTYPES[vdt]], res, tag=name + " ")
     if o.quick:
         print(f"{fails} check(s) failed")
         return 1 if fails else 0
@@ -218,29 +273,41 @@ def main():
     print(f"copy rate {gbs:.0f} GB/s")
     res["copy_GBps"] = gbs
     print(f"{'dtype':5s} {'m':>5s} {'n':>6s} {'k':>6s} | {'kp us':>8s} {'TF':>6s} {'%peak':>6s} | "
-          f"{'cuBLAS us':>9s} {'TF':>6s} | {'ratio':>6s} {'B GB/s':>7s}")
+          f"{'cuBLAS us':>9s} {'TF':>6s} | {'ratio':>6s} {'B GB/s':>7s} {'%copy':>5s}")
     seen = set()
     for dt in dts:
-        for (m, n, k) in PERF_SHAPES:
+        for (m, n, k) in shapes:
             if (dt, m, n, k) in seen:
                 continue
             seen.add((dt, m, n, k))
-            a = torch.randn(m, k, device="cuda", dtype=dt)
-            b = torch.randn(n, k, device="cuda", dtype=dt) / math.sqrt(k)
-            d = torch.empty(m, n, device="cuda", dtype=dt)
-            kp_gemm(kp, a, b, d)
-            r = torch.matmul(a, b.t())
-            err = ((d.float() - r.float()).norm() / r.float().norm()).item()
-            kus, cus = time_pair([lambda: kp_gemm(kp, a, b, d), lambda: torch.matmul(a, b.t())],
-                                 o.reps, l2)
+            kus, cus, err = time_shape(kp, dt, m, n, k, l2, o.reps)
             fl = 2.0 * m * n * k
             ktf, ctf = fl / kus / 1e6, fl / cus / 1e6
-            bgb = n * k * a.element_size() / kus / 1e3
+            bgb = n * k * 2 / kus / 1e3
             print(f"{str(dt)[6:]:5s} {m:5d} {n:6d} {k:6d} | {kus:8.1f} {ktf:6.1f} {100 * ktf / o.peak:5.1f}% | "
-                  f"{cus:9.1f} {ctf:6.1f} | {cus / kus:5.2f}x {bgb:7.0f}  (vs cuBLAS rel err {err:.1e})")
+                  f"{cus:9.1f} {ctf:6.1f} | {cus / kus:5.2f}x {bgb:7.0f} {100 * bgb / gbs:4.0f}%"
+                  f"  (vs cuBLAS rel err {err:.1e})")
             res["perf"].append({"dtype": str(dt)[6:], "m": m, "n": n, "k": k, "kp_us": kus,
                                 "cublas_us": cus, "kp_TF": ktf, "cublas_TF": ctf,
                                 "ratio": cus / kus, "B_GBps": bgb})
+            best = None
+            for name, (vkp, vdt) in pinned.items():
+                if DTYPES[vdt] != dt:
+                    continue
+                try:
+                    vus, _, verr = time_shape(vkp, dt, m, n, k, l2, max(5, o.reps // 2), False)
+                except KpError as e:
+                    if "does not apply" in str(e):
+                        continue
+                    raise
+                print(f"      {name:40s} {vus:8.1f} us {fl / vus / 1e6:6.1f} TF  {cus / vus:5.2f}x"
+                      f" cuBLAS (rel err {verr:.1e})")
+                res["variants"].append({"dtype": str(dt)[6:], "m": m, "n": n, "k": k,
+                                        "variant": name, "us": vus})
+                if best is None or vus < best[1]:
+                    best = (name, vus)
+            if best:
+                print(f"      best: {best[0]} {cus / best[1]:.2f}x cuBLAS")
     if o.json:
         with open(o.json, "w") as f:
             json.dump(res, f, indent=1)

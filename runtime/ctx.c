@@ -380,10 +380,22 @@ kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out) {
       if (kp_mkdirs(dir) == 0) snprintf(ctx->tune_path, sizeof ctx->tune_path, "%s/%s", dir, name);
     }
   }
+  ctx->pin = -1;
+  const char *pin = getenv("KP_VARIANT");
+  if (pin && *pin && ctx->have_pack) {
+    for (uint32_t i = 0; i < ctx->pack.n_entries && ctx->pin < 0; i++)
+      if (strcmp(ctx->pack.entries[i].name, pin) == 0) ctx->pin = (int)i;
+    if (ctx->pin < 0)
+      return kp_fail(ctx, KP_ERR_INVALID_ARG, "KP_VARIANT=%s: pack %s has no such variant", pin,
+                     ctx->info.pack_path);
+    kp_log(ctx, KP_LOG_INFO, "KP_VARIANT: every %s %s call runs %s", ctx->pack.entries[ctx->pin].family,
+           kp_dtype_name((kp_dtype)ctx->pack.entries[ctx->pin].dtype), pin);
+  }
   if (ctx->have_pack) {
     ctx->modules = calloc(ctx->pack.n_entries + 1, sizeof *ctx->modules);
     ctx->funcs = calloc(ctx->pack.n_entries + 1, sizeof *ctx->funcs);
-    if (!ctx->modules || !ctx->funcs)
+    ctx->clusters = calloc(ctx->pack.n_entries + 1, sizeof *ctx->clusters);
+    if (!ctx->modules || !ctx->funcs || !ctx->clusters)
       return kp_fail(ctx, KP_ERR_NOMEM, "kp_ctx_create: out of memory");
   }
   return KP_OK;
@@ -398,6 +410,7 @@ void kp_ctx_destroy(kp_ctx *ctx) {
   free(ctx->tune);
   free(ctx->modules);
   free(ctx->funcs);
+  free(ctx->clusters);
   pthread_mutex_destroy(&ctx->lock);
   if (tl_err.ctx == ctx) {
     tl_err.ctx = NULL;

@@ -60,7 +60,8 @@
 ** lacks them; the variants that need them (clusters, TMA) then do not run. */
 #define KP_DRIVER_OPTIONAL_FUNCS(X)                          \
   X(cuLaunchKernelEx, "cuLaunchKernelEx")                    \
-  X(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled")
+  X(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled")          \
+  X(cuOccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters")
 
 typedef struct kp_driver {
 #define KP_DRIVER_FIELD_(name, sym) __typeof__(&name) name;

@@ -128,6 +128,8 @@ struct kp_ctx {
   pthread_mutex_t lock;     /* guards modules/funcs/cache below */
   CUmodule *modules;        /* per pack entry, loaded on first use */
   CUfunction *funcs;
+  int *clusters;            /* per pack entry with a cluster shape: how many of its
+                               clusters fit on the device at once (0: not asked yet) */
   kp_slot cache[KP_CACHE_SLOTS];
   int cache_used;
   kp_log_fn log;
@@ -138,6 +140,8 @@ struct kp_ctx {
   int no_jit;
   int autotune;             /* online tuning on first use of a shape key */
   char tune_path[600];      /* where online tuning records its results */
+  int pin;                  /* $KP_VARIANT's pack entry: every call of its family
+                               and dtype runs it (or fails saying why); -1: none */
 };
 
 /* Record the detail message for this ctx and thread; returns s. */

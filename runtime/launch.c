@@ -200,21 +200,22 @@ static kp_status resolve(kp_ctx *ctx, const kp_call *c, const kp_key *key, uint3
   return KP_OK;
 }
 
-/* The tuner's forced variant: it must exist and apply to the call. */
-static kp_status forced(kp_ctx *ctx, const kp_call *c, kp_slot *out) {
-  if ((uint32_t)tl_force >= ctx->pack.n_entries)
-    return kp_fail(ctx, KP_ERR_INVALID_ARG, "forced variant %d: the pack has %u", tl_force,
+/* A forced variant (the tuner's, or $KP_VARIANT's pin): it must exist and
+** apply to the call. */
+static kp_status forced(kp_ctx *ctx, const kp_call *c, int force, kp_slot *out) {
+  if ((uint32_t)force >= ctx->pack.n_entries)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "forced variant %d: the pack has %u", force,
                    ctx->pack.n_entries);
-  const kpk_entry *e = &ctx->pack.entries[tl_force];
+  const kpk_entry *e = &ctx->pack.entries[force];
   char why[300];
   if (!kp_entry_applies(e, c, &ctx->props, why, sizeof why))
     return kp_fail(ctx, KP_ERR_NO_VARIANT, "forced variant %s does not apply: %s", e->name, why);
   kp_status st = kp_entry_fits_family(ctx, e, c);
   if (st != KP_OK) return st;
-  st = kp_load_entry(ctx, (uint32_t)tl_force);
+  st = kp_load_entry(ctx, (uint32_t)force);
   if (st != KP_OK) return st;
   out->key.used = 1;
-  out->fn = ctx->funcs[tl_force];
+  out->fn = ctx->funcs[force];
   out->e = e;
   return KP_OK;
 }
@@ -228,8 +229,12 @@ static kp_status lookup(kp_ctx *ctx, const kp_call *c, void **args, CUstream str
   uint32_t h = slot_of(&key);
   s->key.used = 0;
   pthread_mutex_lock(&ctx->lock);
+  const kpk_entry *pin = ctx->pin >= 0 ? &ctx->pack.entries[ctx->pin] : NULL;
   if (tl_force >= 0) {
-    st = forced(ctx, c, s);
+    st = forced(ctx, c, tl_force, s);
+  } else if (pin && pin->dtype == (uint32_t)c->dtype &&
+             strcmp(pin->family, kp_family_name(c->family)) == 0) {
+    st = forced(ctx, c, ctx->pin, s);
   } else {
     for (uint32_t p = h;; p = (p + 1) & (KP_CACHE_SLOTS - 1)) {
       if (key_eq(&ctx->cache[p].key, &key)) { *s = ctx->cache[p]; break; }
@@ -294,6 +299,28 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
     at.value.clusterDim.z = 1;
     CUlaunchConfig cfg;
     memset(&cfg, 0, sizeof cfg);
+    if (e->persist) {
+      /* A persistent grid larger than the clusters that fit at once would
+      ** run its last clusters after the others: cap it at what fits (the
+      ** GPCs' SM counts can leave SMs that no cluster can use). */
+      int *fit = &ctx->clusters[e - ctx->pack.entries];
+      int n = __atomic_load_n(fit, __ATOMIC_RELAXED);
+      if (!n && d->cuOccupancyMaxActiveClusters) {
+        cfg.gridDimX = (unsigned)grid;
+        cfg.gridDimY = cfg.gridDimZ = 1;
+        cfg.blockDimX = e->block;
+        cfg.blockDimY = cfg.blockDimZ = 1;
+        cfg.sharedMemBytes = e->smem;
+        cfg.attrs = &at;
+        cfg.numAttrs = 1;
+        CUresult r = d->cuOccupancyMaxActiveClusters(&n, s->fn, &cfg);
+        if (r != CUDA_SUCCESS || n < 1) n = -1;
+        __atomic_store_n(fit, n, __ATOMIC_RELAXED);
+        kp_log(ctx, KP_LOG_INFO, "%s: %d clusters of %u fit at once (CUresult %d)", e->name, n,
+               e->cluster, (int)r);
+      }
+      if (n > 0 && grid > (uint64_t)n * e->cluster) grid = (uint64_t)n * e->cluster;
+    }
     cfg.gridDimX = (unsigned)grid;
     cfg.gridDimY = cfg.gridDimZ = 1;
     cfg.blockDimX = e->block;

@@ -83,6 +83,103 @@ __device__ __forceinline__ void kp_gemm_store2(float a0, float a1, int row, int 
   }
 }
 
+// The epilogue of one warp's accumulator fragments, in the layout that
+// mma.sync m16n8 and wgmma m64nN share: fragment f = mi * NI + ni covers rows
+// row0 + 16 mi (+ 8) and columns col0 + 8 ni (+ 1), registers
+// d[4f .. 4f + 3] = (r, c), (r, c + 1), (r + 8, c), (r + 8, c + 1), where row0
+// and col0 already hold the lane's g = lane / 4 and 2 (lane % 4).  Each term
+// is one unrolled pass with its branch outside, so a call runs only the
+// passes it needs: the code stays small (an interleaved per-element version
+// made a 500 KB kernel that ran from the instruction cache's misses).  Pair
+// stores need col0 even and ldd even (16-byte aligned variants).
+template <class T, int MI, int NI>
+__device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, int M, int N,
+                                                 const void *C, long long ldc, void *D,
+                                                 long long ldd, const T *bias, float alpha,
+                                                 float beta, int act, int out_f32) {
+  constexpr int R = MI * NI * 4;
+  if (alpha != 1.f) {
+#pragma unroll
+    for (int i = 0; i < R; i++) d[i] *= alpha;
+  }
+  if (bias) {
+#pragma unroll
+    for (int ni = 0; ni < NI; ni++) {
+      const int c = col0 + 8 * ni;
+      const float b0 = c < N ? kp_to_f32(bias[c]) : 0.f;
+      const float b1 = c + 1 < N ? kp_to_f32(bias[c + 1]) : 0.f;
+#pragma unroll
+      for (int mi = 0; mi < MI; mi++) {
+        float *f = d + 4 * (mi * NI + ni);
+        f[0] += b0, f[1] += b1, f[2] += b0, f[3] += b1;
+      }
+    }
+  }
+  if (C && beta != 0.f) {
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+      for (int ni = 0; ni < NI; ni++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const int r = row0 + 16 * mi + 8 * h, c = col0 + 8 * ni;
+          float *f = d + 4 * (mi * NI + ni) + 2 * h;
+          if (r < M && c < N) {
+            const long long o = (long long)r * ldc + c;
+            if (out_f32) {
+              f[0] += beta * ((const float *)C)[o];
+              if (c + 1 < N) f[1] += beta * ((const float *)C)[o + 1];
+            } else {
+              f[0] += beta * kp_to_f32(((const T *)C)[o]);
+              if (c + 1 < N) f[1] += beta * kp_to_f32(((const T *)C)[o + 1]);
+            }
+          }
+        }
+  }
+  switch (act) {
+  case 1:
+#pragma unroll
+    for (int i = 0; i < R; i++) d[i] = fmaxf(d[i], 0.f);
+    break;
+  case 2:
+#pragma unroll
+    for (int i = 0; i < R; i++) d[i] = kp_silu(d[i]);
+    break;
+  case 3:
+#pragma unroll
+    for (int i = 0; i < R; i++) d[i] = kp_gelu_tanh(d[i]);
+    break;
+  }
+  const bool inside = row0 + 16 * MI - 8 < M && col0 + 8 * NI - 6 < N; // every pair in range
+  if (out_f32) {
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+      for (int ni = 0; ni < NI; ni++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const int r = row0 + 16 * mi + 8 * h, c = col0 + 8 * ni;
+          const float *f = d + 4 * (mi * NI + ni) + 2 * h;
+          float *o = (float *)D + (long long)r * ldd + c;
+          if (inside || (r < M && c + 1 < N)) *(float2 *)o = make_float2(f[0], f[1]);
+          else if (r < M && c < N) o[0] = f[0];
+        }
+  } else {
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+      for (int ni = 0; ni < NI; ni++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const int r = row0 + 16 * mi + 8 * h, c = col0 + 8 * ni;
+          const float *f = d + 4 * (mi * NI + ni) + 2 * h;
+          T *o = (T *)D + (long long)r * ldd + c;
+          if (inside || (r < M && c + 1 < N)) *(kp_u32 *)o = kp_pair<T>::pack(f[0], f[1]);
+          else if (r < M && c < N) o[0] = kp_from_f32<T>(f[0]);
+        }
+  }
+}
+
 // Tile t of a (tiles_m x tiles_n) grid per batch, grouped GROUP tile-rows at a
 // time (consecutive tiles share B columns, then A rows, in L2).
 template <int GROUP>
@@ -134,6 +231,33 @@ __device__ __forceinline__ void kp_tma_load3(void *dst, const kp_tmap *map, int 
       "l"((unsigned long long)map), "r"(x), "r"(y), "r"(z), "r"(kp_smem_addr(bar))
       : "memory");
 }
+// The same box into the same shared-memory offset of every CTA in `mask`
+// (of this CTA's cluster), completing on each one's barrier at `bar`'s offset.
+__device__ __forceinline__ void kp_tma_load3_mc(void *dst, const kp_tmap *map, int x, int y,
+                                                int z, unsigned long long *bar,
+                                                unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(kp_smem_addr(dst)),
+      "l"((unsigned long long)map), "r"(x), "r"(y), "r"(z), "r"(kp_smem_addr(bar)), "h"(mask)
+      : "memory");
+}
+__device__ __forceinline__ kp_u32 kp_cluster_rank() {
+  kp_u32 r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ void kp_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+}
+// arrive on the barrier at `b`'s offset in cluster CTA `cta` (this one
+// included; the default .release.cta semantics, as a cluster-scope release
+// here would make every arrival wait for this thread's memory operations)
+__device__ __forceinline__ void kp_mbar_arrive_in(unsigned long long *b, kp_u32 cta) {
+  asm volatile("{ .reg .b32 ra;\n\tmapa.shared::cluster.u32 ra, %0, %1;\n\t"
+               "mbarrier.arrive.shared::cluster.b64 _, [ra]; }"
+               ::"r"(kp_smem_addr(b)), "r"(cta) : "memory");
+}
 // wgmma shared-memory descriptor: K-major tile of 128-byte rows, 128-byte
 // swizzle (8-row atoms 1024 bytes apart); the k16 step j starts 32*j bytes in.
 __device__ __forceinline__ unsigned long long kp_wg_desc(const void *p) {
@@ -181,36 +305,55 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
         int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
   constexpr int BM = ${bm}, BN = ${bn}, BK = 64, STAGES = ${stages};
   constexpr int WN = ${wn};              // columns per consumer warpgroup
-  constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2;
+  constexpr int CL = ${cl};              // CTAs per cluster (along m, sharing B)
+  constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, B_SLICE = B_BYTES / CL;
   __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte aligned stages
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
   unsigned char *sa = smem, *sb = smem + STAGES * A_BYTES;
+  // With CL > 1 the CTAs of a cluster take CL vertically adjacent tiles (a
+  // tile-row past M computes zeros and stores nothing) and each loads 1/CL
+  // of the B tile for all of them (TMA multicast): a stage is free again
+  // once every consumer of every CTA has read it.
   const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-  const int total = tiles_m * tiles_n * batch, ktiles = (K + BK - 1) / BK;
+  const int groups_m = (tiles_m + CL - 1) / CL;
+  const int total = groups_m * tiles_n * batch, ktiles = (K + BK - 1) / BK;
   const int wg = threadIdx.x / 128;
+  const int rank = CL > 1 ? (int)kp_cluster_rank() : 0;
+  auto kp_gemm_release = [](unsigned long long *bar) {
+    if (CL == 1) kp_mbar_arrive(bar);
+    else
+      for (int r = 0; r < CL; r++) kp_mbar_arrive_in(bar, r);
+  };
+  const int first = blockIdx.x / CL, step = gridDim.x / CL;
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; s++) {
       kp_mbar_init(&full[s], 1);
-      kp_mbar_init(&empty[s], 2);
+      kp_mbar_init(&empty[s], 2 * CL);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
-  __syncthreads();
+  if (CL > 1) kp_cluster_sync();
+  else __syncthreads();
   if (wg == 0) { // producer
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
     if (threadIdx.x == 0) {
       int stage = 0, phase = 0;
-      for (int t = blockIdx.x; t < total; t += gridDim.x) {
+      for (int t = first; t < total; t += step) {
         int b, tm, tn;
-        kp_gemm_tile<8>(t, tiles_m, tiles_n, b, tm, tn);
+        kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
+        tm = tm * CL + rank;
         const int ba = sA ? b : 0, bb = sB ? b : 0;
         for (int kt = 0; kt < ktiles; kt++) {
           kp_mbar_wait(&empty[stage], phase ^ 1);
           kp_mbar_expect_tx(&full[stage], A_BYTES + B_BYTES);
           kp_tma_load3(sa + stage * A_BYTES, &tmA, kt * BK, tm * BM, ba, &full[stage]);
-          kp_tma_load3(sb + stage * B_BYTES, &tmB, kt * BK, tn * BN, bb, &full[stage]);
+          if (CL == 1)
+            kp_tma_load3(sb + stage * B_BYTES, &tmB, kt * BK, tn * BN, bb, &full[stage]);
+          else
+            kp_tma_load3_mc(sb + stage * B_BYTES + rank * B_SLICE, &tmB, kt * BK,
+                            tn * BN + rank * (BN / CL), bb, &full[stage], (1 << CL) - 1);
           if (++stage == STAGES) stage = 0, phase ^= 1;
         }
       }
@@ -221,9 +364,10 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
     const int a_off = ${a_off}, b_off = ${b_off}; // bytes into a stage's tiles
     float d[WN / 2];
     int stage = 0, phase = 0;
-    for (int t = blockIdx.x; t < total; t += gridDim.x) {
+    for (int t = first; t < total; t += step) {
       int b, tm, tn;
-      kp_gemm_tile<8>(t, tiles_m, tiles_n, b, tm, tn);
+      kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
+      tm = tm * CL + rank;
       int prev = -1;
       for (int kt = 0; kt < ktiles; kt++) {
         kp_mbar_wait(&full[stage], phase);
@@ -235,33 +379,34 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
           kp_wgmma_${ab}_n${wn}(d, da + 2 * kk, db + 2 * kk, kt > 0 || kk > 0);
         kp_wg_commit();
         kp_wg_wait<1>(); // the group before this one has read its stage
-        if (prev >= 0 && threadIdx.x % 128 == 0) kp_mbar_arrive(&empty[prev]);
+        if (prev >= 0 && threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
         prev = stage;
         if (++stage == STAGES) stage = 0, phase ^= 1;
       }
       kp_wg_wait<0>();
-      if (threadIdx.x % 128 == 0) kp_mbar_arrive(&empty[prev]);
+      if (threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
       // accumulator layout of m64nWN: warp w holds rows 16w + lane/4 (+8); the
       // n8 block j columns 8j + 2 (lane % 4) (+1)
       const int row0 = tm * BM + ${row_base} + warp * 16 + lane / 4;
       const int col0 = tn * BN + ${col_base} + 2 * (lane % 4);
       const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
       void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
-#pragma unroll
-      for (int j = 0; j < WN / 8; j++)
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-          kp_gemm_store2<${T}>(d[4 * j + 2 * h], d[4 * j + 2 * h + 1], row0 + 8 * h, col0 + 8 * j,
-                               M, N, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
+      kp_gemm_epilogue<${T}, 1, WN / 8>(d, row0, col0, M, N, Cb, ldc, Db, ldd, bias, alpha, beta,
+                                       act, out_f32);
     }
   }
+  // no CTA may leave while its cluster partners still multicast into its
+  // shared memory or arrive on its barriers
+  if (CL > 1) kp_cluster_sync();
 }
 ]]
 
 local function emit_wg(dt, p)
   local T = ctype(dt)
   local ab = dt == "bf16" and "bf16" or "f16"
-  local name = string.format("gemm_%s_wg_%dx%d_s%d_nk", dt, p.bm, p.bn, p.stages)
+  local cl = p.cluster or 1
+  local name = string.format("gemm_%s_wg_%dx%d_s%d%s_nk", dt, p.bm, p.bn, p.stages,
+                             cl > 1 and "_c" .. cl or "")
   -- BM = 128: each consumer takes 64 rows and all BN columns; BM = 64: both
   -- take the 64 rows, each half of the columns
   local split_m = p.bm == 128
@@ -272,9 +417,10 @@ local function emit_wg(dt, p)
     block = 384, smem = smem, align = 16, forms = 1,
     min_sm = 90, max_sm = 90, rank = p.rank,
     tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = 1, aux = 64,
+    cluster = cl > 1 and cl or nil,
     min = p.min_m and { m = p.min_m } or nil, max = p.max_m and { m = p.max_m } or nil,
     source = COMMON .. HOPPER .. wgmma_fn(wn, ab) .. subst(WG_KERNEL, {
-      name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn,
+      name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       es = esize(dt),
       split = split_m and "64 rows each" or "64 columns each",
       a_off = split_m and "cw * 64 * 128" or "0",
@@ -286,7 +432,9 @@ local function emit_wg(dt, p)
 end
 
 for _, dt in ipairs({ "f16", "bf16" }) do
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, rank = 910, min_m = 512 })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, rank = 900 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, rank = 840, min_m = 512 })
   emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 950, max_m = 256 })
 end
