@@ -118,6 +118,7 @@ int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t 
   }
   kp_wr32(r + KE_PERSIST, e->persist);
   kp_wr32(r + KE_CLUSTER, e->cluster);
+  kp_wr32(r + KE_SPLIT, e->split);
   kp_wr32(r + KE_AUX, e->aux);
   kp_wr32(r + KE_MIN_SM, e->min_sm);
   kp_wr32(r + KE_MAX_SM, e->max_sm);

@@ -55,6 +55,13 @@ kp_status kp_grid_blocks(const kpk_entry *e, const kp_call *c, int sm_count, uin
     }
     n *= t;
   }
+  if (e->split > 1) {
+    if (n > UINT64_MAX / e->split) {
+      *blocks = UINT64_MAX;
+      return KP_ERR_UNSUPPORTED;
+    }
+    n *= e->split;
+  }
   if (e->persist && sm_count > 0 && n > (uint64_t)e->persist * (uint64_t)sm_count)
     n = (uint64_t)e->persist * (uint64_t)sm_count;
   if (e->cluster > 1) n = (n + e->cluster - 1) / e->cluster * e->cluster;
@@ -299,7 +306,7 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
     at.value.clusterDim.z = 1;
     CUlaunchConfig cfg;
     memset(&cfg, 0, sizeof cfg);
-    if (e->persist) {
+    {
       /* A persistent grid larger than the clusters that fit at once would
       ** run its last clusters after the others: cap it at what fits (the
       ** GPCs' SM counts can leave SMs that no cluster can use). */
@@ -319,7 +326,7 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
         kp_log(ctx, KP_LOG_INFO, "%s: %d clusters of %u fit at once (CUresult %d)", e->name, n,
                e->cluster, (int)r);
       }
-      if (n > 0 && grid > (uint64_t)n * e->cluster) grid = (uint64_t)n * e->cluster;
+      if (e->persist && n > 0 && grid > (uint64_t)n * e->cluster) grid = (uint64_t)n * e->cluster;
     }
     cfg.gridDimX = (unsigned)grid;
     cfg.gridDimY = cfg.gridDimZ = 1;

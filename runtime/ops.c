@@ -393,7 +393,7 @@ kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *
                        s.e->aux, s.e->tile[KP_GM], "cuTensorMapEncodeTiled(A)");
     if (st == KP_OK)
       st = nk ? encode_tmap(ctx, &tmb, g, dt, b, (uint64_t)kk, (uint64_t)n, g->ldb, g->stride_b,
-                            s.e->aux, s.e->tile[KP_GN] / (s.e->cluster > 1 ? s.e->cluster : 1),
+                            s.e->aux, s.e->tile[KP_GN] / (s.e->cluster > 1 && s.e->split < 2 ? s.e->cluster : 1),
                             "cuTensorMapEncodeTiled(B)")
               : encode_tmap(ctx, &tmb, g, dt, b, (uint64_t)n, (uint64_t)kk, g->ldb, g->stride_b,
                             64, s.e->aux, "cuTensorMapEncodeTiled(B)");

@@ -87,6 +87,10 @@ typedef struct kpk_entry {
   uint32_t persist;      /* > 0: at most persist x SM count blocks, each looping over
                          ** tiles with stride gridDim.x */
   uint32_t cluster;      /* thread-block cluster size along x (0 or 1: none) */
+  uint32_t split;        /* CTAs per tile (0 or 1: one), a whole cluster: the grid is
+                            the tiles times split, and the cluster's CTAs share one
+                            tile (GEMM: each takes 1/split of K, then they reduce
+                            through distributed shared memory) */
   uint32_t aux;          /* a value the family's op reads (GEMM: TMA k-box, 0 = no TMA) */
   uint32_t smem;         /* dynamic shared memory bytes */
   /* what ptxas reported */

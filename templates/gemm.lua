@@ -250,6 +250,12 @@ __device__ __forceinline__ kp_u32 kp_cluster_rank() {
 __device__ __forceinline__ void kp_cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
 }
+// the address of `p`'s counterpart in cluster CTA `r`'s shared memory (generic)
+__device__ __forceinline__ const void *kp_map_rank(const void *p, kp_u32 r) {
+  unsigned long long out;
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(out) : "l"((unsigned long long)p), "r"(r));
+  return (const void *)out;
+}
 // arrive on the barrier at `b`'s offset in cluster CTA `cta` (this one
 // included; the default .release.cta semantics, as a cluster-scope release
 // here would make every arrival wait for this thread's memory operations)
@@ -297,7 +303,7 @@ __device__ __forceinline__ void kp_wgmma_${ab}_n${n}(float *d, unsigned long lon
 end
 
 local WG_KERNEL = [[
-// ${name}: BM x BN tiles (consumer warpgroups: ${split}), BK = 64, ${stages} stages
+// ${name}: BM x BN tiles (consumer warpgroups: ${roles}), BK = 64, ${stages} stages
 extern "C" __global__ void __launch_bounds__(384, 1)
 ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
         const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
@@ -305,32 +311,41 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
         int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
   constexpr int BM = ${bm}, BN = ${bn}, BK = 64, STAGES = ${stages};
   constexpr int WN = ${wn};              // columns per consumer warpgroup
-  constexpr int CL = ${cl};              // CTAs per cluster (along m, sharing B)
+  constexpr int CL = ${cl};              // CTAs per cluster
+  constexpr int SK = ${sk};              // > 1: the cluster's CTAs split one tile's K
+  constexpr bool MC = CL > 1 && SK == 1; // the cluster's CTAs share B (multicast)
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, B_SLICE = B_BYTES / CL;
+  constexpr int RED_LD = BN + 4;         // SK > 1: row stride of the partial tile (floats)
+  static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
   __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte aligned stages
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
   unsigned char *sa = smem, *sb = smem + STAGES * A_BYTES;
-  // With CL > 1 the CTAs of a cluster take CL vertically adjacent tiles (a
-  // tile-row past M computes zeros and stores nothing) and each loads 1/CL
-  // of the B tile for all of them (TMA multicast): a stage is free again
-  // once every consumer of every CTA has read it.
+  // MC: the CTAs of a cluster take CL vertically adjacent tiles (a tile-row
+  // past M computes zeros and stores nothing) and each loads 1/CL of the B
+  // tile for all of them (TMA multicast): a stage is free again once every
+  // consumer of every CTA has read it.  SK > 1: the cluster's CTAs take one
+  // tile, CTA r the k-tiles [r kt / SK, (r + 1) kt / SK); they add their
+  // partial sums through distributed shared memory, CTA r finishing rows
+  // [r BM / SK, (r + 1) BM / SK) of the tile.
   const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-  const int groups_m = (tiles_m + CL - 1) / CL;
+  const int groups_m = MC ? (tiles_m + CL - 1) / CL : tiles_m;
   const int total = groups_m * tiles_n * batch, ktiles = (K + BK - 1) / BK;
   const int wg = threadIdx.x / 128;
   const int rank = CL > 1 ? (int)kp_cluster_rank() : 0;
+  const int kt0 = SK > 1 ? rank * ktiles / SK : 0, kt1 = SK > 1 ? (rank + 1) * ktiles / SK : ktiles;
   auto kp_gemm_release = [](unsigned long long *bar) {
-    if (CL == 1) kp_mbar_arrive(bar);
+    if (!MC) kp_mbar_arrive(bar);
     else
       for (int r = 0; r < CL; r++) kp_mbar_arrive_in(bar, r);
   };
+  int b = 0, tm = 0, tn = 0; // the (last) tile
   const int first = blockIdx.x / CL, step = gridDim.x / CL;
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; s++) {
       kp_mbar_init(&full[s], 1);
-      kp_mbar_init(&empty[s], 2 * CL);
+      kp_mbar_init(&empty[s], MC ? 2 * CL : 2);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
@@ -341,15 +356,14 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
     if (threadIdx.x == 0) {
       int stage = 0, phase = 0;
       for (int t = first; t < total; t += step) {
-        int b, tm, tn;
         kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
-        tm = tm * CL + rank;
+        if (MC) tm = tm * CL + rank;
         const int ba = sA ? b : 0, bb = sB ? b : 0;
-        for (int kt = 0; kt < ktiles; kt++) {
+        for (int kt = kt0; kt < kt1; kt++) {
           kp_mbar_wait(&empty[stage], phase ^ 1);
           kp_mbar_expect_tx(&full[stage], A_BYTES + B_BYTES);
           kp_tma_load3(sa + stage * A_BYTES, &tmA, kt * BK, tm * BM, ba, &full[stage]);
-          if (CL == 1)
+          if (!MC)
             kp_tma_load3(sb + stage * B_BYTES, &tmB, kt * BK, tn * BN, bb, &full[stage]);
           else
             kp_tma_load3_mc(sb + stage * B_BYTES + rank * B_SLICE, &tmB, kt * BK,
@@ -365,18 +379,20 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
     float d[WN / 2];
     int stage = 0, phase = 0;
     for (int t = first; t < total; t += step) {
-      int b, tm, tn;
       kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
-      tm = tm * CL + rank;
+      if (MC) tm = tm * CL + rank;
       int prev = -1;
-      for (int kt = 0; kt < ktiles; kt++) {
+      if (kt0 == kt1) // K split finer than its k-tiles: this part is zero
+#pragma unroll
+        for (int i = 0; i < WN / 2; i++) d[i] = 0.f;
+      for (int kt = kt0; kt < kt1; kt++) {
         kp_mbar_wait(&full[stage], phase);
         const unsigned long long da = kp_wg_desc(sa + stage * A_BYTES + a_off);
         const unsigned long long db = kp_wg_desc(sb + stage * B_BYTES + b_off);
         kp_wg_fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++)
-          kp_wgmma_${ab}_n${wn}(d, da + 2 * kk, db + 2 * kk, kt > 0 || kk > 0);
+          kp_wgmma_${ab}_n${wn}(d, da + 2 * kk, db + 2 * kk, kt > kt0 || kk > 0);
         kp_wg_commit();
         kp_wg_wait<1>(); // the group before this one has read its stage
         if (prev >= 0 && threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
@@ -384,19 +400,55 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
         if (++stage == STAGES) stage = 0, phase ^= 1;
       }
       kp_wg_wait<0>();
-      if (threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
+      if (prev >= 0 && threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
       // accumulator layout of m64nWN: warp w holds rows 16w + lane/4 (+8); the
       // n8 block j columns 8j + 2 (lane % 4) (+1)
-      const int row0 = tm * BM + ${row_base} + warp * 16 + lane / 4;
-      const int col0 = tn * BN + ${col_base} + 2 * (lane % 4);
+      const int row0 = ${row_base} + warp * 16 + lane / 4;
+      const int col0 = ${col_base} + 2 * (lane % 4);
+      if (SK == 1) {
+        const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
+        void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
+        kp_gemm_epilogue<${T}, 1, WN / 8>(d, tm * BM + row0, tn * BN + col0, M, N, Cb, ldc, Db,
+                                         ldd, bias, alpha, beta, act, out_f32);
+      } else {
+        // this CTA's partial tile into its (now idle) stage memory, once
+        // both consumers' last wgmma has read it
+        asm volatile("bar.sync 1, 256;" ::: "memory");
+        float *red = (float *)smem;
+#pragma unroll
+        for (int j = 0; j < WN / 8; j++)
+#pragma unroll
+          for (int h = 0; h < 2; h++)
+            *(float2 *)&red[(row0 + 8 * h) * RED_LD + col0 + 8 * j] =
+                make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+      }
+    }
+  }
+  if (SK > 1) {
+    kp_cluster_sync(); // every partial tile written
+    if (wg > 0) {
+      const float *red = (const float *)smem;
       const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
       void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
-      kp_gemm_epilogue<${T}, 1, WN / 8>(d, row0, col0, M, N, Cb, ldc, Db, ldd, bias, alpha, beta,
-                                       act, out_f32);
+      constexpr int RS = BM / SK; // rows this CTA finishes
+      static_assert(RS * BN / 2 % 256 == 0, "whole passes");
+#pragma unroll
+      for (int it = 0; it < RS * BN / 2 / 256; it++) { // unrolled: remote loads in flight together
+        const int i = it * 256 + threadIdx.x - 128;
+        const int r = rank * RS + i / (BN / 2), c = 2 * (i % (BN / 2));
+        float2 v = make_float2(0.f, 0.f);
+#pragma unroll
+        for (int s = 0; s < SK; s++) {
+          const float2 p = *(const float2 *)kp_map_rank(&red[r * RED_LD + c], s);
+          v.x += p.x, v.y += p.y;
+        }
+        kp_gemm_store2<${T}>(v.x, v.y, tm * BM + r, tn * BN + c, M, N, Cb, ldc, Db, ldd, bias,
+                             alpha, beta, act, out_f32);
+      }
     }
   }
   // no CTA may leave while its cluster partners still multicast into its
-  // shared memory or arrive on its barriers
+  // shared memory, arrive on its barriers or read its partial sums
   if (CL > 1) kp_cluster_sync();
 }
 ]]
@@ -404,9 +456,10 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
 local function emit_wg(dt, p)
   local T = ctype(dt)
   local ab = dt == "bf16" and "bf16" or "f16"
-  local cl = p.cluster or 1
+  local sk = p.split or 1
+  local cl = sk > 1 and sk or p.cluster or 1
   local name = string.format("gemm_%s_wg_%dx%d_s%d%s_nk", dt, p.bm, p.bn, p.stages,
-                             cl > 1 and "_c" .. cl or "")
+                             sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "")
   -- BM = 128: each consumer takes 64 rows and all BN columns; BM = 64: both
   -- take the 64 rows, each half of the columns
   local split_m = p.bm == 128
@@ -416,13 +469,14 @@ local function emit_wg(dt, p)
     name = name, dtype = dt, params = p, targets = { "sm_90a" },
     block = 384, smem = smem, align = 16, forms = 1,
     min_sm = 90, max_sm = 90, rank = p.rank,
-    tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = 1, aux = 64,
-    cluster = cl > 1 and cl or nil,
+    tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil, aux = 64,
+    cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
     min = p.min_m and { m = p.min_m } or nil, max = p.max_m and { m = p.max_m } or nil,
     source = COMMON .. HOPPER .. wgmma_fn(wn, ab) .. subst(WG_KERNEL, {
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
+      sk = sk,
       es = esize(dt),
-      split = split_m and "64 rows each" or "64 columns each",
+      roles = split_m and "64 rows each" or "64 columns each",
       a_off = split_m and "cw * 64 * 128" or "0",
       b_off = split_m and "0" or string.format("cw * %d * 128", wn),
       row_base = split_m and "cw * 64" or "0",
@@ -437,4 +491,8 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, rank = 840, min_m = 512 })
   emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 950, max_m = 256 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 4, rank = 960, max_m = 256 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256 })
+  emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 970, max_m = 64 })
 end

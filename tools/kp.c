@@ -294,6 +294,7 @@ static void dims_str(const kpk_entry *e, char *out, size_t n) {
   if (!first) PUT_(")");
   if (e->persist) PUT_(" persistent=%u", e->persist);
   if (e->cluster > 1) PUT_(" cluster=%u", e->cluster);
+  if (e->split > 1) PUT_(" split=%u", e->split);
 #undef PUT_
   if (!len && n) snprintf(out, n, "-");
 }
@@ -400,8 +401,8 @@ static void json_entry(const kpk_entry *e) {
   printf(", \"align\": %u", e->align);
   printf(", \"min_sm\": %u, \"max_sm\": %u, \"rank\": %d, \"block\": %u", e->min_sm,
          e->max_sm, e->rank, e->block);
-  printf(", \"persistent\": %u, \"cluster\": %u, \"aux\": %u, \"forms\": %u", e->persist,
-         e->cluster, e->aux, e->forms);
+  printf(", \"persistent\": %u, \"cluster\": %u, \"split\": %u, \"aux\": %u, \"forms\": %u",
+         e->persist, e->cluster, e->split, e->aux, e->forms);
   printf(", \"smem\": %u, \"regs\": %u, \"stack\": %u", e->smem, e->regs, e->stack);
   printf(", \"spill_stores\": %u, \"spill_loads\": %u", e->spill_stores, e->spill_loads);
   /* the hash as a string: JSON numbers lose precision above 2^53 */
