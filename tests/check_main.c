@@ -51,6 +51,7 @@ int main(void) {
   srunner_add_suite(sr, pack_suite());
   srunner_add_suite(sr, select_suite());
   srunner_add_suite(sr, api_suite());
+  srunner_add_suite(sr, gemm_suite());
   srunner_add_suite(sr, packs_built_suite());
   srunner_add_suite(sr, ops_gpu_suite());
   srunner_add_suite(sr, tune_suite());
