@@ -58,6 +58,7 @@ int main(void) {
   srunner_add_suite(sr, jit_suite());
   srunner_add_suite(sr, concurrency_suite());
   srunner_add_suite(sr, variants_gpu_suite());
+  srunner_add_suite(sr, gemm_gpu_suite());
   srunner_add_suite(sr, regen_suite());
 
   const char *req = getenv("KP_REQUIRE_GPU");
