@@ -25,8 +25,9 @@ typedef struct opcheck {
   uint32_t align;
 } opcheck;
 
-static kp_status begin(opcheck *k, kp_ctx *ctx, const char *op, kp_dtype dt, int64_t rows,
-                       int64_t cols) {
+/* rn, cn: what the op calls its rows and columns ("rows", "cols"; GEMM's "m", "n") */
+static kp_status begin_dims(opcheck *k, kp_ctx *ctx, const char *op, kp_dtype dt,
+                            const char *rn, int64_t rows, const char *cn, int64_t cols) {
   k->ctx = ctx;
   k->op = op;
   k->align = 16;
@@ -35,12 +36,17 @@ static kp_status begin(opcheck *k, kp_ctx *ctx, const char *op, kp_dtype dt, int
   if (!k->es)
     return kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: dtype %d is not one of f32, f16, bf16", op,
                    (int)dt);
-  if (rows < 1) return kp_fail(ctx, KP_ERR_INVALID_ARG, "%s: rows=%lld: must be >= 1", op, (long long)rows);
-  if (cols < 1) return kp_fail(ctx, KP_ERR_INVALID_ARG, "%s: cols=%lld: must be >= 1", op, (long long)cols);
+  if (rows < 1) return kp_fail(ctx, KP_ERR_INVALID_ARG, "%s: %s=%lld: must be >= 1", op, rn, (long long)rows);
+  if (cols < 1) return kp_fail(ctx, KP_ERR_INVALID_ARG, "%s: %s=%lld: must be >= 1", op, cn, (long long)cols);
   if (rows > INT_MAX || cols > INT_MAX)
-    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: rows=%lld cols=%lld: each must be <= %d", op,
-                   (long long)rows, (long long)cols, INT_MAX);
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: %s=%lld %s=%lld: each must be <= %d", op, rn,
+                   (long long)rows, cn, (long long)cols, INT_MAX);
   return KP_OK;
+}
+
+static kp_status begin(opcheck *k, kp_ctx *ctx, const char *op, kp_dtype dt, int64_t rows,
+                       int64_t cols) {
+  return begin_dims(k, ctx, op, dt, "rows", rows, "cols", cols);
 }
 
 /* A (rows, cols) tensor with row stride ld, in elements. */
@@ -319,7 +325,7 @@ kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *
                   const kp_gemm_desc *g, void *stream) {
   opcheck k;
   if (ctx && !g) return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: desc is NULL");
-  TRY(begin(&k, ctx, "gemm", dt, g ? g->m : 0, g ? g->n : 0));
+  TRY(begin_dims(&k, ctx, "gemm", dt, "m", g ? g->m : 0, "n", g ? g->n : 0));
   if (dt != KP_F16 && dt != KP_BF16)
     return kp_fail(ctx, KP_ERR_UNSUPPORTED, "gemm: dtype %s: inputs must be f16 or bf16",
                    kp_dtype_name(dt));
@@ -355,10 +361,11 @@ kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *
                    "gemm: D batch stride %lld < one matrix (%lld): batches would overlap",
                    (long long)g->stride_d, (long long)((m - 1) * g->ldd + n));
   span sd = span_of(d, m, n, g->ldd, nb, g->stride_d, out_es);
-  if (overlaps(sd, span_of(a, m, kk, g->lda, nb, g->stride_a, in_es)) ||
-      overlaps(sd, span_of(b, nk ? n : kk, nk ? kk : n, g->ldb, nb, g->stride_b, in_es)) ||
-      (g->bias && overlaps(sd, span_of(g->bias, 1, n, n, 1, 0, in_es))))
-    return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: D overlaps A, B or bias");
+  const char *hit =
+      overlaps(sd, span_of(a, m, kk, g->lda, nb, g->stride_a, in_es)) ? "A"
+      : overlaps(sd, span_of(b, nk ? n : kk, nk ? kk : n, g->ldb, nb, g->stride_b, in_es)) ? "B"
+      : g->bias && overlaps(sd, span_of(g->bias, 1, n, n, 1, 0, in_es)) ? "bias" : NULL;
+  if (hit) return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: D overlaps %s", hit);
   if (c && c != d && overlaps(sd, span_of(c, m, n, g->ldc, nb, g->stride_c, out_es)))
     return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: D overlaps C without being C");
   if (c && c == d && (g->ldc != g->ldd || (nb > 1 && g->stride_c != g->stride_d)))

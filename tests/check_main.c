@@ -51,12 +51,14 @@ int main(void) {
   srunner_add_suite(sr, pack_suite());
   srunner_add_suite(sr, select_suite());
   srunner_add_suite(sr, api_suite());
+  srunner_add_suite(sr, gemm_suite());
   srunner_add_suite(sr, packs_built_suite());
   srunner_add_suite(sr, ops_gpu_suite());
   srunner_add_suite(sr, tune_suite());
   srunner_add_suite(sr, jit_suite());
   srunner_add_suite(sr, concurrency_suite());
   srunner_add_suite(sr, variants_gpu_suite());
+  srunner_add_suite(sr, gemm_gpu_suite());
   srunner_add_suite(sr, regen_suite());
 
   const char *req = getenv("KP_REQUIRE_GPU");

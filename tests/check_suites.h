@@ -5,6 +5,10 @@
 #define KP_CHECK_SUITES_H
 
 #include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernpack.h"
 
 Suite *gen_suite(void);          /* check_gen.c: templates, generator, template errors */
 Suite *pack_suite(void);         /* check_pack.c: pack round trip, corrupt/hostile input */
@@ -17,6 +21,25 @@ Suite *jit_suite(void);          /* check_jit.c: run-time compilation and the di
 Suite *concurrency_suite(void);  /* check_concurrency.c: one ctx, many threads */
 Suite *variants_gpu_suite(void); /* check_variants_gpu.c: every variant forced, vs float64 */
 Suite *regen_suite(void);        /* check_regen.c: variant spaces, kpgen extend, kp regen */
+Suite *gemm_suite(void);         /* check_gemm.c: kp_gemm misuse without a GPU */
+Suite *gemm_gpu_suite(void);     /* check_gemm_gpu.c: every gemm variant forced, vs float64 */
+Suite *sass_suite(void);         /* check_sass.c: the gemm cubins' instructions */
+
+/* Misuse tests without a GPU (check_api.c, check_gemm.c): a pack-only
+** context (KP_NO_DEVICE) on $KP_PACK_DIR/sm_90a.kpk, so a call that passes
+** every check reports KP_ERR_NO_DEVICE instead of launching; fake device
+** addresses (DEV) are never dereferenced.  EXPECT: the status and a
+** substring of the context's message. */
+kp_ctx *kp_test_pack_only(void);
+#define DEV(a) ((void *)(uintptr_t)(a))
+#define EXPECT(ctx, call, status, needle)                                                  \
+  do {                                                                                     \
+    kp_status s_ = (call);                                                                 \
+    ck_assert_msg(s_ == (status), "%s -> %s (%s), expected %s", #call, kp_status_name(s_), \
+                  kp_ctx_errmsg(ctx), kp_status_name(status));                             \
+    ck_assert_msg(strstr(kp_ctx_errmsg(ctx), (needle)) != NULL,                            \
+                  "%s: message '%s' lacks '%s'", #call, kp_ctx_errmsg(ctx), (needle));      \
+  } while (0)
 
 /* GPU cases live in TCases made with KP_GPU_TCASE (tag "gpu") and are added
 ** with KP_ADD_GPU_TEST / KP_ADD_GPU_LOOP_TEST, which count them for the

@@ -99,3 +99,33 @@ void ref_rope_head(double *v, const double *cs, const double *sn, int64_t rot_di
     v[ib] = b * cs[i] + a * sn[i];
   }
 }
+
+double ref_act(double v, int act) {
+  switch (act) {
+    case 1: return v > 0.0 ? v : 0.0;
+    case 2: return ref_silu(v);
+    case 3: return ref_gelu_tanh(v);
+    default: return v;
+  }
+}
+
+void ref_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b, int b_kn,
+              double alpha, double beta, const double *c, const double *bias, int act,
+              double *pre, double *out, double *mag) {
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      double s = 0.0, sm = 0.0;
+      const double *ar = a + i * k;
+      for (int64_t p = 0; p < k; p++) {
+        const double t = ar[p] * (b_kn ? b[p * n + j] : b[j * k + p]);
+        s += t;
+        sm += fabs(t);
+      }
+      double v = alpha * s;
+      if (c) v += beta * c[i * n + j];
+      if (bias) v += bias[j];
+      pre[i * n + j] = v;
+      out[i * n + j] = ref_act(v, act);
+      if (mag) mag[i * n + j] = sm;
+    }
+}

@@ -31,4 +31,15 @@ double ref_rope_inv_freq(double theta, int64_t i, int64_t rot_dim);
 ** gptj = 0: NeoX pairs (i, i + rot_dim/2); gptj = 1: pairs (2i, 2i+1). */
 void ref_rope_head(double *v, const double *cs, const double *sn, int64_t rot_dim, int gptj);
 
+/* kp_act's functions: 0 none, 1 relu, 2 silu, 3 gelu (tanh form). */
+double ref_act(double v, int act);
+/* One batch of D = act(alpha * A op(B) + beta * C + bias), dense row-major:
+** a (m, k); b (n, k) when !b_kn (D = A B^T), else (k, n); c (m, n) or NULL;
+** bias (n) or NULL.  pre (m, n): alpha * A op(B) + beta * C + bias, before
+** the activation, and out (m, n) after it, both unrounded; mag (m, n) (may
+** be NULL): sum_p |a[i,p] b[p,j]|, what fp32 accumulation errors scale with. */
+void ref_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b, int b_kn,
+              double alpha, double beta, const double *c, const double *bias, int act,
+              double *pre, double *out, double *mag);
+
 #endif
