@@ -615,8 +615,12 @@ START_TEST(test_entry_late_fields) {
   kpk_close(&pk);
   entry_rec(b, 0)[KE_RESERVED + 3] = 1;
   reseal(b);
-  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "reserved byte 147");
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "reserved byte 151");
   entry_rec(b, 0)[KE_RESERVED + 3] = 0;
+  kp_wr32(entry_rec(b, 0) + KE_SPLIT, 2); /* split without its cluster */
+  reseal(b);
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "split 2 needs a cluster of 2");
+  kp_wr32(entry_rec(b, 0) + KE_SPLIT, 0);
   kp_wr32(b + KH_VERSION, 4);
   reseal(b);
   expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 4, this library reads version 5");

@@ -332,6 +332,9 @@ START_TEST(test_grid_blocks) {
   c.dim[KP_GBATCH] = 1;
   ck_assert_int_eq(kp_grid_blocks(&g, &c, 132, &n), KP_OK);
   ck_assert_uint_eq(n, 33 * 43 + 1);
+  g.split = 2; /* split-K: a cluster of 2 per tile */
+  ck_assert_int_eq(kp_grid_blocks(&g, &c, 132, &n), KP_OK);
+  ck_assert_uint_eq(n, 33 * 43 * 2);
 }
 END_TEST
 
