@@ -310,6 +310,9 @@ static kp_status encode_tmap(kp_ctx *ctx, CUtensorMap *map, const kp_gemm_desc *
   cuuint64_t dims[3] = {inner, outer, one ? 1 : (cuuint64_t)g->batch};
   cuuint64_t strides[2] = {(cuuint64_t)ld * es,
                            (cuuint64_t)(one ? (uint64_t)ld * es * outer : (uint64_t)bs * es)};
+  /* a stride that no second row (matrix) uses need not follow TMA's
+  ** 16-byte rule, which the call's alignment did not check for it */
+  if (outer == 1 && strides[0] % 16) strides[0] += 16 - strides[0] % 16;
   if (strides[1] % 16) strides[1] += 16 - strides[1] % 16; /* unused when one matrix */
   cuuint32_t box[3] = {box_inner, box_outer, 1}, elem[3] = {1, 1, 1};
   CUresult r = ctx->drv->cuTensorMapEncodeTiled(
