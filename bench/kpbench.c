@@ -682,22 +682,29 @@ static const char NULL_PTX[] =
     "}\n";
 
 /* enq: host time to enqueue one call; wall: until all are done; busy: GPU time per
-** call with the queue filled in advance (behind a spin kernel), i.e. the GPU cost alone */
-typedef struct ovh { double enq_us, wall_us, busy_us; } ovh;
+** call with the queue filled in advance (behind a spin kernel), i.e. the GPU cost alone;
+** held: host time to enqueue one call while the GPU is held by the spin (nothing waits on
+** the GPU: the host cost alone, whatever the kernel's own duration) */
+typedef struct ovh { double enq_us, wall_us, busy_us, held_us; } ovh;
 
-/* the launches compared: kp_rmsnorm on 128 or 1 rows of 4096 bf16, the raw empty kernel */
+/* the launches compared: kp_rmsnorm on 128 or 1 rows of 4096 bf16, the raw empty
+** kernel, kp_gemm bf16 128x256x64 (the sm_90a variants encode two TMA descriptors
+** per call) */
 typedef struct ovh_args {
   CUdeviceptr x, w, y;
+  kp_gemm_desc g;
   CUfunction fn, spin;
   void **params;
 } ovh_args;
 
+#define GEMM_D_OFF (256 * 64 * 2) /* bytes: D after B in y */
 static void ovh_launch(const ovh_args *a, int which) {
   static const int64_t C = 4096;
   void *s = (void *)STREAM;
   if (which == 0) KP(kp_rmsnorm(CTX, KP_BF16, P(a->x), C, P(a->w), P(a->y), C, 128, C, EPS, s));
   else if (which == 1) KP(kp_rmsnorm(CTX, KP_BF16, P(a->x), C, P(a->w), P(a->y), C, 1, C, EPS, s));
-  else CU(D->cuLaunchKernel(a->fn, 128, 1, 1, 128, 1, 1, 0, STREAM, a->params, NULL));
+  else if (which == 2) CU(D->cuLaunchKernel(a->fn, 128, 1, 1, 128, 1, 1, 0, STREAM, a->params, NULL));
+  else KP(kp_gemm(CTX, KP_BF16, P(a->x), P(a->y), (char *)P(a->y) + GEMM_D_OFF, &a->g, s));
 }
 
 /* N back-to-back calls: host time to enqueue them, host time until they are done, GPU span */
@@ -727,6 +734,7 @@ static ovh ovh_time(const ovh_args *a, int which, int n) {
   float ms;
   CU(D->cuEventElapsedTime(&ms, EV0[0], EV1[0]));
   r.busy_us = 1e3 * ms / GATED;
+  r.held_us = 1e6 * (t1 - t0) / GATED;
   if (t1 - t0 > 0.015) r.busy_us = -1; /* enqueueing outlasted the spin: not measured */
   return r;
 }
@@ -751,6 +759,7 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
   float eps = EPS;
   void *params[] = {&a.x, &ldx, &a.w, &a.y, &ldy, &rows, &cols, &eps};
   a.params = params;
+  kp_gemm_desc_init(&a.g, 128, 256, 64); /* A in x (128x64), B and D in y (256x64, 128x256) */
 
   int ok = 1;
   for (int64_t r = 128; r >= 1; r -= 127) { /* a failure here is reported, not timed */
@@ -762,27 +771,36 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
       ok = 0;
     }
   }
-  ovh res[3];
+  kp_status gst = kp_gemm(CTX, dt, P(a.x), P(a.y), (char *)P(a.y) + GEMM_D_OFF, &a.g, (void *)STREAM);
+  int nw = gst == KP_OK ? 4 : 3; /* no gemm variant for this device: leave it out */
+  if (gst != KP_OK)
+    printf("\nhost overhead: kp_gemm 128x256x64 bf16 not measured: %s: %s\n",
+           kp_status_name(gst), kp_ctx_errmsg(CTX));
+  ovh res[4];
   if (ok)
-    for (int which = 0; which < 3; which++) res[which] = ovh_time(&a, which, n);
+    for (int which = 0; which < nw; which++) res[which] = ovh_time(&a, which, n);
   CU(D->cuModuleUnload(mod));
   dfree(&a.x);
   dfree(&a.w);
   dfree(&a.y);
   if (!ok) return 0;
 
-  static const char *const names[3] = {"kp_rmsnorm 128x4096 bf16", "kp_rmsnorm 1x4096 bf16",
-                                       "cuLaunchKernel, empty PTX kernel"};
+  static const char *const names[4] = {"kp_rmsnorm 128x4096 bf16", "kp_rmsnorm 1x4096 bf16",
+                                       "cuLaunchKernel, empty PTX kernel",
+                                       "kp_gemm 128x256x64 bf16"};
   printf("\nhost overhead: %d back-to-back calls on one stream, host wall clock "
          "(CLOCK_MONOTONIC); GPU busy = GPU time per call with the queue filled in advance\n", n);
-  for (int i = 0; i < 3; i++)
-    printf("  %-33s enqueue %7.3f us/call | until done %7.3f | GPU busy %7.3f\n", names[i],
-           res[i].enq_us, res[i].wall_us, res[i].busy_us);
+  for (int i = 0; i < nw; i++)
+    printf("  %-33s enqueue %7.3f us/call | until done %7.3f | GPU busy %7.3f | enqueue, GPU held "
+           "%7.3f\n", names[i], res[i].enq_us, res[i].wall_us, res[i].busy_us, res[i].held_us);
+  if (nw == 4)
+    printf("  difference kp_gemm 128x256x64 - raw launch, GPU held: %+.3f us/call (incl. 2 TMA "
+           "descriptors when the variant uses them)\n", res[3].held_us - res[2].held_us);
   printf("  difference kp_rmsnorm 128x4096 - raw launch: %+.3f us/call enqueue, %+.3f until done\n",
          res[0].enq_us - res[2].enq_us, res[0].wall_us - res[2].wall_us);
   printf("  difference kp_rmsnorm 1x4096   - raw launch: %+.3f us/call enqueue, %+.3f until done\n",
          res[1].enq_us - res[2].enq_us, res[1].wall_us - res[2].wall_us);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < nw; i++)
     if (res[i].busy_us > 0.8 * res[i].enq_us)
       printf("  note: %s: the GPU needs >= 80%% of the enqueue time per call, so that loop was "
              "(nearly) GPU-bound: its enqueue time overstates the host cost\n", names[i]);
