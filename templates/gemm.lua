@@ -471,7 +471,8 @@ local function emit_wg(dt, p)
     min_sm = 90, max_sm = 90, rank = p.rank,
     tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil, aux = 64,
     cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
-    min = p.min_m and { m = p.min_m } or nil, max = p.max_m and { m = p.max_m } or nil,
+    min = p.min_m and { m = p.min_m } or nil,
+    max = (p.max_m or p.max_n) and { m = p.max_m, n = p.max_n } or nil,
     source = COMMON .. HOPPER .. wgmma_fn(wn, ab) .. subst(WG_KERNEL, {
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       sk = sk,
@@ -491,8 +492,10 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, rank = 840, min_m = 512 })
   emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 950, max_m = 256 })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 4, rank = 960, max_m = 256 })
+  -- split-K for m <= 256: a 128x64 tile in 2 CTAs fills 132 SMs at n <= 4352
+  -- (H200, m = 128: 0.86x cuBLAS at n = k = 4096, 0.99x at k = 11008, where
+  -- 128x128 in 4 CTAs ran 0.59x: only 30 clusters of 4 fit at once)
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256, max_n = 4352 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
-  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256 })
   emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 970, max_m = 64 })
 end
