@@ -6,9 +6,10 @@
 #   tests         KP_REQUIRE_GPU=1 build/tests/check_kernpack      -> tests.log
 #   kpbench       build/bin/kpbench $KPBENCH_ARGS                  -> kpbench.log
 #   side_by_side  python3 bench/side_by_side.py $SIDE_ARGS         -> side_by_side.log, .json
+#   gemm          python3 bench/gemm_bench.py --variants $GEMM_ARGS -> gemm.log, gemm.json
 #   sanitizer     only if KP_SANITIZE is set ("1" = memcheck, or a list such as
 #                 "memcheck racecheck"): compute-sanitizer on kpbench --quick (bf16)
-#                                                                  -> sanitizer_<tool>.log
+#                 and on the GEMM GPU suite -> sanitizer_<tool>.log, sanitizer_gemm_<tool>.log
 #
 # A failing step never stops the others; each exit status is recorded.  Every
 # step runs under `timeout`, sized so that the whole script ends within
@@ -138,6 +139,11 @@ step side_by_side_ranked "$OUT/side_by_side_ranked.log" 100 env -u KP_TUNE_FILE 
 step side_by_side "$OUT/side_by_side.log" 200 \
   python3 -u bench/side_by_side.py --json "$OUT/side_by_side.json" $SIDE_ARGS
 
+# ---- 3b. GEMM next to torch.matmul (cuBLAS): checks, then every variant per shape -----------
+# shellcheck disable=SC2086
+step gemm "$OUT/gemm.log" "${KP_GEMM_S:-240}" python3 -u bench/gemm_bench.py --variants \
+  --json "$OUT/gemm.json" ${GEMM_ARGS:-}
+
 # ---- 4. optional compute-sanitizer on a quick subset ---------------------------------------
 if [ -n "${KP_SANITIZE:-}" ]; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
@@ -147,6 +153,10 @@ if [ -n "${KP_SANITIZE:-}" ]; then
     step "sanitizer-$tool" "$OUT/sanitizer_$tool.log" 180 \
       "$CS" --tool "$tool" --error-exitcode 3 \
       build/bin/kpbench --quick --dtype bf16 --overhead-n 0 --keep-going
+    # every GEMM variant at the test suite's small odd shapes (TMA/mbarrier pipelines)
+    step "sanitizer-gemm-$tool" "$OUT/sanitizer_gemm_$tool.log" 180 \
+      env CK_RUN_SUITE=gemm_gpu CK_FORK=no KP_REQUIRE_GPU=1 \
+      "$CS" --tool "$tool" --error-exitcode 3 build/tests/check_kernpack
   done
 fi
 
@@ -194,6 +204,8 @@ if [ -n "${KP_SANITIZE:-}" ]; then
   done
 fi
 
+echo "-- gemm ($OUT/gemm.log):"
+grep -E '^(bfloat16|float16) |best:|check\(s\) failed|^copy rate' "$OUT/gemm.log" 2>/dev/null | cut -c1-200 | head -60
 echo "-- side by side, ranking only ($OUT/side_by_side_ranked.log):"
 sed -n '/^==== side-by-side/,$p' "$OUT/side_by_side_ranked.log" 2>/dev/null | cut -c1-400 | head -12
 echo "-- side by side ($OUT/side_by_side.log):"
