@@ -499,3 +499,114 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
   emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 970, max_m = 64 })
 end
+
+-- ---- skinny m (decode): tensor-core GEMV, B streamed once --------------------
+-- m <= 16, B as (n, k): the weight read is the whole cost.  The roles swap:
+-- mma.sync m16n8k16 takes 16 rows of B as its A operand and the (up to 16)
+-- rows of A as its B operand, so D^T = B A^T comes out 16 columns of D at a
+-- time.  Since a dot product may add its terms in any order, k is permuted
+-- alike in both operands: lane (g, t) loads 16 bytes of B rows g and g + 8
+-- and of A row g at k = 8t .. 8t + 7 of each 32-wide chunk, and those eight
+-- values are the fragment slots {2t, 2t+1, 2t+8, 2t+9} of two k16 steps.
+-- Every load is a whole 16-byte vector (64 contiguous bytes per row and
+-- quad of lanes), U chunks are loaded before they are used, the W warps of a
+-- block split K and add their partial tiles in shared memory.
+local GEMV_KERNEL = [[
+__device__ __forceinline__ uint4 kp_gemv_ld(const ${T} *p, long long ld, int row, int rows, int k,
+                                            int K) {
+  uint4 v = make_uint4(0u, 0u, 0u, 0u);
+  if (row >= rows || k >= K) return v;
+  const ${T} *q = p + (long long)row * ld + k;
+  if (k + 8 <= K) return __ldg((const uint4 *)q);
+  kp_u32 x[4] = {0u, 0u, 0u, 0u}; // the row's last, partial vector (constant indices: registers)
+#pragma unroll
+  for (int j = 0; j < 8; j++)
+    if (k + j < K) x[j / 2] |= (kp_u32)((const unsigned short *)q)[j] << (16 * (j % 2));
+  return make_uint4(x[0], x[1], x[2], x[3]);
+}
+__device__ __forceinline__ void kp_gemv_mma(float *c, kp_u32 a0, kp_u32 a1, kp_u32 a2, kp_u32 a3,
+                                            kp_u32 b0, kp_u32 b1) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.${ab}.${ab}.f32 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+               : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+// ${name}: m <= ${mmax}, ${w} warps splitting K, ${u} chunks of 32 in flight per warp
+extern "C" __global__ void __launch_bounds__(${w} * 32)
+${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
+        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
+        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
+        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+  constexpr int W = ${w}, U = ${u}, MT = ${mt};
+  __shared__ float red[W][MT * 4][32];
+  const int tiles_n = (N + 15) / 16;
+  const int b = blockIdx.x / tiles_n, n0 = blockIdx.x % tiles_n * 16;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const ${T} *Ab = A + (sA ? b * sA : 0), *Bb = B + (sB ? b * sB : 0) + (long long)n0 * ldb;
+  float acc[MT][4];
+#pragma unroll
+  for (int i = 0; i < MT; i++) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0.f;
+  const int chunks = (K + 31) / 32, nrows = N - n0;
+  for (int c0 = warp; c0 < chunks; c0 += W * U) {
+    uint4 bv[U][2], av[U][MT];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = (c0 + u * W) * 32 + 8 * t;
+      bv[u][0] = kp_gemv_ld(Bb, ldb, g, nrows, k, K);
+      bv[u][1] = kp_gemv_ld(Bb, ldb, g + 8, nrows, k, K);
+#pragma unroll
+      for (int i = 0; i < MT; i++) av[u][i] = kp_gemv_ld(Ab, lda, 8 * i + g, M, k, K);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++)
+#pragma unroll
+      for (int i = 0; i < MT; i++) {
+        kp_gemv_mma(acc[i], bv[u][0].x, bv[u][1].x, bv[u][0].y, bv[u][1].y, av[u][i].x, av[u][i].y);
+        kp_gemv_mma(acc[i], bv[u][0].z, bv[u][1].z, bv[u][0].w, bv[u][1].w, av[u][i].z, av[u][i].w);
+      }
+  }
+#pragma unroll
+  for (int i = 0; i < MT; i++)
+#pragma unroll
+    for (int q = 0; q < 4; q++) red[warp][i * 4 + q][lane] = acc[i][q];
+  __syncthreads();
+  // c[q] of m-tile i in lane (g, t): D row m = 8i + 2t + (q & 1), column n0 + g + 8 (q >> 1)
+  const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
+  void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
+  for (int e = threadIdx.x; e < MT * 4 * 32; e += W * 32) {
+    const int iq = e / 32, l = e % 32, i = iq / 4, q = iq % 4;
+    float v = 0.f;
+#pragma unroll
+    for (int w = 0; w < W; w++) v += red[w][iq][l];
+    const int m = 8 * i + 2 * (l % 4) + (q & 1), n = n0 + l / 4 + 8 * (q >> 1);
+    if (m >= M || n >= N) continue;
+    v *= alpha;
+    if (C) {
+      const long long o = (long long)m * ldc + n;
+      v += beta * (out_f32 ? ((const float *)Cb)[o] : kp_to_f32(((const ${T} *)Cb)[o]));
+    }
+    if (bias) v += kp_to_f32(bias[n]);
+    v = kp_gemm_act(v, act);
+    if (out_f32) ((float *)Db)[(long long)m * ldd + n] = v;
+    else ((${T} *)Db)[(long long)m * ldd + n] = kp_from_f32<${T}>(v);
+  }
+}
+]]
+
+local function emit_gemv(dt, p)
+  local name = string.format("gemm_%s_gemv_m%d_w%d_u%d_nk", dt, p.mmax, p.w, p.u)
+  variant {
+    name = name, dtype = dt, params = p, block = p.w * 32, align = 16, forms = 1,
+    rank = p.rank, tile = { n = 16, batch = 1 }, max = { m = p.mmax },
+    source = COMMON .. subst(GEMV_KERNEL, {
+      name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", es = esize(dt),
+      w = p.w, u = p.u, mt = p.mmax // 8, mmax = p.mmax,
+    }),
+  }
+end
+
+for _, dt in ipairs({ "f16", "bf16" }) do
+  emit_gemv(dt, { mmax = 8, w = 8, u = 4, rank = 1010 })
+  emit_gemv(dt, { mmax = 16, w = 8, u = 4, rank = 1000 })
+end
