@@ -173,8 +173,16 @@ $(TEST_BIN): $(TEST_SRC:%.c=$(B)/obj/%.o) $(GEN_LIB_OBJ) $(B)/lib/libkernpack.a
 	$(call say,LD,$@)
 	$(Q)$(CC) -o $@ $^ $(CHECK_STATIC) $(LUA_STATIC) $(NVRTC_LIBS) -lm -ldl -lpthread -lrt
 
+# cuobjdump for the gemm SASS checks (tests/check_sass.c): the toolkit's, else
+# one on PATH, else the one pip's nvidia-cuda-cuobjdump put in Python's
+# nvidia/*/bin; none: those checks print SKIP.
+CUOBJDUMP_PIP = $(shell python3 -c 'import glob, nvidia; h = sorted(x for p in nvidia.__path__ for x in glob.glob(p + "/*/bin/cuobjdump")); print(h[0] if h else "")' 2>/dev/null)
+CUOBJDUMP ?= $(or $(wildcard $(CUDA_HOME)/bin/cuobjdump),$(shell command -v cuobjdump 2>/dev/null),$(CUOBJDUMP_PIP))
+TEST_ENV = KP_PACK_DIR=$(abspath $(PACK_DIR)) KP_TEMPLATE_DIR=$(abspath templates) CUOBJDUMP=$(CUOBJDUMP)
+PACK_DIR ?= $(B)/packs
+
 run-tests: $(TEST_BIN)
-	$(Q)KP_PACK_DIR=$(abspath $(B)/packs) KP_TEMPLATE_DIR=$(abspath templates) $(TEST_BIN)
+	$(Q)$(TEST_ENV) $(TEST_BIN)
 
 # ---- benchmark --------------------------------------------------------------
 build-bench: build-all $(B)/bin/kpbench $(B)/bin/nvrtc_phases
