@@ -8,8 +8,9 @@
 **
 ** cuobjdump: $CUOBJDUMP (the Makefile sets it: $(CUDA_HOME)/bin/cuobjdump,
 ** else one on PATH, else the one pip's nvidia-cuda-cuobjdump installed),
-** else cuobjdump on PATH.  Without one the test prints "SKIP: cuobjdump not
-** found" and checks nothing.
+** else cuobjdump on PATH; for -sass it runs nvdisasm, looked for beside it
+** first.  Without cuobjdump the test prints "SKIP: cuobjdump not found" and
+** checks nothing.
 */
 #define _GNU_SOURCE /* memmem */
 #include <check.h>
@@ -50,7 +51,11 @@ static char *disassemble(const char *tool, const void *image, size_t size, char 
   size_t len = 0, cap = 0;
   if (w == (ssize_t)size) {
     char cmd[1400];
-    snprintf(cmd, sizeof cmd, "'%s' -sass '%s' 2>&1", tool, path);
+    /* -sass runs nvdisasm: look for it beside cuobjdump first (the toolkit's
+    ** bin, or pip's nvidia/cu13/bin) */
+    const char *slash = strrchr(tool, '/');
+    snprintf(cmd, sizeof cmd, "PATH='%.*s':\"$PATH\" '%s' -sass '%s' 2>&1",
+             slash ? (int)(slash - tool) : 1, slash ? tool : ".", tool, path);
     FILE *p = popen(cmd, "r");
     if (p) {
       char chunk[65536];
@@ -147,7 +152,7 @@ START_TEST(test_gemm_sass) {
   const char *tool = find_cuobjdump(buf, sizeof buf);
   if (!tool) {
     printf("SKIP: cuobjdump not found (set CUOBJDUMP, or install the CUDA toolkit's or pip's "
-           "nvidia-cuda-cuobjdump): the gemm SASS checks did not run\n");
+           "nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm): the gemm SASS checks did not run\n");
     fflush(stdout);
     return;
   }

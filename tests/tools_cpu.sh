@@ -2,7 +2,8 @@
 # tools_cpu.sh BINDIR PACKDIR TEMPLATEDIR WORKDIR -- run the paths of kp and
 # kpgen that need no GPU, checking exit statuses; `make sanitize` runs it
 # with the ASan/UBSan builds so that these paths are checked too.  kpgen
-# compiles two small variants with NVRTC.  Ends with "N passed, 0 failed".
+# compiles two small variants with NVRTC.  Exit status 0 when every
+# invocation exits as expected.
 set -uo pipefail
 bin=$1 packs=$2 tpl=$3 work=$4
 rm -rf "$work" && mkdir -p "$work/src" "$work/obj"
@@ -57,5 +58,5 @@ else
   failed=$((failed + 1))
   echo "FAIL: kpgen emit wrote no softmax_f32_block_t128_* source"
 fi
-echo "tools_cpu: $passed passed, $failed failed"
+echo "tools_cpu: $((passed + failed)) invocations, $failed not as expected"
 [ "$failed" = 0 ]
