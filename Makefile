@@ -5,6 +5,8 @@
 #                   visibly without a GPU)
 #   make bench      build the benchmark (run it on a GPU machine)
 #   make fuzz       build and run the libFuzzer targets (pack reader, tuning table)
+#   make sanitize   ASan + UBSan build in $(O)-asan (build/ untouched, its packs
+#                   reused): the CPU tests and the tools' CPU paths under it
 #   make install    PREFIX=/usr/local DESTDIR=
 #   V=1 shows full commands; O=dir moves the build directory.
 
@@ -24,6 +26,10 @@ endif
 WARN := -Wall -Wextra -Wshadow -Wpointer-arith -Wcast-align -Wstrict-prototypes \
         -Wmissing-prototypes -Wno-unused-parameter -Wformat=2 -Wundef -Wno-format-truncation
 CFLAGS ?= -O2 -g
+LDFLAGS ?=
+# Every link line takes $(CFLAGS) $(LDFLAGS), so that
+# `make CFLAGS=-fsanitize=... ` links the runtimes it needs.
+LINK = $(CC) $(CFLAGS) $(LDFLAGS)
 KP_CFLAGS := -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -pthread -Iinclude -Iruntime -Igen \
              -DKP_DEFAULT_PACK_DIR=\"$(PREFIX)/share/kernpack/packs\" \
              -isystem $(CUDA_HOME)/include -MMD -MP
@@ -104,7 +110,7 @@ $(B)/lib/libkernpack.a: $(RT_OBJ)
 $(B)/lib/libkernpack.so: $(RT_OBJ)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libkernpack.so.0 -o $@ $^ -ldl -lpthread -lm
+	$(Q)$(LINK) -shared -Wl,-soname,libkernpack.so.0 -o $@ $^ -ldl -lpthread -lm
 	$(Q)ln -sf libkernpack.so $(@D)/libkernpack.so.0
 
 # ---- generator --------------------------------------------------------------
@@ -116,7 +122,7 @@ KPGEN := $(B)/bin/kpgen
 $(KPGEN): $(GEN_OBJ) $(B)/lib/libkernpack.a
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
-	$(Q)$(CC) -o $@ $^ $(LUA_STATIC) $(NVRTC_LIBS) -lm -ldl -lpthread
+	$(Q)$(LINK) -o $@ $^ $(LUA_STATIC) $(NVRTC_LIBS) -lm -ldl -lpthread
 
 # ---- variants and packs -----------------------------------------------------
 TEMPLATES := $(sort $(wildcard templates/*.lua))
@@ -163,7 +169,7 @@ TOOL_SRC := $(wildcard tools/*.c)
 $(B)/bin/kp: $(TOOL_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/pack_write.o $(B)/lib/libkernpack.a
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
-	$(Q)$(CC) -o $@ $^ -ldl -lpthread -lm
+	$(Q)$(LINK) -o $@ $^ -ldl -lpthread -lm
 
 # ---- tests ------------------------------------------------------------------
 TEST_SRC := $(wildcard tests/*.c)
@@ -171,21 +177,29 @@ TEST_BIN := $(B)/tests/check_kernpack
 $(TEST_BIN): $(TEST_SRC:%.c=$(B)/obj/%.o) $(GEN_LIB_OBJ) $(B)/lib/libkernpack.a
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
-	$(Q)$(CC) -o $@ $^ $(CHECK_STATIC) $(LUA_STATIC) $(NVRTC_LIBS) -lm -ldl -lpthread -lrt
+	$(Q)$(LINK) -o $@ $^ $(CHECK_STATIC) $(LUA_STATIC) $(NVRTC_LIBS) -lm -ldl -lpthread -lrt
+
+# cuobjdump for the gemm SASS checks (tests/check_sass.c): the toolkit's, else
+# one on PATH, else the one pip's nvidia-cuda-cuobjdump put in Python's
+# nvidia/*/bin; none: those checks print SKIP.
+CUOBJDUMP_PIP = $(shell python3 -c 'import glob, nvidia; h = sorted(x for p in nvidia.__path__ for x in glob.glob(p + "/*/bin/cuobjdump")); print(h[0] if h else "")' 2>/dev/null)
+CUOBJDUMP ?= $(or $(wildcard $(CUDA_HOME)/bin/cuobjdump),$(shell command -v cuobjdump 2>/dev/null),$(CUOBJDUMP_PIP))
+TEST_ENV = KP_PACK_DIR=$(abspath $(PACK_DIR)) KP_TEMPLATE_DIR=$(abspath templates) CUOBJDUMP=$(CUOBJDUMP)
+PACK_DIR ?= $(B)/packs
 
 run-tests: $(TEST_BIN)
-	$(Q)KP_PACK_DIR=$(abspath $(B)/packs) KP_TEMPLATE_DIR=$(abspath templates) $(TEST_BIN)
+	$(Q)$(TEST_ENV) $(TEST_BIN)
 
 # ---- benchmark --------------------------------------------------------------
 build-bench: build-all $(B)/bin/kpbench $(B)/bin/nvrtc_phases
 $(B)/bin/kpbench: $(B)/obj/bench/kpbench.o $(B)/lib/libkernpack.a
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
-	$(Q)$(CC) -o $@ $^ -ldl -lpthread -lm
+	$(Q)$(LINK) -o $@ $^ -ldl -lpthread -lm
 $(B)/bin/nvrtc_phases: $(B)/obj/bench/nvrtc_phases.o
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
-	$(Q)$(CC) -o $@ $^ $(NVRTC_LIBS)
+	$(Q)$(LINK) -o $@ $^ $(NVRTC_LIBS)
 
 # ---- fuzzing (clang + libFuzzer) ------------------------------------------------
 FUZZ_TIME ?= 60
@@ -203,6 +217,26 @@ $(B)/bin/fuzz_pack: fuzz/fuzz_pack.c runtime/pack_read.c runtime/checksum.c runt
 	@mkdir -p $(@D)
 	$(call say,CLANG,$@)
 	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -Iruntime -o $@ $^
+
+# ---- sanitizers ---------------------------------------------------------------
+# The library, kp, kpgen and the tests built with ASan + UBSan into their own
+# directory; the packs come from the normal build (compiling 1170 variants
+# again under ASan would only slow NVRTC down).  Then the Check suite (its
+# GPU cases too, where there is a GPU: protect_shadow_gap=0 lets the CUDA
+# driver map its memory) and tests/tools_cpu.sh: kp's and kpgen's paths that
+# need no GPU (kpgen compiles a few variants).
+SAN_O ?= $(O)-asan
+SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:protect_shadow_gap=0 \
+           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+.PHONY: sanitize run-sanitize
+sanitize: deps
+	+$(Q)$(SUBMAKE) build-all
+	+$(Q)$(MAKE) --no-print-directory O=$(SAN_O) CFLAGS="$(SAN_CFLAGS)" \
+	  PACK_DIR=$(abspath $(B)/packs) run-sanitize
+run-sanitize: $(TEST_BIN) $(B)/bin/kp $(KPGEN)
+	$(Q)$(SAN_ENV) $(TEST_ENV) $(TEST_BIN)
+	$(Q)$(SAN_ENV) tests/tools_cpu.sh $(B)/bin $(PACK_DIR) templates $(B)/tools-cpu
 
 # ---- install ------------------------------------------------------------------
 do-install: build-all

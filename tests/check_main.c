@@ -60,6 +60,7 @@ int main(void) {
   srunner_add_suite(sr, variants_gpu_suite());
   srunner_add_suite(sr, gemm_gpu_suite());
   srunner_add_suite(sr, regen_suite());
+  srunner_add_suite(sr, sass_suite());
 
   const char *req = getenv("KP_REQUIRE_GPU");
   if (!gpu) {

@@ -1,0 +1,223 @@
+/*
+** check_sass.c -- what the built gemm cubins contain, read with cuobjdump
+** -sass (no GPU needed): every gemm variant whose name has "_wg_" issues
+** HGMMA (wgmma reached the tensor cores instead of being lowered away),
+** every one with "_mma_" HMMA (mma.sync; checked on every cubin target, not
+** only sm_80), and no gemm variant touches local memory (LDL/STL: spills or
+** a register array indexed at run time), whatever ptxas reported.
+**
+** cuobjdump: $CUOBJDUMP (the Makefile sets it: $(CUDA_HOME)/bin/cuobjdump,
+** else one on PATH, else the one pip's nvidia-cuda-cuobjdump installed),
+** else cuobjdump on PATH; for -sass it runs nvdisasm, looked for beside it
+** first.  Without cuobjdump the test prints "SKIP: cuobjdump not found" and
+** checks nothing.
+*/
+#define _GNU_SOURCE /* memmem */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_suites.h"
+#include "pack.h"
+
+/* The cuobjdump to use, or NULL. */
+static const char *find_cuobjdump(char *buf, size_t n) {
+  const char *env = getenv("CUOBJDUMP");
+  if (env && *env && access(env, X_OK) == 0) return env;
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    const char *end = strchr(path, ':');
+    const size_t len = end ? (size_t)(end - path) : strlen(path);
+    snprintf(buf, n, "%.*s/cuobjdump", (int)len, path);
+    if (len && access(buf, X_OK) == 0) return buf;
+    path = end ? end + 1 : NULL;
+  }
+  return NULL;
+}
+
+/* `cuobjdump -sass` of a cubin image, malloc'd and NUL-terminated; NULL with
+** a message in err on failure. */
+static char *disassemble(const char *tool, const void *image, size_t size, char *err, size_t errlen) {
+  char path[] = "/tmp/kp_sass_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return snprintf(err, errlen, "mkstemp failed"), NULL;
+  const ssize_t w = write(fd, image, size);
+  close(fd);
+  char *out = NULL;
+  size_t len = 0, cap = 0;
+  if (w == (ssize_t)size) {
+    char cmd[1400];
+    /* -sass runs nvdisasm: look for it beside cuobjdump first (the toolkit's
+    ** bin, or pip's nvidia/cu13/bin) */
+    const char *slash = strrchr(tool, '/');
+    snprintf(cmd, sizeof cmd, "PATH='%.*s':\"$PATH\" '%s' -sass '%s' 2>&1",
+             slash ? (int)(slash - tool) : 1, slash ? tool : ".", tool, path);
+    FILE *p = popen(cmd, "r");
+    if (p) {
+      char chunk[65536];
+      size_t got;
+      while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) {
+        if (len + got + 1 > cap) {
+          cap = (len + got + 1) * 2;
+          char *bigger = realloc(out, cap);
+          if (!bigger) break;
+          out = bigger;
+        }
+        memcpy(out + len, chunk, got);
+        len += got;
+      }
+      const int st = pclose(p);
+      if (out) out[len] = 0;
+      if (!out || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        snprintf(err, errlen, "%s exited with status %d: %.300s", cmd, st, out ? out : "(no output)");
+        free(out);
+        out = NULL;
+      }
+    } else {
+      snprintf(err, errlen, "popen(%s) failed", cmd);
+    }
+  } else {
+    snprintf(err, errlen, "writing %s failed", path);
+  }
+  unlink(path);
+  return out;
+}
+
+typedef struct sass_stats { int hgmma, hmma, ldl, stl, instrs; char first_local[160]; } sass_stats;
+
+/* The mnemonic of each instruction line ("/ *0a40* /  @!P0 LDL.64 R2, [R1] ;").
+** (Searches bounded by the line: ASan's strstr measures the whole rest of
+** the text on every call.) */
+static void scan(const char *text, sass_stats *s) {
+  memset(s, 0, sizeof *s);
+  const char *end = text + strlen(text);
+  for (const char *line = text; line && line < end;) {
+    const char *eol = memchr(line, '\n', (size_t)(end - line));
+    const char *p = memmem(line, (size_t)((eol ? eol : end) - line), "*/", 2);
+    if (p) {
+      p += 2;
+      while (*p == ' ' || *p == '\t') p++;
+      if (*p == '@') /* predicate */
+        while (*p && *p != ' ' && *p != '\n') p++;
+      while (*p == ' ') p++;
+      char mn[32];
+      size_t k = 0;
+      while (k + 1 < sizeof mn && ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+        mn[k++] = *p++;
+      mn[k] = 0;
+      if (k && (*p == '.' || *p == ' ' || *p == ';')) {
+        s->instrs++;
+        s->hgmma += !strcmp(mn, "HGMMA");
+        s->hmma += !strcmp(mn, "HMMA");
+        const int local = !strcmp(mn, "LDL") || !strcmp(mn, "STL");
+        s->ldl += !strcmp(mn, "LDL");
+        s->stl += !strcmp(mn, "STL");
+        if (local && !s->first_local[0]) {
+          const size_t l = eol ? (size_t)(eol - line) : strlen(line);
+          snprintf(s->first_local, sizeof s->first_local, "%.*s", (int)(l < 150 ? l : 150), line);
+        }
+      }
+    }
+    line = eol ? eol + 1 : NULL;
+  }
+}
+
+/* The scanner itself, on lines in cuobjdump's format. */
+START_TEST(test_scan) {
+  sass_stats s;
+  scan("        /*0050*/                   LDL.64 R2, [R1+0x8] ;\n"
+       "        /*0060*/              @!P0 STL [R1], R4 ;\n"
+       "        /*0070*/                   HGMMA.64x256x16.F32.BF16 R24, gdesc[UR4], RZ ;\n"
+       "        /*0080*/                   HMMA.16816.F32.BF16 R4, R8, R12, R4 ;\n"
+       "        /*0090*/                   LDS.U16 R2, [R3] ;   /* LDL in a comment */\n"
+       "        /*00a0*/                   LDGSTS.E.BYPASS.128 [R1], desc[UR4][R2.64] ;\n"
+       "        /*00b0*/                   EXIT ;\n"
+       "  Function : gemm_f16_wg_128x256_s4_nk\n", &s);
+  ck_assert_int_eq(s.instrs, 7);
+  ck_assert_int_eq(s.ldl, 1);
+  ck_assert_int_eq(s.stl, 1);
+  ck_assert_int_eq(s.hgmma, 1);
+  ck_assert_int_eq(s.hmma, 1);
+  ck_assert_msg(strstr(s.first_local, "LDL.64") != NULL, "%s", s.first_local);
+}
+END_TEST
+
+/* Every gemm cubin of every built pack. */
+START_TEST(test_gemm_sass) {
+  char buf[1024];
+  const char *tool = find_cuobjdump(buf, sizeof buf);
+  if (!tool) {
+    printf("SKIP: cuobjdump not found (set CUOBJDUMP, or install the CUDA toolkit's or pip's "
+           "nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm): the gemm SASS checks did not run\n");
+    fflush(stdout);
+    return;
+  }
+  const char *dir = getenv("KP_PACK_DIR");
+  ck_assert_msg(dir != NULL, "KP_PACK_DIR must point at the built packs");
+  DIR *d = opendir(dir);
+  ck_assert_msg(d != NULL, "cannot open %s", dir);
+  int packs = 0, cubins = 0, wg = 0, mma = 0, bad = 0;
+  char first_bad[600] = "";
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    const size_t nl = strlen(de->d_name);
+    if (nl < 5 || strcmp(de->d_name + nl - 4, ".kpk")) continue;
+    char path[1024], err[700];
+    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    kpk_pack pk;
+    kp_status st = kpk_open(&pk, path, err, sizeof err);
+    ck_assert_msg(st == KP_OK, "%s", err);
+    packs++;
+    for (uint32_t i = 0; i < pk.n_entries; i++) {
+      const kpk_entry *e = &pk.entries[i];
+      if (strcmp(e->family, "gemm") || e->is_ptx) continue;
+      ck_assert_msg(kpk_check_entry(&pk, i, err, sizeof err) == KP_OK, "%s", err);
+      char *text = disassemble(tool, pk.blobs + e->image_off, e->image_size, err, sizeof err);
+      ck_assert_msg(text != NULL, "%s %s: %s", pk.target, e->name, err);
+      sass_stats s;
+      scan(text, &s);
+      free(text);
+      cubins++;
+      char why[400] = "";
+      if (!s.instrs)
+        snprintf(why, sizeof why, "no instructions in the disassembly");
+      else if (strstr(e->name, "_wg_") && !s.hgmma)
+        snprintf(why, sizeof why, "a _wg_ variant without HGMMA (%d instructions)", s.instrs);
+      else if (strstr(e->name, "_mma_") && !s.hmma)
+        snprintf(why, sizeof why, "an _mma_ variant without HMMA (%d instructions)", s.instrs);
+      else if (s.ldl || s.stl)
+        snprintf(why, sizeof why, "local memory: %d LDL, %d STL (ptxas: stack %u, spill stores %u, "
+                 "loads %u); first: %s", s.ldl, s.stl, e->stack, e->spill_stores, e->spill_loads,
+                 s.first_local);
+      wg += strstr(e->name, "_wg_") != NULL;
+      mma += strstr(e->name, "_mma_") != NULL;
+      if (why[0]) {
+        fprintf(stderr, "sass: %s %s: %s\n", pk.target, e->name, why);
+        if (!bad++) snprintf(first_bad, sizeof first_bad, "%s %s: %s", pk.target, e->name, why);
+      }
+    }
+    kpk_close(&pk);
+  }
+  closedir(d);
+  printf("sass: %d gemm cubins in %d packs disassembled with %s (%d _wg_, %d _mma_): %d bad\n",
+         cubins, packs, tool, wg, mma, bad);
+  fflush(stdout);
+  ck_assert_msg(packs > 0, "no .kpk in %s", dir);
+  ck_assert_msg(cubins > 0, "no gemm cubin in the packs of %s", dir);
+  ck_assert_msg(bad == 0, "%d gemm cubins failed the SASS checks; first: %s", bad, first_bad);
+}
+END_TEST
+
+Suite *sass_suite(void) {
+  Suite *s = suite_create("sass");
+  TCase *tc = tcase_create("gemm");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, test_scan);
+  tcase_add_test(tc, test_gemm_sass);
+  suite_add_tcase(s, tc);
+  return s;
+}

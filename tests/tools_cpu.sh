@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# tools_cpu.sh BINDIR PACKDIR TEMPLATEDIR WORKDIR -- run the paths of kp and
+# kpgen that need no GPU, checking exit statuses; `make sanitize` runs it
+# with the ASan/UBSan builds so that these paths are checked too.  kpgen
+# compiles two small variants with NVRTC.  Exit status 0 when every
+# invocation exits as expected.
+set -uo pipefail
+bin=$1 packs=$2 tpl=$3 work=$4
+rm -rf "$work" && mkdir -p "$work/src" "$work/obj"
+export KP_PACK_DIR=$packs KP_CACHE_DIR=$work/cache
+passed=0 failed=0
+
+# expect STATUS CMD...: CMD must exit with STATUS (its output goes to a log)
+expect() {
+  local want=$1 log="$work/log.$((passed + failed))"
+  shift
+  "$@" >"$log" 2>&1
+  local got=$?
+  if [ "$got" = "$want" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL (exit $got, expected $want): $*"
+    tail -20 "$log"
+  fi
+}
+
+kp=$bin/kp kpgen=$bin/kpgen pack=$packs/sm_90a.kpk
+expect 0 "$kp" --help
+expect 2 "$kp"
+expect 2 "$kp" no-such-command
+expect 0 "$kp" info
+expect 0 "$kp" list "$pack"
+expect 0 "$kp" list "$pack" --json
+expect 2 "$kp" list
+expect 1 "$kp" list /nonexistent.kpk
+expect 0 "$kp" verify "$packs"/*.kpk
+expect 0 "$kp" explain softmax 4096x8192 bf16 --pack "$pack"
+expect 0 "$kp" explain gemm 4096x4096x4096 bf16 --pack "$pack"
+expect 0 "$kp" explain rmsnorm 100x4096 f16 --pack "$pack" --tune tests/data/h200.tune
+expect 0 "$kp" merge -o "$work/merged.tune" tests/data/h200.tune tests/data/h200.tune
+expect 0 "$kp" prune tests/data/h200.tune "$pack" -o "$work/pruned.kpk"
+expect 0 "$kp" verify "$work/pruned.kpk"
+for c in info list verify tune explain prune merge warmup regen; do expect 0 "$kp" "$c" --help; done
+
+expect 2 "$kpgen"
+expect 0 "$kpgen" mk "$work/src" "$tpl/softmax.lua" "$tpl/gemm.lua"
+expect 0 "$kpgen" emit "$tpl/softmax.lua" "$work/src"
+v=$(cd "$work/src" && ls softmax_f32_block_t128_* 2>/dev/null | head -1)
+v=${v%.cu}
+if [ -n "$v" ]; then
+  expect 0 "$kpgen" compile "$work/src/$v.cu" sm_80 "$work/obj/$v"
+  expect 0 "$kpgen" neighbours "$tpl/softmax.lua" "$v" "$work/nsrc"
+  n=$(ls "$work/nsrc"/*.cu 2>/dev/null | head -1)
+  [ -n "$n" ] && expect 0 "$kpgen" extend "$packs/sm_80.kpk" "$work/extended.kpk" "$tpl" "$work/obj" "$n"
+  [ -n "$n" ] && expect 0 "$kp" verify "$work/extended.kpk"
+else
+  failed=$((failed + 1))
+  echo "FAIL: kpgen emit wrote no softmax_f32_block_t128_* source"
+fi
+echo "tools_cpu: $((passed + failed)) invocations, $failed not as expected"
+[ "$failed" = 0 ]
