@@ -2,7 +2,7 @@
 ** check_sass.c -- what the built gemm cubins contain, read with cuobjdump
 ** -sass (no GPU needed): every gemm variant whose name has "_wg_" issues
 ** HGMMA (wgmma reached the tensor cores instead of being lowered away),
-** every one with "_mma_" HMMA (mma.sync; checked on every cubin target, not
+** every one with "_mma_" or "_gemv_" HMMA (mma.sync; checked on every cubin target, not
 ** only sm_80), and no gemm variant touches local memory (LDL/STL: spills or
 ** a register array indexed at run time), whatever ptxas reported.
 **
@@ -187,14 +187,15 @@ START_TEST(test_gemm_sass) {
         snprintf(why, sizeof why, "no instructions in the disassembly");
       else if (strstr(e->name, "_wg_") && !s.hgmma)
         snprintf(why, sizeof why, "a _wg_ variant without HGMMA (%d instructions)", s.instrs);
-      else if (strstr(e->name, "_mma_") && !s.hmma)
-        snprintf(why, sizeof why, "an _mma_ variant without HMMA (%d instructions)", s.instrs);
+      else if ((strstr(e->name, "_mma_") || strstr(e->name, "_gemv_")) && !s.hmma)
+        snprintf(why, sizeof why, "an mma.sync (_mma_/_gemv_) variant without HMMA (%d "
+                 "instructions)", s.instrs);
       else if (s.ldl || s.stl)
         snprintf(why, sizeof why, "local memory: %d LDL, %d STL (ptxas: stack %u, spill stores %u, "
                  "loads %u); first: %s", s.ldl, s.stl, e->stack, e->spill_stores, e->spill_loads,
                  s.first_local);
       wg += strstr(e->name, "_wg_") != NULL;
-      mma += strstr(e->name, "_mma_") != NULL;
+      mma += strstr(e->name, "_mma_") != NULL || strstr(e->name, "_gemv_") != NULL;
       if (why[0]) {
         fprintf(stderr, "sass: %s %s: %s\n", pk.target, e->name, why);
         if (!bad++) snprintf(first_bad, sizeof first_bad, "%s %s: %s", pk.target, e->name, why);
