@@ -532,54 +532,62 @@ __device__ __forceinline__ void kp_gemv_mma(float *c, kp_u32 a0, kp_u32 a1, kp_u
                : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
-// ${name}: m <= ${mmax}, ${w} warps splitting K, ${u} chunks of 32 in flight per warp
+// ${name}: m <= ${mmax}, ${nt} x 16 columns, ${w} warps splitting K, ${u} chunks of 32 in
+// flight per warp
 extern "C" __global__ void __launch_bounds__(${w} * 32)
 ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
         const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
         const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
         int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
-  constexpr int W = ${w}, U = ${u}, MT = ${mt};
-  __shared__ float red[W][MT * 4][32];
-  const int tiles_n = (N + 15) / 16;
-  const int b = blockIdx.x / tiles_n, n0 = blockIdx.x % tiles_n * 16;
+  constexpr int W = ${w}, U = ${u}, MT = ${mt}, NT = ${nt};
+  __shared__ float red[W][NT * MT * 4][32];
+  const int tiles_n = (N + 16 * NT - 1) / (16 * NT);
+  const int b = blockIdx.x / tiles_n, n0 = blockIdx.x % tiles_n * 16 * NT;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const ${T} *Ab = A + (sA ? b * sA : 0), *Bb = B + (sB ? b * sB : 0) + (long long)n0 * ldb;
-  float acc[MT][4];
+  float acc[NT * MT][4]; // [tile j of 16 columns][m-tile i]
 #pragma unroll
-  for (int i = 0; i < MT; i++) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0.f;
+  for (int i = 0; i < NT * MT; i++) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0.f;
   const int chunks = (K + 31) / 32, nrows = N - n0;
   for (int c0 = warp; c0 < chunks; c0 += W * U) {
-    uint4 bv[U][2], av[U][MT];
+    uint4 bv[U][NT][2], av[U][MT];
 #pragma unroll
     for (int u = 0; u < U; u++) {
       const int k = (c0 + u * W) * 32 + 8 * t;
-      bv[u][0] = kp_gemv_ld(Bb, ldb, g, nrows, k, K);
-      bv[u][1] = kp_gemv_ld(Bb, ldb, g + 8, nrows, k, K);
+#pragma unroll
+      for (int j = 0; j < NT; j++) {
+        bv[u][j][0] = kp_gemv_ld(Bb, ldb, 16 * j + g, nrows, k, K);
+        bv[u][j][1] = kp_gemv_ld(Bb, ldb, 16 * j + g + 8, nrows, k, K);
+      }
 #pragma unroll
       for (int i = 0; i < MT; i++) av[u][i] = kp_gemv_ld(Ab, lda, 8 * i + g, M, k, K);
     }
 #pragma unroll
     for (int u = 0; u < U; u++)
 #pragma unroll
-      for (int i = 0; i < MT; i++) {
-        kp_gemv_mma(acc[i], bv[u][0].x, bv[u][1].x, bv[u][0].y, bv[u][1].y, av[u][i].x, av[u][i].y);
-        kp_gemv_mma(acc[i], bv[u][0].z, bv[u][1].z, bv[u][0].w, bv[u][1].w, av[u][i].z, av[u][i].w);
-      }
+      for (int j = 0; j < NT; j++)
+#pragma unroll
+        for (int i = 0; i < MT; i++) {
+          const uint4 x = bv[u][j][0], y = bv[u][j][1], a = av[u][i];
+          kp_gemv_mma(acc[j * MT + i], x.x, y.x, x.y, y.y, a.x, a.y);
+          kp_gemv_mma(acc[j * MT + i], x.z, y.z, x.w, y.w, a.z, a.w);
+        }
   }
 #pragma unroll
-  for (int i = 0; i < MT; i++)
+  for (int i = 0; i < NT * MT; i++)
 #pragma unroll
     for (int q = 0; q < 4; q++) red[warp][i * 4 + q][lane] = acc[i][q];
   __syncthreads();
-  // c[q] of m-tile i in lane (g, t): D row m = 8i + 2t + (q & 1), column n0 + g + 8 (q >> 1)
+  // c[q] of (column tile j, m-tile i) in lane (g, t): D row m = 8i + 2t + (q & 1),
+  // column n0 + 16j + g + 8 (q >> 1)
   const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
   void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
-  for (int e = threadIdx.x; e < MT * 4 * 32; e += W * 32) {
-    const int iq = e / 32, l = e % 32, i = iq / 4, q = iq % 4;
+  for (int e = threadIdx.x; e < NT * MT * 4 * 32; e += W * 32) {
+    const int iq = e / 32, l = e % 32, j = iq / 4 / MT, i = iq / 4 % MT, q = iq % 4;
     float v = 0.f;
 #pragma unroll
     for (int w = 0; w < W; w++) v += red[w][iq][l];
-    const int m = 8 * i + 2 * (l % 4) + (q & 1), n = n0 + l / 4 + 8 * (q >> 1);
+    const int m = 8 * i + 2 * (l % 4) + (q & 1), n = n0 + 16 * j + l / 4 + 8 * (q >> 1);
     if (m >= M || n >= N) continue;
     v *= alpha;
     if (C) {
@@ -595,13 +603,14 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
 ]]
 
 local function emit_gemv(dt, p)
-  local name = string.format("gemm_%s_gemv_m%d_w%d_u%d_nk", dt, p.mmax, p.w, p.u)
+  local nt = p.nt or 1
+  local name = string.format("gemm_%s_gemv_m%d_n%d_w%d_u%d_nk", dt, p.mmax, 16 * nt, p.w, p.u)
   variant {
     name = name, dtype = dt, params = p, block = p.w * 32, align = 16, forms = 1,
-    rank = p.rank, tile = { n = 16, batch = 1 }, max = { m = p.mmax },
+    rank = p.rank, tile = { n = 16 * nt, batch = 1 }, max = { m = p.mmax },
     source = COMMON .. subst(GEMV_KERNEL, {
       name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", es = esize(dt),
-      w = p.w, u = p.u, mt = p.mmax // 8, mmax = p.mmax,
+      w = p.w, u = p.u, mt = p.mmax // 8, mmax = p.mmax, nt = nt,
     }),
   }
 end
@@ -609,4 +618,6 @@ end
 for _, dt in ipairs({ "f16", "bf16" }) do
   emit_gemv(dt, { mmax = 8, w = 8, u = 4, rank = 1010 })
   emit_gemv(dt, { mmax = 16, w = 8, u = 4, rank = 1000 })
+  emit_gemv(dt, { mmax = 16, nt = 2, w = 8, u = 2, rank = 990 })
+  emit_gemv(dt, { mmax = 8, nt = 2, w = 4, u = 4, rank = 990 })
 end
