@@ -91,8 +91,9 @@ __device__ __forceinline__ void kp_gemm_store2(float a0, float a1, int row, int 
 // is one unrolled pass with its branch outside, so a call runs only the
 // passes it needs: the code stays small (an interleaved per-element version
 // made a 500 KB kernel that ran from the instruction cache's misses).  Pair
-// stores need col0 even and ldd even (16-byte aligned variants).
-template <class T, int MI, int NI>
+// stores need col0 even and ldd even (16-byte aligned variants); PAIRS =
+// false stores element by element (element-aligned variants).
+template <class T, int MI, int NI, bool PAIRS = true>
 __device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, int M, int N,
                                                  const void *C, long long ldc, void *D,
                                                  long long ldd, const T *bias, float alpha,
@@ -161,8 +162,11 @@ __device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, i
           const int r = row0 + 16 * mi + 8 * h, c = col0 + 8 * ni;
           const float *f = d + 4 * (mi * NI + ni) + 2 * h;
           float *o = (float *)D + (long long)r * ldd + c;
-          if (inside || (r < M && c + 1 < N)) *(float2 *)o = make_float2(f[0], f[1]);
-          else if (r < M && c < N) o[0] = f[0];
+          if (PAIRS && (inside || (r < M && c + 1 < N))) *(float2 *)o = make_float2(f[0], f[1]);
+          else if (r < M && c < N) {
+            o[0] = f[0];
+            if (!PAIRS && c + 1 < N) o[1] = f[1];
+          }
         }
   } else {
 #pragma unroll
@@ -174,8 +178,11 @@ __device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, i
           const int r = row0 + 16 * mi + 8 * h, c = col0 + 8 * ni;
           const float *f = d + 4 * (mi * NI + ni) + 2 * h;
           T *o = (T *)D + (long long)r * ldd + c;
-          if (inside || (r < M && c + 1 < N)) *(kp_u32 *)o = kp_pair<T>::pack(f[0], f[1]);
-          else if (r < M && c < N) o[0] = kp_from_f32<T>(f[0]);
+          if (PAIRS && (inside || (r < M && c + 1 < N))) *(kp_u32 *)o = kp_pair<T>::pack(f[0], f[1]);
+          else if (r < M && c < N) {
+            o[0] = kp_from_f32<T>(f[0]);
+            if (!PAIRS && c + 1 < N) o[1] = kp_from_f32<T>(f[1]);
+          }
         }
   }
 }
@@ -620,4 +627,101 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_gemv(dt, { mmax = 16, w = 8, u = 4, rank = 1000 })
   emit_gemv(dt, { mmax = 16, nt = 2, w = 8, u = 2, rank = 990 })
   emit_gemv(dt, { mmax = 8, nt = 2, w = 4, u = 4, rank = 990 })
+end
+
+-- ---- any call, any target: the element-aligned fallback -------------------------
+-- 64 x 64 tiles, 4 warps of 32 x 32, BK = 32; A and B come in element by
+-- element (any alignment, any leading dimension, B in either layout: kn is
+-- transposed on its way into shared memory, so both are k-contiguous there),
+-- then ldmatrix + mma.sync m16n8k16 as on every tensor-core path, and the
+-- epilogue stores element by element.  Slow but never absent: every call of
+-- f16/bf16 has this variant on every target.
+local SIMPLE_KERNEL = [[
+__device__ __forceinline__ void kp_mma16816(float *c, const kp_u32 *a, kp_u32 b0, kp_u32 b1) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.${ab}.${ab}.f32 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+__device__ __forceinline__ void kp_ldsm_x4(kp_u32 *r, const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"((kp_u32)__cvta_generic_to_shared(p)));
+}
+__device__ __forceinline__ void kp_ldsm_x2(kp_u32 *r, const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+               : "=r"(r[0]), "=r"(r[1]) : "r"((kp_u32)__cvta_generic_to_shared(p)));
+}
+
+// ${name}: B as ${layout}
+extern "C" __global__ void __launch_bounds__(128)
+${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
+        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
+        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
+        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+  constexpr int BM = 64, BN = 64, BK = 32, LD = BK + 8; // 80-byte rows: ldmatrix without conflicts
+  __shared__ __align__(16) ${T} As[BM][LD], Bs[BN][LD];
+  const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+  int b, tm, tn;
+  kp_gemm_tile<8>(blockIdx.x, tiles_m, tiles_n, b, tm, tn);
+  const ${T} *Ab = A + (sA ? b * sA : 0), *Bb = B + (sB ? b * sB : 0);
+  const int m0 = tm * BM, n0 = tn * BN, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const int wm = warp / 2 * 32, wn = warp % 2 * 32;
+  const ${T} zero = kp_from_f32<${T}>(0.f);
+  float acc[2 * 4 * 4];
+#pragma unroll
+  for (int i = 0; i < 32; i++) acc[i] = 0.f;
+  for (int k0 = 0; k0 < K; k0 += BK) {
+#pragma unroll 4
+    for (int e = tid; e < BM * BK; e += 128) {
+      const int r = e / BK, c = e % BK, m = m0 + r, k = k0 + c;
+      As[r][c] = m < M && k < K ? Ab[(long long)m * lda + k] : zero;
+    }
+#pragma unroll 4
+    for (int e = tid; e < BN * BK; e += 128) {
+      ${load_b}
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += 16) {
+      kp_u32 a[2][4], bf[4][2];
+#pragma unroll
+      for (int mi = 0; mi < 2; mi++)
+        kp_ldsm_x4(a[mi], &As[wm + 16 * mi + lane % 16][kk + lane / 16 * 8]);
+#pragma unroll
+      for (int ni = 0; ni < 4; ni++)
+        kp_ldsm_x2(bf[ni], &Bs[wn + 8 * ni + lane % 8][kk + lane / 8 % 2 * 8]);
+#pragma unroll
+      for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+        for (int ni = 0; ni < 4; ni++) kp_mma16816(acc + 4 * (mi * 4 + ni), a[mi], bf[ni][0], bf[ni][1]);
+    }
+    __syncthreads();
+  }
+  const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
+  void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
+  kp_gemm_epilogue<${T}, 2, 4, false>(acc, m0 + wm + lane / 4, n0 + wn + 2 * (lane % 4), M, N, Cb,
+                                      ldc, Db, ldd, bias, alpha, beta, act, out_f32);
+}
+]]
+
+local function emit_simple(dt, form)
+  local name = string.format("gemm_%s_simple_64x64_%s", dt, form)
+  local load_b = form == "nk" and [[const int r = e / BK, c = e % BK, n = n0 + r, k = k0 + c;
+      Bs[r][c] = n < N && k < K ? Bb[(long long)n * ldb + k] : zero;]]
+    or [[const int c = e / BN, r = e % BN, n = n0 + r, k = k0 + c; // coalesced along n
+      Bs[r][c] = n < N && k < K ? Bb[(long long)k * ldb + n] : zero;]]
+  variant {
+    name = name, dtype = dt, params = { form = form, rank = -100 }, block = 128,
+    forms = form == "nk" and 1 or 2, rank = -100, tile = { m = 64, n = 64, batch = 1 },
+    source = COMMON .. subst(SIMPLE_KERNEL, {
+      name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", es = esize(dt),
+      layout = form == "nk" and "(n, k)" or "(k, n)", load_b = load_b,
+    }),
+  }
+end
+
+for _, dt in ipairs({ "f16", "bf16" }) do
+  emit_simple(dt, "nk")
+  emit_simple(dt, "kn")
 end

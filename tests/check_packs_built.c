@@ -234,42 +234,55 @@ START_TEST(test_every_declared_variant_present) {
 }
 END_TEST
 
-/* Does the pack hold a variant of family/dtype that takes any row: element
-** alignment, every column count from 1 up, and runs on the pack's SM? */
-static int has_any_shape(const kpk_pack *pk, const char *family, uint32_t dt) {
+/* Does the pack hold a variant of family/dtype/form that takes any call:
+** element alignment, every dimension from 1 up with no multiple, and runs
+** on the pack's SM? */
+static int has_any_shape(const kpk_pack *pk, const char *family, uint32_t dt, uint32_t form) {
   uint32_t sm = target_sm(pk->target);
+  kp_dims dims;
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
     if (strcmp(e->family, family) || e->dtype != dt) continue;
-    if (e->align == kp_dtype_size((kp_dtype)dt) && e->dmax[KP_COLS] >= ANY_COLS &&
-        e->dmin[KP_COLS] <= 1 && e->dmin[KP_ROWS] <= 1 && e->min_sm <= sm && (e->max_sm == 0 || e->max_sm >= sm))
-      return 1;
+    if (e->align != kp_dtype_size((kp_dtype)dt) || e->min_sm > sm || (e->max_sm && e->max_sm < sm))
+      continue;
+    if (e->forms && !(e->forms >> form & 1)) continue;
+    if (kp_dims_parse(e->dims, &dims, NULL, 0)) continue;
+    int any = 1;
+    for (int d = 0; d < dims.n; d++)
+      any &= e->dmin[d] <= 1 && (e->dmax[d] == 0 || e->dmax[d] >= ANY_COLS) && e->dmult[d] <= 1;
+    if (any) return 1;
   }
   return 0;
 }
 
-/* Every template family is in the pack in all three dtypes, each with an
-** any-shape fallback, so no call shape is left without a kernel. */
+/* Every template family is in the pack in each dtype and form its template
+** declares (any target), each with an any-shape fallback, so no call shape
+** is left without a kernel. */
 START_TEST(test_families_dtypes_fallback) {
   tpl_set ts = load_templates();
   kpk_pack pk;
   open_pack(&pk, TARGETS[_i]);
   for (int t = 0; t < ts.n; t++) {
     const char *fam = ts.t[t].family;
-    /* gemm is work in progress: sm_90a variants only, no fallback yet (its
-    ** calls take f16/bf16 and any m, n, k: check_gemm_gpu.c).  Drop this
-    ** once templates/gemm.lua has variants for every target. */
-    if (!strcmp(fam, "gemm")) continue;
+    uint32_t dts = 0, forms = 0;
+    for (int v = 0; v < ts.t[t].n; v++) {
+      dts |= 1u << ts.t[t].v[v].e.dtype;
+      forms |= ts.t[t].v[v].e.forms;
+    }
+    if (!forms) forms = 1;
     for (uint32_t dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
+      if (!(dts >> dt & 1)) continue;
       int found = 0;
       for (uint32_t i = 0; i < pk.n_entries && !found; i++)
         found = strcmp(pk.entries[i].family, fam) == 0 && pk.entries[i].dtype == dt;
       ck_assert_msg(found, "%s: family %s (template %s) has no %s variant", pk.path, fam,
                     ts.t[t].path, kp_dtype_name((kp_dtype)dt));
-      ck_assert_msg(has_any_shape(&pk, fam, dt),
-                    "%s: family %s %s has no any-shape fallback (align == element size, "
-                    "cols 1..%llu, runs on %s)",
-                    pk.path, fam, kp_dtype_name((kp_dtype)dt), ANY_COLS, pk.target);
+      for (uint32_t f = 0; f < 32; f++)
+        if (forms >> f & 1)
+          ck_assert_msg(has_any_shape(&pk, fam, dt, f),
+                        "%s: family %s %s form %u has no any-shape fallback (align == element "
+                        "size, every dimension from 1, runs on %s)",
+                        pk.path, fam, kp_dtype_name((kp_dtype)dt), f, pk.target);
     }
   }
   kpk_close(&pk);

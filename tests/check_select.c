@@ -415,6 +415,42 @@ START_TEST(test_real_pack_covers) {
 }
 END_TEST
 
+/* On the real sm_90a and sm_80 packs, every GEMM call resolves: f16/bf16,
+** awkward m, n, k and batch, every alignment from the element up, both B
+** layouts; a 16-byte aligned (n, k) call on sm_90a gets a wgmma variant
+** (or, at m <= 16, the GEMV), never the element-aligned fallback. */
+START_TEST(test_real_pack_gemm_covers) {
+  static const char *const targets[] = {"sm_90a", "sm_80"};
+  static const uint64_t ms[] = {1, 7, 16, 17, 128, 257, 4096, 1u << 20};
+  static const uint64_t ns[] = {1, 13, 4096, 11008, 65537};
+  static const uint64_t ks[] = {1, 33, 4096, 100000};
+  for (int t = 0; t < 2; t++) {
+    kpk_pack pk;
+    open_built(&pk, targets[t]);
+    kp_devprops d = {t == 0 ? 90 : 80, t == 0 ? 227 * 1024 : 163 * 1024, t == 0 ? 132 : 108};
+    for (int dt = KP_F16; dt <= KP_BF16; dt++)
+      for (size_t a = 0; a < sizeof ms / sizeof ms[0]; a++)
+        for (size_t b = 0; b < sizeof ns / sizeof ns[0]; b++)
+          for (size_t c = 0; c < sizeof ks / sizeof ks[0]; c++)
+            for (uint32_t al = 2; al <= 16; al *= 2)
+              for (uint32_t form = 0; form < 2; form++) {
+                kp_call call = {KP_FAM_GEMM, (kp_dtype)dt, al, form, {ms[a], ns[b], ks[c], 3}};
+                char why[700];
+                int i = kp_select_variant(&pk, &call, &d, why, sizeof why);
+                ck_assert_msg(i >= 0, "%s: %s", targets[t], why);
+                const kpk_entry *e = &pk.entries[i];
+                ck_assert_uint_le(e->align, al);
+                ck_assert(!e->forms || (e->forms >> form & 1));
+                if (t == 0 && al == 16 && form == 0)
+                  ck_assert_msg(strstr(e->name, "_wg_") || strstr(e->name, "_gemv_"),
+                                "sm_90a m=%llu n=%llu k=%llu: %s", (unsigned long long)ms[a],
+                                (unsigned long long)ns[b], (unsigned long long)ks[c], e->name);
+              }
+    kpk_close(&pk);
+  }
+}
+END_TEST
+
 /* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variant
 ** (16-bit, rows >= 16384, 4096 < cols <= 8192) exactly where it is meant to,
 ** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048, and every
@@ -480,6 +516,7 @@ Suite *select_suite(void) {
   tcase_add_test(tc, test_grid_blocks);
   tcase_add_test(tc, test_target_score);
   tcase_add_test(tc, test_real_pack_covers);
+  tcase_add_test(tc, test_real_pack_gemm_covers);
   tcase_add_test(tc, test_real_pack_min_rows);
   suite_add_tcase(s, tc);
   return s;
