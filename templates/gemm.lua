@@ -725,3 +725,141 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_simple(dt, "nk")
   emit_simple(dt, "kn")
 end
+
+-- ---- sm_80+: cp.async pipeline + ldmatrix + mma.sync --------------------------
+-- BM x BN x 32 tiles, 8 warps (2 x 4, each (BM/2) x (BN/4)), STAGES k-tiles in
+-- flight through cp.async (16-byte copies, zero-filled past M, N and K: any
+-- shape), XOR-swizzled shared memory so that ldmatrix reads 8 rows without
+-- bank conflicts: A (and B as (n, k)) rows of 64 bytes, chunk c of row r at
+-- c ^ (r/2 % 4); B as (k, n) rows of BN*2 bytes, chunk c at c ^ (r % 8), read
+-- with ldmatrix.trans.  16-byte alignment (cp.async's rule); the fragment
+-- epilogue.  Every target from sm_80.
+local MMA_KERNEL = [[
+__device__ __forceinline__ void kp_cp16(void *dst, const void *src, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(
+                   (kp_u32)__cvta_generic_to_shared(dst)), "l"(src), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void kp_ldsm_x4t(kp_u32 *r, const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"((kp_u32)__cvta_generic_to_shared(p)));
+}
+
+// ${name}: ${bm} x ${bn} x 32, ${stages} stages, B as ${layout}
+extern "C" __global__ void __launch_bounds__(256)
+${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
+        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
+        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
+        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+  constexpr int BM = ${bm}, BN = ${bn}, BK = 32, S = ${stages}, KN = ${kn};
+  constexpr int WM = BM / 2, WN = BN / 4, MI = WM / 16, NI = WN / 8;
+  constexpr int A_ST = BM * BK, B_ST = BN * BK; // elements per stage
+  extern __shared__ __align__(128) unsigned char kp_dyn[];
+  ${T} *sa = (${T} *)kp_dyn, *sb = sa + S * A_ST;
+  const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+  int b, tm, tn;
+  kp_gemm_tile<8>(blockIdx.x, tiles_m, tiles_n, b, tm, tn);
+  const ${T} *Ab = A + (sA ? b * sA : 0), *Bb = B + (sB ? b * sB : 0);
+  const int m0 = tm * BM, n0 = tn * BN, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const int wm = warp / 4 * WM, wn = warp % 4 * WN;
+  const int ktiles = (K + BK - 1) / BK;
+  // one k-tile into stage s: 16-byte chunks, zero past the edges
+  auto load = [&](int s, int kt) {
+    const int k0 = kt * BK;
+#pragma unroll
+    for (int i = tid; i < BM * 4; i += 256) {
+      const int r = i / 4, c = i % 4, m = m0 + r, k = k0 + 8 * c;
+      const int bytes = m < M && k < K ? min(16, 2 * (K - k)) : 0;
+      kp_cp16(sa + s * A_ST + r * BK + 8 * (c ^ (r / 2 % 4)),
+              bytes ? Ab + (long long)m * lda + k : Ab, bytes);
+    }
+    if (!KN) {
+#pragma unroll
+      for (int i = tid; i < BN * 4; i += 256) {
+        const int r = i / 4, c = i % 4, n = n0 + r, k = k0 + 8 * c;
+        const int bytes = n < N && k < K ? min(16, 2 * (K - k)) : 0;
+        kp_cp16(sb + s * B_ST + r * BK + 8 * (c ^ (r / 2 % 4)),
+                bytes ? Bb + (long long)n * ldb + k : Bb, bytes);
+      }
+    } else {
+      constexpr int CH = BN / 8; // chunks per k-row
+#pragma unroll
+      for (int i = tid; i < BK * CH; i += 256) {
+        const int r = i / CH, c = i % CH, k = k0 + r, n = n0 + 8 * c;
+        const int bytes = k < K && n < N ? min(16, 2 * (N - n)) : 0;
+        kp_cp16(sb + s * B_ST + r * BN + 8 * (c ^ (r % 8)),
+                bytes ? Bb + (long long)k * ldb + n : Bb, bytes);
+      }
+    }
+  };
+  float acc[MI * NI * 4];
+#pragma unroll
+  for (int i = 0; i < MI * NI * 4; i++) acc[i] = 0.f;
+#pragma unroll
+  for (int s = 0; s < S - 1; s++) {
+    if (s < ktiles) load(s, s);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+  for (int kt = 0; kt < ktiles; kt++) {
+    asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
+    __syncthreads(); // stage kt % S landed for every thread; stage (kt - 1) % S is free
+    if (kt + S - 1 < ktiles) load((kt + S - 1) % S, kt + S - 1);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    const ${T} *as = sa + kt % S * A_ST, *bs = sb + kt % S * B_ST;
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += 16) {
+      kp_u32 af[MI][4], bf[NI][2];
+#pragma unroll
+      for (int mi = 0; mi < MI; mi++) {
+        const int r = wm + 16 * mi + lane % 16, c = kk / 8 + lane / 16;
+        kp_ldsm_x4(af[mi], as + r * BK + 8 * (c ^ (r / 2 % 4)));
+      }
+#pragma unroll
+      for (int nj = 0; nj < NI / 2; nj++) {
+        kp_u32 q[4];
+        if (!KN) {
+          const int r = wn + 16 * nj + lane % 8 + lane / 16 * 8, c = kk / 8 + lane / 8 % 2;
+          kp_ldsm_x4(q, bs + r * BK + 8 * (c ^ (r / 2 % 4)));
+        } else {
+          const int r = kk + lane % 16, c = (wn + 16 * nj) / 8 + lane / 16;
+          kp_ldsm_x4t(q, bs + r * BN + 8 * (c ^ (r % 8)));
+        }
+        bf[2 * nj][0] = q[0], bf[2 * nj][1] = q[1], bf[2 * nj + 1][0] = q[2], bf[2 * nj + 1][1] = q[3];
+      }
+#pragma unroll
+      for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+        for (int ni = 0; ni < NI; ni++)
+          kp_mma16816(acc + 4 * (mi * NI + ni), af[mi], bf[ni][0], bf[ni][1]);
+    }
+  }
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
+  void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
+  kp_gemm_epilogue<${T}, MI, NI>(acc, m0 + wm + lane / 4, n0 + wn + 2 * (lane % 4), M, N, Cb, ldc,
+                                 Db, ldd, bias, alpha, beta, act, out_f32);
+}
+]]
+
+local function emit_mma(dt, p, form)
+  local name = string.format("gemm_%s_mma_%dx%dx32_s%d_w8_%s", dt, p.bm, p.bn, p.stages, form)
+  variant {
+    name = name, dtype = dt, block = 256, align = 16,
+    params = { bm = p.bm, bn = p.bn, stages = p.stages, rank = p.rank, form = form },
+    forms = form == "nk" and 1 or 2, rank = p.rank, smem = p.stages * (p.bm + p.bn) * 32 * 2,
+    tile = { m = p.bm, n = p.bn, batch = 1 },
+    -- the ldmatrix/mma helpers live in the fallback's source text
+    source = COMMON .. subst(SIMPLE_KERNEL:match("^(.-)// %${name}"), {
+      ab = dt == "bf16" and "bf16" or "f16" }) .. subst(MMA_KERNEL, {
+      name = name, T = ctype(dt), es = esize(dt), bm = p.bm, bn = p.bn, stages = p.stages,
+      kn = form == "kn" and 1 or 0, layout = form == "nk" and "(n, k)" or "(k, n)",
+    }),
+  }
+end
+
+for _, dt in ipairs({ "f16", "bf16" }) do
+  for _, form in ipairs({ "nk", "kn" }) do
+    emit_mma(dt, { bm = 128, bn = 128, stages = 4, rank = 500 }, form)
+    emit_mma(dt, { bm = 128, bn = 64, stages = 4, rank = 490 }, form)
+  end
+end
