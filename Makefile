@@ -173,8 +173,15 @@ $(TEST_BIN): $(TEST_SRC:%.c=$(B)/obj/%.o) $(GEN_LIB_OBJ) $(B)/lib/libkernpack.a
 	$(call say,LD,$@)
 	$(Q)$(CC) -o $@ $^ $(CHECK_STATIC) $(LUA_STATIC) $(NVRTC_LIBS) -lm -ldl -lpthread -lrt
 
+# Then the Python binding's tests, when python3 is there: the CPU ones
+# (import, "no GPU", argument checks) need neither torch nor pytest; the GPU
+# ones skip visibly without torch or a GPU.  Nothing is built with Python.
 run-tests: $(TEST_BIN)
 	$(Q)KP_PACK_DIR=$(abspath $(B)/packs) KP_TEMPLATE_DIR=$(abspath templates) $(TEST_BIN)
+	$(Q)if command -v python3 >/dev/null 2>&1; then \
+	  KP_LIB=$(abspath $(B)/lib/libkernpack.so) KP_PACK_DIR=$(abspath $(B)/packs) \
+	    python3 python/tests/run_tests.py; \
+	else echo "python tests: skipped (no python3)"; fi
 
 # ---- benchmark --------------------------------------------------------------
 build-bench: build-all $(B)/bin/kpbench $(B)/bin/nvrtc_phases
