@@ -142,8 +142,9 @@ def _candidates():
     env = os.environ.get("KP_LIB")
     if env:
         out.append((env, "$KP_LIB"))
-    build = os.environ.get("KP_BUILD_DIR", "build")
-    out.append((os.path.join(REPO, build, "lib", "libkernpack.so"), "build tree"))
+    if os.path.exists(os.path.join(REPO, "include", "kernpack.h")):  # in the source tree
+        build = os.environ.get("KP_BUILD_DIR", "build")
+        out.append((os.path.join(REPO, build, "lib", "libkernpack.so"), "build tree"))
     for prefix in dict.fromkeys((sys.prefix, "/usr/local", "/usr")):
         out.append((os.path.join(prefix, "lib", "libkernpack.so"), f"prefix {prefix}"))
     out.append(("libkernpack.so.0", "system loader"))
