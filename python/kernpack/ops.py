@@ -298,7 +298,6 @@ def rope(q, k=None, *, cos=None, sin=None, positions=None, theta=10000.0, rot_di
         _, d.heads_q, _, d.q_stride_token, d.q_stride_head = _heads_layout(qa)
     if ka is not None:
         _, d.heads_k, _, d.k_stride_token, d.k_stride_head = _heads_layout(ka)
-    keep = []
     if (cos is None) != (sin is None):
         raise invalid(f"{op}: give both cos and sin, or neither")
     if cos is not None:
@@ -328,7 +327,6 @@ def rope(q, k=None, *, cos=None, sin=None, positions=None, theta=10000.0, rot_di
             with call.on_stream():
                 cs = [as_arr(a.obj.reshape(tokens, half).contiguous(), a.name, op) for a in cs]
             ldc = half
-        keep += cs
         d.cos, d.sin, d.cs_stride = cs[0].ptr, cs[1].ptr, ldc
     elif positions is not None:
         p = as_arr(positions, "positions", op)
@@ -343,7 +341,6 @@ def rope(q, k=None, *, cos=None, sin=None, positions=None, theta=10000.0, rot_di
             import torch
             with call.on_stream():
                 p = as_arr(p.obj.reshape(-1).to(torch.int32).contiguous(), "positions", op)
-        keep.append(p)
         d.positions = p.ptr
     if tokens == 0:
         return q, k
