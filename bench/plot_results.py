@@ -135,7 +135,7 @@ def plot_family(op, chosen, out_dir):
         sec.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
         ax.set_title(f"{short_device(dev)} ({d['date'][:10]})", fontsize=9)
-    handles, labels = {}, {}
+    handles = {}
     for ax in axes[0]:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, h)
