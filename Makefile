@@ -187,8 +187,15 @@ CUOBJDUMP ?= $(or $(wildcard $(CUDA_HOME)/bin/cuobjdump),$(shell command -v cuob
 TEST_ENV = KP_PACK_DIR=$(abspath $(PACK_DIR)) KP_TEMPLATE_DIR=$(abspath templates) CUOBJDUMP=$(CUOBJDUMP)
 PACK_DIR ?= $(B)/packs
 
+# Then the Python binding's tests, when python3 is there: the CPU ones
+# (import, "no GPU", argument checks) need neither torch nor pytest; the GPU
+# ones skip visibly without torch or a GPU.  Nothing is built with Python.
 run-tests: $(TEST_BIN)
 	$(Q)$(TEST_ENV) $(TEST_BIN)
+	$(Q)if command -v python3 >/dev/null 2>&1; then \
+	  KP_LIB=$(abspath $(B)/lib/libkernpack.so) KP_PACK_DIR=$(abspath $(PACK_DIR)) \
+	    python3 python/tests/run_tests.py; \
+	else echo "python tests: skipped (no python3)"; fi
 
 # ---- benchmark --------------------------------------------------------------
 build-bench: build-all $(B)/bin/kpbench $(B)/bin/nvrtc_phases

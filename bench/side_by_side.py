@@ -21,6 +21,11 @@ timed in the same run (bytes read + written).  The best peer is the fastest of
 eager, F.* and compile measured here.
 
     python3 bench/side_by_side.py --json out.json [--dtypes bf16,f16] [--ops ...]
+        [--shapes 1024x4096,32768x8192]   (a sweep: every op at each shape; rope
+                                           then takes the rows as its tokens)
+
+bench/plot_results.py draws the JSON (GB/s against shape, one line per
+implementation, the copy rate as the ceiling).
 """
 import argparse
 import ctypes
@@ -562,8 +567,16 @@ def main():
     ap.add_argument("--cols", type=int, default=COLS,
                     help="row ops: cols; swiglu-type: cols of the output (default 8192)")
     ap.add_argument("--tokens", type=int, default=ROPE_T, help="rope: tokens (default 16384)")
+    ap.add_argument("--shapes", help="sweep: comma list of ROWSxCOLS, each op at each shape "
+                    "(rope: ROWS tokens); overrides --rows/--cols/--tokens")
     args = ap.parse_args()
     ROWS, COLS, ROPE_T = args.rows, args.cols, args.tokens
+    try:
+        sweep = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")] \
+            if args.shapes else [(ROWS, COLS, ROPE_T)]
+        sweep = [(t[0], t[1], t[2] if len(t) > 2 else t[0]) for t in sweep]
+    except ValueError:
+        ap.error(f"--shapes {args.shapes}: expected ROWSxCOLS,...")
     for d in args.dtypes.split(","):
         if d not in DTYPES:
             ap.error(f"unknown dtype {d}")
@@ -616,19 +629,21 @@ def main():
 
     failures = 0
     rows = []
-    for dname in args.dtypes.split(","):
-        for op in args.ops.split(","):
-            torch.cuda.empty_cache()
-            rec = run_one(op, dname, kp, args, flush, copy_gbps)
-            failures += rec.pop("_failed")
-            report["results"].append(rec)
-            rows.append(rec)
-            save()
+    for ROWS, COLS, ROPE_T in sweep:
+        for dname in args.dtypes.split(","):
+            for op in args.ops.split(","):
+                torch.cuda.empty_cache()
+                rec = run_one(op, dname, kp, args, flush, copy_gbps)
+                rec["rows"], rec["cols"] = (ROPE_T, None) if op == "rope" else (ROWS, COLS)
+                failures += rec.pop("_failed")
+                report["results"].append(rec)
+                rows.append(rec)
+                save()
 
     # ---- table --------------------------------------------------------------------------
     print(f"\n==== side-by-side on {dev_name}: GB/s (bytes read + written once), median of "
           f"{args.reps}, L2 flushed; copy {copy_gbps:.0f} GB/s ====")
-    print(f"{'op':15s} {'dt':4s} | {'ours GB/s':>9s} | {'eager':>7s} | {'F.rms_norm':>10s} | "
+    print(f"{'op':15s} {'dt':4s} {'shape':>18s} | {'ours GB/s':>9s} | {'eager':>7s} | {'F.rms_norm':>10s} | "
           f"{'compile':>7s} | {'copy% ours':>10s} | {'best peer':>15s} | {'ours/best':>9s} | check")
     for r in rows:
         g = r["gbps"]
@@ -641,12 +656,12 @@ def main():
             chk = ("ok" if r["check_ok"] else "MISMATCH") + f" {r['max_norm_err']:.1e}"
         else:
             chk = "-"
-        print(f"{r['op']:15s} {r['dtype']:4s} | {fmt(g.get('ours'), 9)} | {fmt(g.get('eager'), 7)} | "
+        print(f"{r['op']:15s} {r['dtype']:4s} {r.get('shape', '-'):>18s} | {fmt(g.get('ours'), 9)} | {fmt(g.get('eager'), 7)} | "
               f"{fmt(g.get('F'), 10)} | {fmt(g.get('compile'), 7)} | {pct:>10s} | {best:>15s} | "
               f"{ratio:>9s} | {chk}")
-    print(f"shapes: row ops {ROWS}x{COLS}; swiglu/geglu {ROWS}x{COLS} output (gate, up separate "
-          f"tensors); rmsnorm_swiglu x {ROWS}x{2 * COLS} -> {COLS}; rope {ROPE_T} tokens x "
-          f"({ROPE_HQ}+{ROPE_HK}) heads x {ROPE_D}, NeoX, cos/sin given")
+    print(f"shapes: row ops RxC; swiglu/geglu RxC output (gate, up separate tensors); "
+          f"rmsnorm_swiglu x Rx2C -> C; rope tokens x ({ROPE_HQ}+{ROPE_HK}) heads x {ROPE_D}, "
+          f"NeoX, cos/sin given")
     print("F.rms_norm column: F.rms_norm for rmsnorm, add_rmsnorm, rmsnorm_swiglu; torch.softmax "
           "for softmax.  check: ours vs the fp32 formula, max |err| / max |ref|")
     for r in rows:

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""plot_results.py -- the stored benchmark results as pictures.
+
+    python3 bench/plot_results.py [FILES...] [-o bench/results/plots]
+
+Reads the JSON that bench/side_by_side.py --json and bench/gemm_bench.py
+--json write (by default every *.json under bench/results/) and, for each
+device, takes its newest file of each kind (by the date inside; a tie goes
+to the file with more shapes).  Writes PNGs:
+
+  <op>.png       one per family: GB/s (bytes read + written once) against
+                 shape, one line per implementation (kernpack, PyTorch eager,
+                 F.rms_norm / torch.softmax, torch.compile), the copy rate of
+                 the same run as the ceiling, % of it on the right axis; one
+                 panel per device
+  overview.png   every family at the largest shape measured, % of the copy
+                 rate, one bar per implementation; one panel per device
+  gemm.png       TFLOP/s (2mnk) against m x n x k, kernpack and cuBLAS
+                 (torch.matmul), the dense peak as the ceiling
+
+matplotlib is needed here only (a development tool, not part of the build).
+"""
+import argparse
+import glob
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402,F401
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_OUT = os.path.join(HERE, "results", "plots")
+DENSE_PEAK_TF = 989.0  # bf16/f16 dense, H100/H200 SXM datasheet (gemm_bench.py --peak)
+
+OPS = ["softmax", "rmsnorm", "add_rmsnorm", "swiglu", "geglu_tanh", "geglu_erf",
+       "rmsnorm_swiglu", "rope"]
+TITLES = {"softmax": "softmax", "rmsnorm": "RMSNorm", "add_rmsnorm": "residual add + RMSNorm",
+          "swiglu": "SwiGLU", "geglu_tanh": "GeGLU (tanh)", "geglu_erf": "GeGLU (erf)",
+          "rmsnorm_swiglu": "RMSNorm + SwiGLU (fused)", "rope": "RoPE (q and k, NeoX)"}
+# implementation key in the JSON -> (label, colour, line width)
+IMPLS = {"ours": ("kernpack", "#d62728", 2.4), "compile": ("torch.compile", "#1f77b4", 1.6),
+         "F": (None, "#2ca02c", 1.6), "eager": ("PyTorch eager", "#7f7f7f", 1.6)}
+F_LABEL = {"softmax": "torch.softmax", "rmsnorm": "F.rms_norm", "add_rmsnorm": "add + F.rms_norm",
+           "rmsnorm_swiglu": "F.rms_norm + silu*mul"}
+
+
+def short_device(name):
+    return name.replace("NVIDIA ", "").replace(" 80GB HBM3", "")
+
+
+def load(paths):
+    """{device: [(kind, data, path)]} for the side-by-side and gemm files among paths."""
+    by_dev = {}
+    for p in paths:
+        try:
+            with open(p) as f:
+                d = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"plot_results: skipping {p}: {e}", file=sys.stderr)
+            continue
+        if not isinstance(d, dict) or "device" not in d:
+            continue
+        kind = "sbs" if "results" in d and "copy_gbps" in d else "gemm" if "perf" in d else None
+        if kind:
+            by_dev.setdefault(d["device"], []).append((kind, d, p))
+    return by_dev
+
+
+def newest(files, kind):
+    """The newest file of a kind: by date, then by the number of records."""
+    cands = [(d, p) for k, d, p in files if k == kind]
+    if not cands:
+        return None, None
+    key = (lambda dp: (dp[0]["date"][:10], len(dp[0]["results"]))) if kind == "sbs" else \
+        (lambda dp: (dp[0]["date"][:10], len(dp[0]["perf"])))
+    return max(cands, key=key)
+
+
+def records(d, op, dtype="bf16"):
+    """The records of one op, one per shape, in order of bytes moved."""
+    seen, out = set(), []
+    for r in d["results"]:
+        if r["op"] == op and r["dtype"] == dtype and "bytes" in r and r["shape"] not in seen:
+            seen.add(r["shape"])
+            out.append(r)
+    return sorted(out, key=lambda r: r["bytes"])
+
+
+def source_note(d, path):
+    return (f"{short_device(d['device'])}, {d['date'][:10]}, torch {d.get('torch', '?')}; "
+            f"{os.path.relpath(path, os.path.dirname(HERE))}")
+
+
+def footnote(fig, parts):
+    """Sources in small grey type along the bottom, wrapped to the figure width."""
+    import textwrap
+    width = int(fig.get_figwidth() * 22)
+    fig.text(0.005, 0.005, "\n".join(textwrap.wrap("; ".join(parts), width)), fontsize=5.5,
+             color="#555", va="bottom")
+
+
+def plot_family(op, chosen, out_dir):
+    panels = [(dev, d, p) for dev, (d, p) in chosen.items() if records(d, op)]
+    if not panels:
+        return None
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels) + 0.6, 3.7),
+                             squeeze=False)
+    for ax, (dev, d, path) in zip(axes[0], panels):
+        recs = records(d, op)
+        copy = d["copy_gbps"]
+        xs = list(range(len(recs)))
+        for key, (label, colour, lw) in IMPLS.items():
+            pts = [(x, r["gbps"][key]) for x, r in zip(xs, recs) if key in r["gbps"]]
+            if not pts:
+                continue
+            label = label or F_LABEL.get(op, "F.*")
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3.5, lw=lw,
+                    color=colour, label=label, zorder=3 if key == "ours" else 2)
+        ax.axhline(copy, color="black", ls="--", lw=1)
+        ax.text(0.01, copy, f" copy {copy:.0f} GB/s", va="bottom", ha="left", fontsize=7,
+                transform=ax.get_yaxis_transform())
+        ax.set_ylim(0, copy * 1.12)
+        ax.set_xticks(xs)
+        ax.set_xticklabels([r["shape"] for r in recs], rotation=30, ha="right", fontsize=7)
+        ax.set_xlim(-0.3, len(recs) - 0.7)
+        ax.set_ylabel("GB/s (read + written once)", fontsize=8)
+        ax.tick_params(axis="y", labelsize=7)
+        sec = ax.secondary_yaxis("right", functions=(lambda g, c=copy: 100 * g / c,
+                                                     lambda q, c=copy: q * c / 100))
+        sec.set_ylabel("% of copy", fontsize=8)
+        sec.tick_params(labelsize=7)
+        ax.grid(alpha=0.3)
+        ax.set_title(f"{short_device(dev)} ({d['date'][:10]})", fontsize=9)
+    handles = {}
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    fig.suptitle(f"{TITLES[op]}, bf16: throughput against shape", fontsize=10, y=0.99)
+    fig.legend(handles.values(), handles.keys(), loc="upper center", ncol=4, fontsize=7,
+               bbox_to_anchor=(0.5, 0.93), frameon=False)
+    footnote(fig, ["median of CUDA-event timings, L2 flushed before each"]
+             + [source_note(d, p) for _, d, p in panels])
+    fig.tight_layout(rect=(0, 0.06, 1, 0.89))
+    path = os.path.join(out_dir, f"{op}.png")
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+def plot_overview(chosen, out_dir):
+    panels = [(dev, d, p) for dev, (d, p) in chosen.items()]
+    if not panels:
+        return None
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9.5, 2.9 * len(panels) + 0.5),
+                             squeeze=False)
+    width = 0.2
+    for ax, (dev, d, path) in zip(axes[:, 0], panels):
+        copy = d["copy_gbps"]
+        ops = [op for op in OPS if records(d, op)]
+        largest = {op: records(d, op)[-1] for op in ops}
+        for i, (key, (label, colour, _)) in enumerate(IMPLS.items()):
+            xs, ys = [], []
+            for j, op in enumerate(ops):
+                g = largest[op]["gbps"].get(key)
+                if g is not None:
+                    xs.append(j + (i - 1.5) * width)
+                    ys.append(100 * g / copy)
+            ax.bar(xs, ys, width, color=colour, label=label or "F.rms_norm / torch.softmax")
+        ax.axhline(100, color="black", ls="--", lw=1)
+        ax.set_xticks(range(len(ops)))
+        ax.set_xticklabels([f"{op}\n{largest[op]['shape']}" for op in ops], fontsize=6.5)
+        ax.set_ylabel("% of copy rate", fontsize=8)
+        ax.set_ylim(0, 115)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_title(f"{short_device(dev)} ({d['date'][:10]}): copy {copy:.0f} GB/s = 100%",
+                     fontsize=8.5)
+    handles = dict(zip(*reversed(axes[0, 0].get_legend_handles_labels())))
+    fig.suptitle("bf16 at the largest shape measured: % of the copy rate (bytes read + "
+                 "written once)", fontsize=10, y=0.995)
+    fig.legend(handles.values(), handles.keys(), loc="upper center", ncol=4, fontsize=7.5,
+               bbox_to_anchor=(0.5, 0.965), frameon=False)
+    footnote(fig, [source_note(d, p) for _, d, p in panels])
+    fig.tight_layout(rect=(0, 0.03, 1, 0.93))
+    path = os.path.join(out_dir, "overview.png")
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+def plot_gemm(chosen, out_dir, peak):
+    panels = []
+    for dev, (d, p) in chosen.items():
+        for dt in sorted({r["dtype"] for r in d["perf"]}):
+            panels.append((dev, dt, d, p))
+    if not panels:
+        return None
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.2 * len(panels) + 0.6, 4.0),
+                             squeeze=False)
+    for ax, (dev, dt, d, path) in zip(axes[0], panels):
+        seen, recs = set(), []
+        for r in d["perf"]:
+            key = (r["m"], r["n"], r["k"])
+            if r["dtype"] == dt and key not in seen:
+                seen.add(key)
+                recs.append(r)
+        recs.sort(key=lambda r: (r["m"], r["n"] * r["k"]))
+        xs = list(range(len(recs)))
+        ax.plot(xs, [r["kp_TF"] for r in recs], marker="o", ms=3.5, lw=2.4, color="#d62728",
+                label="kernpack", zorder=3)
+        ax.plot(xs, [r["cublas_TF"] for r in recs], marker="s", ms=3.5, lw=1.6,
+                color="#1f77b4", label="cuBLAS (torch.matmul)")
+        ax.axhline(peak, color="black", ls="--", lw=1)
+        ax.text(0.01, peak, f" dense peak {peak:.0f} TFLOP/s", va="bottom", ha="left",
+                fontsize=7, transform=ax.get_yaxis_transform())
+        if d.get("copy_GBps"):  # reading B once at the copy rate bounds 2mnk / time
+            es = 4 if dt in ("float32", "f32") else 2
+            roof = [min(peak, 2 * r["m"] * d["copy_GBps"] / es / 1e3) for r in recs]
+            ax.plot(xs, roof, color="black", ls=":", lw=1,
+                    label=f"B read once at the copy rate ({d['copy_GBps']:.0f} GB/s)")
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.set_ylim(0.3, peak * 2)
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"{r['m']}x{r['n']}x{r['k']}" for r in recs], rotation=40,
+                           ha="right", fontsize=6.5)
+        ax.set_ylabel("TFLOP/s (2mnk), log scale", fontsize=8)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=7, loc="lower right")
+        ax.set_title(f"{short_device(dev)} {dt}, m x n x k, B as (n, k) ({d['date'][:10]})",
+                     fontsize=9)
+    fig.suptitle("GEMM: TFLOP/s against shape (L2 flushed, median of CUDA-event timings)",
+                 fontsize=10)
+    footnote(fig, [source_note(d, p) for _, _, d, p in panels])
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    path = os.path.join(out_dir, "gemm.png")
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("files", nargs="*", help="result JSON files (default: bench/results/**/*.json)")
+    ap.add_argument("-o", "--out", default=DEFAULT_OUT, help="output directory")
+    ap.add_argument("--peak", type=float, default=DENSE_PEAK_TF,
+                    help="GEMM dense peak in TFLOP/s (default 989, H100/H200 SXM)")
+    args = ap.parse_args()
+    files = args.files or sorted(glob.glob(os.path.join(HERE, "results", "**", "*.json"),
+                                           recursive=True))
+    by_dev = load(files)
+    sbs, gemm = {}, {}
+    for dev in sorted(by_dev):
+        d, p = newest(by_dev[dev], "sbs")
+        if d:
+            sbs[dev] = (d, p)
+        d, p = newest(by_dev[dev], "gemm")
+        if d:
+            gemm[dev] = (d, p)
+    if not sbs and not gemm:
+        ap.error("no side-by-side or gemm results among the inputs")
+    os.makedirs(args.out, exist_ok=True)
+    for dev, (d, p) in list(sbs.items()) + list(gemm.items()):
+        print(f"{short_device(dev)}: {os.path.relpath(p)}")
+    written = [plot_family(op, sbs, args.out) for op in OPS]
+    written += [plot_overview(sbs, args.out), plot_gemm(gemm, args.out, args.peak)]
+    for w in filter(None, written):
+        print(f"wrote {os.path.relpath(w)} ({os.path.getsize(w) // 1024} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
