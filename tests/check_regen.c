@@ -423,7 +423,13 @@ START_TEST(test_warmup_inputs) {
   fclose(f);
   snprintf(cmd, sizeof cmd, "%s warmup %s", kp, shapes);
   ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
-  ck_assert_msg(strstr(out, "shapes:4: expected 'family rows cols'"), "%s", out);
+  ck_assert_msg(strstr(out, "shapes:4: expected 'family D1 D2 ...'"), "%s", out);
+  f = fopen(shapes, "w"); /* GEMM lines: m n k [batch] */
+  ck_assert_ptr_nonnull(f);
+  fprintf(f, "gemm 128 4096 4096\ngemm 16 4096 4096 2\ngemm 16 4096\n");
+  fclose(f);
+  ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
+  ck_assert_msg(strstr(out, "shapes:3: expected") && strstr(out, "(m n k [batch])"), "%s", out);
   snprintf(cmd, sizeof cmd, "%s warmup %s/none", kp, dir);
   ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
   ck_assert_msg(strstr(out, "none: cannot open"), "%s", out);

@@ -20,10 +20,12 @@ int kp_cmd_regen(int argc, char **argv);   /* kp_regen.c */
 ** (0: built in); form: kp_call.form (GeGLU's GELU, RoPE's layout). */
 typedef struct kp_shape {
   kp_family fam;
-  int64_t rows, cols;
+  int64_t dim[4]; /* the family's dimensions in its order: rows, cols | m, n, k, batch */
   int line;
   uint32_t form;
 } kp_shape;
+/* "4096x8192" / "128x4096x4096x1": the shape's dimensions, in buf */
+const char *kp_shape_text(const kp_shape *sh, char *buf, size_t n);
 
 /* How many forms a family's calls come in (kp_call.form 0..n-1): 2 for
 ** GeGLU and RoPE, else 1. */

@@ -141,7 +141,8 @@ static void buf_free(bench_env *env, devbuf *b) {
 typedef struct job {
   kp_family fam;
   kp_dtype dt;
-  int64_t rows, cols;
+  int64_t rows, cols; /* row families */
+  int64_t dim[4];     /* the call's dimensions (GEMM: m, n, k, batch) */
   uint32_t form; /* kp_call.form */
   devbuf a, b, c, d, a0, d0;
   devbuf *out, *out2;
@@ -156,6 +157,15 @@ static int job_alloc(bench_env *env, job *j) {
   size_t es = kp_dtype_size(j->dt);
   int rc_ok = 0;
   switch (j->fam) {
+    case KP_FAM_GEMM: { /* A (batch, m, k), B (n, k) or (k, n) shared, D (batch, m, n) */
+      size_t m = (size_t)j->dim[0], n = (size_t)j->dim[1], k = (size_t)j->dim[2],
+             nb = (size_t)j->dim[3];
+      rc_ok = buf_random(env, &j->a, nb * m * k, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->b, n * k, j->dt, 1.f / sqrtf((float)k), 0.f) ||
+              buf_random(env, &j->c, nb * m * n, j->dt, 1.f, 0.f);
+      j->out = &j->c;
+      break;
+    }
     case KP_FAM_SOFTMAX:
       rc_ok = buf_random(env, &j->a, rc, j->dt, 4.f, 0.f) || buf_random(env, &j->c, rc, j->dt, 1.f, 0.f);
       j->out = &j->c;
@@ -240,6 +250,16 @@ static kp_status job_run(kp_ctx *ctx, bench_env *env, job *j) {
                         .layout = j->form ? KP_ROPE_GPTJ : KP_ROPE_NEOX, .theta = 10000.f};
       return kp_rope(ctx, j->dt, PTR(j->a), PTR(j->d), &d, s);
     }
+    case KP_FAM_GEMM: {
+      kp_gemm_desc g;
+      kp_gemm_desc_init(&g, j->dim[0], j->dim[1], j->dim[2]);
+      g.batch = j->dim[3];
+      g.b_layout = j->form ? KP_B_KN : KP_B_NK;
+      g.ldb = j->form ? j->dim[1] : j->dim[2];
+      g.stride_a = j->dim[0] * j->dim[2];
+      g.stride_d = j->dim[0] * j->dim[1];
+      return kp_gemm(ctx, j->dt, PTR(j->a), PTR(j->b), PTR(j->c), &g, s);
+    }
     default: return KP_ERR_INVALID_ARG;
   }
 }
@@ -318,7 +338,18 @@ static int time_variant(kp_ctx *ctx, bench_env *env, job *j, int reps, double *m
 
 /* ---- shapes ------------------------------------------------------------------------ */
 
-int kp_family_forms(kp_family fam) { return fam == KP_FAM_GEGLU || fam == KP_FAM_ROPE ? 2 : 1; }
+int kp_family_forms(kp_family fam) {
+  return fam == KP_FAM_GEGLU || fam == KP_FAM_ROPE || fam == KP_FAM_GEMM ? 2 : 1;
+}
+
+const char *kp_shape_text(const kp_shape *sh, char *buf, size_t n) {
+  const kp_dims *d = kp_family_dims(sh->fam);
+  size_t at = 0;
+  buf[0] = 0;
+  for (int i = 0; i < d->n && at < n; i++)
+    at += (size_t)snprintf(buf + at, n - at, "%s%lld", i ? "x" : "", (long long)sh->dim[i]);
+  return buf;
+}
 
 const char *kp_fam_label(kp_family fam, uint32_t form, char *buf, size_t n) {
   const char *name = kp_family_name(fam), *f = kp_form_name(name, form);
@@ -327,11 +358,15 @@ const char *kp_fam_label(kp_family fam, uint32_t form, char *buf, size_t n) {
   return buf;
 }
 
-/* out[n++] = (fam, rows, cols) in each of fam's forms, while there is room */
-static int put_shape(kp_shape *out, int n, int max, kp_family fam, int64_t rows, int64_t cols, int line) {
+/* out[n++] = (fam, dims) in each of fam's forms, while there is room */
+static int put_dims(kp_shape *out, int n, int max, kp_family fam, const int64_t *dim, int line) {
   for (int f = 0; f < kp_family_forms(fam) && n < max; f++)
-    out[n++] = (kp_shape){fam, rows, cols, line, (uint32_t)f};
+    out[n++] = (kp_shape){fam, {dim[0], dim[1], dim[2], dim[3]}, line, (uint32_t)f};
   return n;
+}
+static int put_shape(kp_shape *out, int n, int max, kp_family fam, int64_t rows, int64_t cols, int line) {
+  const int64_t dim[4] = {rows, cols, 1, 1};
+  return put_dims(out, n, max, fam, dim, line);
 }
 
 /* Built-in LLM-typical shapes: hidden sizes of common models, token counts
@@ -341,6 +376,16 @@ static int builtin_shapes(kp_shape *out, int max) {
   static const int64_t cols[] = {1024, 2048, 4096, 5120, 8192, 14336};
   int n = 0;
   for (int f = 0; f < KP_FAM_COUNT; f++) {
+    if (f == KP_FAM_GEMM) { /* decode, small and large batches x LLM projections */
+      static const int64_t ms[] = {1, 16, 128, 4096};
+      static const int64_t nk[][2] = {{4096, 4096}, {11008, 4096}, {4096, 11008}, {14336, 4096}};
+      for (size_t a = 0; a < sizeof ms / sizeof ms[0]; a++)
+        for (size_t b = 0; b < 4; b++) {
+          const int64_t dim[4] = {ms[a], nk[b][0], nk[b][1], 1};
+          n = put_dims(out, n, max, KP_FAM_GEMM, dim, 0);
+        }
+      continue;
+    }
     if (f == KP_FAM_ROPE) {
       static const int64_t tok[] = {1, 64, 1024, 16384};
       static const int64_t hd[] = {64, 128};
@@ -355,7 +400,9 @@ static int builtin_shapes(kp_shape *out, int max) {
   return n;
 }
 
-/* FILE: "family rows cols" per line ('*' = every family), '#' comments. */
+/* FILE: "family D1 D2 ..." per line, the family's dimensions in its order
+** (row families: rows cols; gemm: m n k [batch], batch 1 if left out);
+** '*' = every row family; '#' comments. */
 int kp_read_shapes(const char *path, kp_shape *out, int max) {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -363,26 +410,33 @@ int kp_read_shapes(const char *path, kp_shape *out, int max) {
     return -1;
   }
   char line[256], fam[64];
-  long long r, c;
+  long long v[5];
   int n = 0, ln = 0;
   while (fgets(line, sizeof line, f)) {
     ln++;
     char *p = line + strspn(line, " \t");
     if (*p == '#' || *p == '\n' || !*p) continue;
-    if (sscanf(p, "%63s %lld %lld", fam, &r, &c) != 3 || r < 1 || c < 1 ||
-        (strcmp(fam, "*") && kp_family_from_name(fam) < 0)) {
-      fprintf(stderr, "kp: %s:%d: expected 'family rows cols' with a known family or '*'\n", path, ln);
+    int got = sscanf(p, "%63s %lld %lld %lld %lld %lld", fam, &v[0], &v[1], &v[2], &v[3], &v[4]) - 1;
+    int fi = strcmp(fam, "*") ? kp_family_from_name(fam) : -1;
+    int want = fi >= 0 ? kp_family_dims((kp_family)fi)->n : 2, bad = got < 2 || got > want;
+    for (int i = 0; i < got && !bad; i++) bad = v[i] < 1;
+    if (fi == KP_FAM_GEMM && got == 3) v[3] = 1, got = 4; /* batch 1 */
+    if (bad || got != want || (strcmp(fam, "*") && fi < 0)) {
+      fprintf(stderr, "kp: %s:%d: expected 'family D1 D2 ...' with a known family (or '*') and its "
+              "%d dimensions%s, each >= 1\n", path, ln, want,
+              fi >= 0 ? (fi == KP_FAM_GEMM ? " (m n k [batch])" : " (rows cols)") : "");
       fclose(f);
       return -1;
     }
     for (int k = 0; k < KP_FAM_COUNT; k++) {
-      if (strcmp(fam, "*") && k != kp_family_from_name(fam)) continue;
+      if (fi >= 0 ? k != fi : kp_family_dims((kp_family)k)->n != 2) continue;
       if (n + kp_family_forms((kp_family)k) > max) {
         fprintf(stderr, "kp: %s:%d: more than %d shapes\n", path, ln, max);
         fclose(f);
         return -1;
       }
-      n = put_shape(out, n, max, (kp_family)k, r, c, ln);
+      const int64_t dim[4] = {v[0], v[1], want > 2 ? v[2] : 1, want > 3 ? v[3] : 1};
+      n = put_dims(out, n, max, (kp_family)k, dim, ln);
     }
   }
   fclose(f);
@@ -433,25 +487,33 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
   memset(&j, 0, sizeof j);
   j.fam = sh->fam;
   j.dt = dt;
-  j.rows = sh->rows;
-  j.cols = sh->cols;
+  j.rows = sh->dim[0];
+  j.cols = sh->dim[1];
+  memcpy(j.dim, sh->dim, sizeof j.dim);
   j.form = sh->form;
   int added = 0;
+  char label[48], shape[96];
+  kp_shape_text(sh, shape, sizeof shape);
+  kp_call call = {sh->fam, dt, 16, sh->form,
+                  {(uint64_t)sh->dim[0], (uint64_t)sh->dim[1], (uint64_t)sh->dim[2], (uint64_t)sh->dim[3]}};
+  int any = 0; /* a family without this dtype (gemm: no f32) is not a task */
+  for (uint32_t i = 0; i < ctx->pack.n_entries && !any; i++)
+    any = ctx->pack.entries[i].dtype == (uint32_t)dt &&
+          !strcmp(ctx->pack.entries[i].family, kp_family_name(sh->fam));
+  if (!any) return 0;
   if (job_alloc(env, &j)) {
     job_free(env, &j);
     return -1;
   }
-  kp_call call = {sh->fam, dt, 16, sh->form, {(uint64_t)sh->rows, (uint64_t)sh->cols, 1, 1}};
-  char label[48];
   /* reference: the default choice of the selection rule */
   kp_force_variant(-1);
   float *ref = NULL, *ref2 = NULL;
   size_t n = 0, n2 = 0;
   if (job_reset(env, &j) || job_run(ctx, env, &j) != KP_OK ||
       !(ref = fetch(env, j.out, dt, &n)) || (j.out2 && !(ref2 = fetch(env, j.out2, dt, &n2)))) {
-    fprintf(stderr, "\nkp: %s %s %lldx%lld: the default variant failed: %s\n",
-            kp_fam_label(sh->fam, sh->form, label, sizeof label), kp_dtype_name(dt), (long long)sh->rows,
-            (long long)sh->cols, kp_ctx_errmsg(ctx));
+    fprintf(stderr, "\nkp: %s %s %s: the default variant failed: %s\n",
+            kp_fam_label(sh->fam, sh->form, label, sizeof label), kp_dtype_name(dt), shape,
+            kp_ctx_errmsg(ctx));
     goto out;
   }
   char why[900];
@@ -472,9 +534,9 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
     free(o);
     free(o2);
     if (!(err <= tolerance(dt)) || !(err2 <= tolerance(dt))) {
-      fprintf(stderr, "\nkp: rejected %s at %lldx%lld: differs from the default variant "
-              "(relative error %.3g, limit %.3g)\n", e->name, (long long)sh->rows,
-              (long long)sh->cols, err > err2 ? err : err2, tolerance(dt));
+      fprintf(stderr, "\nkp: rejected %s at %s: differs from the default variant "
+              "(relative error %.3g, limit %.3g)\n", e->name, shape, err > err2 ? err : err2,
+              tolerance(dt));
       (*rejected)++;
       continue;
     }
@@ -496,9 +558,9 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
     if (!best_name || us < best_us) best_us = us, best_name = e->name;
   }
   if (best_name && def_us > 0 && !only)
-    printf("%-15s %-4s %6lld x %-6lld default %-36s %9.1f us | best %-36s %9.1f us | %.3fx\n",
-           kp_fam_label(sh->fam, sh->form, label, sizeof label), kp_dtype_name(dt), (long long)sh->rows,
-           (long long)sh->cols, ctx->pack.entries[def].name, def_us, best_name, best_us, def_us / best_us);
+    printf("%-15s %-4s %-20s default %-36s %9.1f us | best %-36s %9.1f us | %.3fx\n",
+           kp_fam_label(sh->fam, sh->form, label, sizeof label), kp_dtype_name(dt), shape,
+           ctx->pack.entries[def].name, def_us, best_name, best_us, def_us / best_us);
 out:
   kp_force_variant(-1);
   free(ref);
@@ -526,7 +588,7 @@ void kp_bench_close(kp_bench *b) {
 int kp_bench_shape(kp_ctx *ctx, kp_bench *b, kp_tune_table *t, kp_family fam, kp_dtype dt,
                    int64_t rows, int64_t cols, uint32_t form, const char *const *only, int n_only,
                    int reps, int *rejected) {
-  kp_shape sh = {fam, rows, cols, 0, form};
+  kp_shape sh = {fam, {rows, cols, 1, 1}, 0, form};
   return tune_one(ctx, b, t, &sh, dt, reps < 3 ? 3 : reps, only, n_only, rejected);
 }
 
@@ -538,9 +600,11 @@ static const char usage_tune[] =
     "whose output differs from the default variant's, and write the table\n"
     "(default <cache dir>/<target>.<device>.tune; an existing table there of the\n"
     "same device is merged into, one of another device is never overwritten).\n"
-    "Shapes: built-in LLM-typical ones, or FILE with 'family rows cols' lines\n"
-    "('*' for every family); GeGLU and RoPE shapes are tuned in each form\n"
-    "(erf and tanh, neox and gptj), and the table's rows say which.\n"
+    "Shapes: built-in LLM-typical ones, or FILE with 'family D1 D2 ...' lines in\n"
+    "the family's dimensions ('softmax 4096 8192', 'gemm 128 4096 11008 [batch]';\n"
+    "'*' for every row family); GeGLU, RoPE and GEMM shapes are tuned in each\n"
+    "form (erf and tanh, neox and gptj, B as nk and kn), and the table's rows\n"
+    "say which.\n"
     "--shard I/N tunes every N-th task starting at I, for one process per GPU;\n"
     "merge the tables with `kp merge`.  --devices 0,1,.. does that for you: one\n"
     "process per listed GPU (of one kind), tables merged.\n";
@@ -708,12 +772,12 @@ int kp_cmd_tune(int argc, char **argv) {
                 o.budget_s, done_tasks, mine);
         goto save;
       }
-      char eta[32], label[48];
+      char eta[32], label[48], shape[96];
       kp_fmt_eta(done_tasks ? el / done_tasks * (mine - done_tasks) : -1, eta, sizeof eta);
-      fprintf(stderr, "%s[%3d/%3d] %3.0f%% %-15s %-4s %6lld x %-6lld ETA %-8s", tty ? "\r" : "",
+      fprintf(stderr, "%s[%3d/%3d] %3.0f%% %-15s %-4s %-20s ETA %-8s", tty ? "\r" : "",
               done_tasks + 1, mine, 100.0 * done_tasks / (mine ? mine : 1),
               kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label), kp_dtype_name((kp_dtype)dt),
-              (long long)shapes[k].rows, (long long)shapes[k].cols, eta);
+              kp_shape_text(&shapes[k], shape, sizeof shape), eta);
       if (!tty) fputc('\n', stderr);
       int a = tune_one(ctx, env, &t, &shapes[k], (kp_dtype)dt, o.reps, NULL, 0, &rejected);
       if (a < 0) {

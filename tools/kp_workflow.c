@@ -277,9 +277,9 @@ int kp_cmd_merge(int argc, char **argv) {
 static const char usage_warmup[] =
     "usage: kp warmup SHAPES [--device N] [--dtypes bf16,...] [-j JOBS]\n"
     "Load, and JIT-compile into the cache where the pack has no cubin for the\n"
-    "device, every variant the calls in SHAPES ('family rows cols' lines,\n"
-    "'*' for every family) will use, so that the first real call is fast\n"
-    "(GeGLU and RoPE in both their forms: erf and tanh, NeoX and GPT-J).\n"
+    "device, every variant the calls in SHAPES ('family D1 D2 ...' lines in the\n"
+    "family's dimensions, '*' for every row family) will use, so that the first\n"
+    "real call is fast (GeGLU, RoPE and GEMM in each form).\n"
     "Compiles run JOBS at a time (default: the CPUs online, at most 16).\n";
 
 typedef struct warm_call {
@@ -378,7 +378,8 @@ static int warm_parse(const char *path, const char *dtypes, warm_call **out, int
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
       if (!dtypes || kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt)))
         v[n++] = (warm_call){{sh[i].fam, (kp_dtype)dt, 16, sh[i].form,
-                              {(uint64_t)sh[i].rows, (uint64_t)sh[i].cols, 1, 1}},
+                              {(uint64_t)sh[i].dim[0], (uint64_t)sh[i].dim[1],
+                               (uint64_t)sh[i].dim[2], (uint64_t)sh[i].dim[3]}},
                              sh[i].line};
   free(sh);
   if (ns < 0) {
