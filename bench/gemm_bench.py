@@ -205,16 +205,17 @@ CASES = [
 ]
 
 
-def time_shape(kp, dt, m, n, k, l2, reps, with_cublas=True):
+def time_shape(kp, dt, m, n, k, l2, reps, with_cublas=True, kn=False):
     a = torch.randn(m, k, device="cuda", dtype=dt)
-    b = torch.randn(n, k, device="cuda", dtype=dt) / math.sqrt(k)
+    b = torch.randn(*((k, n) if kn else (n, k)), device="cuda", dtype=dt) / math.sqrt(k)
     d = torch.empty(m, n, device="cuda", dtype=dt)
-    kp_gemm(kp, a, b, d)
-    r = torch.matmul(a, b.t())
+    bt = b if kn else b.t()
+    kp_gemm(kp, a, b, d, kn=kn)
+    r = torch.matmul(a, bt)
     err = ((d.float() - r.float()).norm() / r.float().norm()).item()
-    fns = [lambda: kp_gemm(kp, a, b, d)]
+    fns = [lambda: kp_gemm(kp, a, b, d, kn=kn)]
     if with_cublas:
-        fns.append(lambda: torch.matmul(a, b.t()))
+        fns.append(lambda: torch.matmul(a, bt))
     ts = time_pair(fns, reps, l2)
     return ts[0], (ts[1] if with_cublas else None), err
 
@@ -225,6 +226,9 @@ def gemm_variants(kp):
     out = subprocess.run([os.path.join(REPO, "build/bin/kp"), "list", kp.info.pack_path.decode(),
                           "--json"], capture_output=True, text=True, check=True).stdout
     return [(v["name"], v["dtype"]) for v in json.loads(out) if v["family"] == "gemm"]
+
+
+KN_SHAPES = [(4096, 4096, 4096), (128, 4096, 4096), (1, 4096, 4096)]  # B as (k, n)
 
 
 def main():
@@ -277,19 +281,23 @@ def main():
     print(f"{'dtype':5s} {'m':>5s} {'n':>6s} {'k':>6s} | {'kp us':>8s} {'TF':>6s} {'%peak':>6s} | "
           f"{'cuBLAS us':>9s} {'TF':>6s} | {'ratio':>6s} {'B GB/s':>7s} {'%copy':>5s}")
     seen = set()
+    todo = [(m, n, k, False) for (m, n, k) in shapes]
+    if not o.shapes:
+        todo += [(m, n, k, True) for (m, n, k) in KN_SHAPES]
     for dt in dts:
-        for (m, n, k) in shapes:
-            if (dt, m, n, k) in seen:
+        for (m, n, k, kn) in todo:
+            if (dt, m, n, k, kn) in seen:
                 continue
-            seen.add((dt, m, n, k))
-            kus, cus, err = time_shape(kp, dt, m, n, k, l2, o.reps)
+            seen.add((dt, m, n, k, kn))
+            kus, cus, err = time_shape(kp, dt, m, n, k, l2, o.reps, kn=kn)
             fl = 2.0 * m * n * k
             ktf, ctf = fl / kus / 1e6, fl / cus / 1e6
             bgb = n * k * 2 / kus / 1e3
-            print(f"{str(dt)[6:]:5s} {m:5d} {n:6d} {k:6d} | {kus:8.1f} {ktf:6.1f} {100 * ktf / o.peak:5.1f}% | "
+            print(f"{str(dt)[6:]:5s}{'/kn' if kn else ''} {m:5d} {n:6d} {k:6d} | {kus:8.1f} {ktf:6.1f} {100 * ktf / o.peak:5.1f}% | "
                   f"{cus:9.1f} {ctf:6.1f} | {cus / kus:5.2f}x {bgb:7.0f} {100 * bgb / gbs:4.0f}%"
                   f"  (vs cuBLAS rel err {err:.1e})")
-            res["perf"].append({"dtype": str(dt)[6:], "m": m, "n": n, "k": k, "kp_us": kus,
+            res["perf"].append({"dtype": str(dt)[6:], "m": m, "n": n, "k": k, "b": "kn" if kn else "nk",
+                                "kp_us": kus,
                                 "cublas_us": cus, "kp_TF": ktf, "cublas_TF": ctf,
                                 "ratio": cus / kus, "B_GBps": bgb})
             best = None
@@ -297,7 +305,7 @@ def main():
                 if DTYPES[vdt] != dt:
                     continue
                 try:
-                    vus, _, verr = time_shape(vkp, dt, m, n, k, l2, max(5, o.reps // 2), False)
+                    vus, _, verr = time_shape(vkp, dt, m, n, k, l2, max(5, o.reps // 2), False, kn)
                 except KpError as e:
                     if "does not apply" in str(e):
                         continue
@@ -305,6 +313,7 @@ def main():
                 print(f"      {name:40s} {vus:8.1f} us {fl / vus / 1e6:6.1f} TF  {cus / vus:5.2f}x"
                       f" cuBLAS (rel err {verr:.1e})")
                 res["variants"].append({"dtype": str(dt)[6:], "m": m, "n": n, "k": k,
+                                        "b": "kn" if kn else "nk",
                                         "variant": name, "us": vus})
                 if best is None or vus < best[1]:
                     best = (name, vus)

@@ -277,6 +277,13 @@ __device__ __forceinline__ unsigned long long kp_wg_desc(const void *p) {
   unsigned long long a = kp_smem_addr(p);
   return ((a & 0x3FFFF) >> 4) | 1ull << 16 | (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
 }
+// B as (k, n) ("MN-major"): 64-column subtiles of 64 k-rows x 128 bytes, 8 KB
+// apart (LBO), 8-row groups 1024 bytes apart (SBO); a k16 step is 2048 bytes.
+__device__ __forceinline__ unsigned long long kp_wg_desc_mn(const void *p) {
+  unsigned long long a = kp_smem_addr(p);
+  return ((a & 0x3FFFF) >> 4) | (unsigned long long)(8192 >> 4) << 16 |
+         (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
+}
 __device__ __forceinline__ void kp_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void kp_wg_commit() {
   asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
@@ -289,7 +296,7 @@ template <int N> __device__ __forceinline__ void kp_wg_wait() {
 
 -- The wgmma call for one k16 step of a 64 x n tile: n/2 accumulator registers
 -- per thread, listed one by one (asm operands cannot be arrays).
-local function wgmma_fn(n, ab)
+local function wgmma_fn(n, ab, tb)
   local regs, outs = {}, {}
   for i = 0, n // 2 - 1 do
     regs[#regs + 1] = "%" .. i
@@ -297,16 +304,16 @@ local function wgmma_fn(n, ab)
   end
   local na = n // 2
   return subst([[
-__device__ __forceinline__ void kp_wgmma_${ab}_n${n}(float *d, unsigned long long da,
+__device__ __forceinline__ void kp_wgmma_${ab}_n${n}${tname}(float *d, unsigned long long da,
                                                     unsigned long long db, int accumulate) {
   asm volatile(
       "{ .reg .pred p; setp.ne.b32 p, %${ip}, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n${n}k16.f32.${ab}.${ab} {${regs}}, %${ia}, %${ib}, p, 1, 1, 0, 0; }"
+      "wgmma.mma_async.sync.aligned.m64n${n}k16.f32.${ab}.${ab} {${regs}}, %${ia}, %${ib}, p, 1, 1, 0, ${tb}; }"
       : ${outs}
       : "l"(da), "l"(db), "r"(accumulate));
 }
 ]], { ab = ab, n = n, regs = table.concat(regs, ", "), outs = table.concat(outs, ", "),
-      ia = na, ib = na + 1, ip = na + 2 })
+      ia = na, ib = na + 1, ip = na + 2, tb = tb or 0, tname = (tb or 0) == 1 and "_t" or "" })
 end
 
 local WG_KERNEL = [[
@@ -321,6 +328,7 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
   constexpr int CL = ${cl};              // CTAs per cluster
   constexpr int SK = ${sk};              // > 1: the cluster's CTAs split one tile's K
   constexpr bool MC = CL > 1 && SK == 1; // the cluster's CTAs share B (multicast)
+  constexpr bool KN = ${kn};             // B as (k, n)
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, B_SLICE = B_BYTES / CL;
   constexpr int RED_LD = BN + 4;         // SK > 1: row stride of the partial tile (floats)
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
@@ -370,7 +378,11 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
           kp_mbar_wait(&empty[stage], phase ^ 1);
           kp_mbar_expect_tx(&full[stage], A_BYTES + B_BYTES);
           kp_tma_load3(sa + stage * A_BYTES, &tmA, kt * BK, tm * BM, ba, &full[stage]);
-          if (!MC)
+          if (KN) // (k, n): BN / 64 boxes of 64 columns x 64 k-rows
+            for (int j = 0; j < BN / 64; j++)
+              kp_tma_load3(sb + stage * B_BYTES + j * 8192, &tmB, tn * BN + 64 * j, kt * BK, bb,
+                           &full[stage]);
+          else if (!MC)
             kp_tma_load3(sb + stage * B_BYTES, &tmB, kt * BK, tn * BN, bb, &full[stage]);
           else
             kp_tma_load3_mc(sb + stage * B_BYTES + rank * B_SLICE, &tmB, kt * BK,
@@ -395,11 +407,11 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
       for (int kt = kt0; kt < kt1; kt++) {
         kp_mbar_wait(&full[stage], phase);
         const unsigned long long da = kp_wg_desc(sa + stage * A_BYTES + a_off);
-        const unsigned long long db = kp_wg_desc(sb + stage * B_BYTES + b_off);
+        const unsigned long long db = ${b_desc}(sb + stage * B_BYTES + b_off);
         kp_wg_fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++)
-          kp_wgmma_${ab}_n${wn}(d, da + 2 * kk, db + 2 * kk, kt > kt0 || kk > 0);
+          kp_wgmma_${ab}_n${wn}${tname}(d, da + 2 * kk, db + ${b_step} * kk, kt > kt0 || kk > 0);
         kp_wg_commit();
         kp_wg_wait<1>(); // the group before this one has read its stage
         if (prev >= 0 && threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
@@ -465,8 +477,9 @@ local function emit_wg(dt, p)
   local ab = dt == "bf16" and "bf16" or "f16"
   local sk = p.split or 1
   local cl = sk > 1 and sk or p.cluster or 1
-  local name = string.format("gemm_%s_wg_%dx%d_s%d%s_nk", dt, p.bm, p.bn, p.stages,
-                             sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "")
+  local kn = p.form == "kn"
+  local name = string.format("gemm_%s_wg_%dx%d_s%d%s_%s", dt, p.bm, p.bn, p.stages,
+                             sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "", p.form or "nk")
   -- BM = 128: each consumer takes 64 rows and all BN columns; BM = 64: both
   -- take the 64 rows, each half of the columns
   local split_m = p.bm == 128
@@ -474,19 +487,22 @@ local function emit_wg(dt, p)
   local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 1024
   variant {
     name = name, dtype = dt, params = p, targets = { "sm_90a" },
-    block = 384, smem = smem, align = 16, forms = 1,
+    block = 384, smem = smem, align = 16, forms = kn and 2 or 1,
     min_sm = 90, max_sm = 90, rank = p.rank,
     tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil, aux = 64,
     cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
     min = p.min_m and { m = p.min_m } or nil,
     max = (p.max_m or p.max_n) and { m = p.max_m, n = p.max_n } or nil,
-    source = COMMON .. HOPPER .. wgmma_fn(wn, ab) .. subst(WG_KERNEL, {
+    source = COMMON .. HOPPER .. wgmma_fn(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, {
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       sk = sk,
       es = esize(dt),
       roles = split_m and "64 rows each" or "64 columns each",
       a_off = split_m and "cw * 64 * 128" or "0",
-      b_off = split_m and "0" or string.format("cw * %d * 128", wn),
+      b_off = split_m and "0" or kn and string.format("cw * %d * 128", wn) -- WN / 64 subtiles of 8 KB
+              or string.format("cw * %d * 128", wn),
+      kn = kn and "true" or "false", b_desc = kn and "kp_wg_desc_mn" or "kp_wg_desc",
+      b_step = kn and "128" or "2", tname = kn and "_t" or "",
       row_base = split_m and "cw * 64" or "0",
       col_base = split_m and "0" or string.format("cw * %d", wn),
     }),
@@ -504,6 +520,9 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- 128x128 in 4 CTAs ran 0.59x: only 30 clusters of 4 fit at once)
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256, max_n = 4352 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
+  -- B as (k, n): wgmma's transposed-B descriptors
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, rank = 900, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850, form = "kn" })
   emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 970, max_m = 64 })
 end
 
