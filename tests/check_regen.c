@@ -423,7 +423,8 @@ START_TEST(test_warmup_inputs) {
   fclose(f);
   snprintf(cmd, sizeof cmd, "%s warmup %s", kp, shapes);
   ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
-  ck_assert_msg(strstr(out, "shapes:4: expected 'family rows cols'"), "%s", out);
+  ck_assert_msg(strstr(out, "shapes:4: expected 'softmax rows cols': rows = '0' is not a number"),
+                "%s", out);
   snprintf(cmd, sizeof cmd, "%s warmup %s/none", kp, dir);
   ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
   ck_assert_msg(strstr(out, "none: cannot open"), "%s", out);
