@@ -480,11 +480,18 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
   char labelbuf[48], shape[96];
   const char *label = kp_fam_label(sh->fam, sh->form, labelbuf, sizeof labelbuf);
   kp_shape_text(sh, shape, sizeof shape);
+  const kp_call call = kp_shape_call(sh, dt);
+  char why[900];
+  /* nothing to time (the sm_90a pack has no GEMM variant for B as (k, n) yet,
+  ** nor for rows that are not 16-byte multiples): say so, allocate nothing */
+  if (kp_select_variant(&ctx->pack, &call, &ctx->props, why, sizeof why) < 0) {
+    fprintf(stderr, "\nkp: %s %s %s skipped: %s\n", label, kp_dtype_name(dt), shape, why);
+    return 0;
+  }
   if (job_alloc(env, &j)) {
     job_free(env, &j);
     return -1;
   }
-  const kp_call call = kp_shape_call(sh, dt);
   const double tol = tolerance(sh->fam, dt);
   /* reference: the default choice of the selection rule */
   kp_force_variant(-1);
@@ -496,7 +503,6 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
             shape, kp_ctx_errmsg(ctx));
     goto out;
   }
-  char why[900];
   int def = kp_explain(ctx, &call, why, sizeof why);
   if (sh->fam == KP_FAM_GEMM) {
     double e;
