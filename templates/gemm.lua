@@ -83,6 +83,42 @@ __device__ __forceinline__ void kp_gemm_store2(float a0, float a1, int row, int 
   }
 }
 
+// An output pair, or one element, in the output type O (T or float).
+template <class O> struct kp_gemm_out {
+  static __device__ __forceinline__ void pair(O *o, float a, float b) {
+    *(kp_u32 *)o = kp_pair<O>::pack(a, b);
+  }
+  static __device__ __forceinline__ void one(O *o, float a) { *o = kp_from_f32<O>(a); }
+};
+template <> struct kp_gemm_out<float> {
+  static __device__ __forceinline__ void pair(float *o, float a, float b) {
+    *(float2 *)o = make_float2(a, b);
+  }
+  static __device__ __forceinline__ void one(float *o, float a) { *o = a; }
+};
+// The stores of kp_gemm_epilogue (fragment layout below): pairs where both
+// columns exist (PAIRS), else element by element, nothing past M or N.
+template <class O, int MI, int NI, bool PAIRS>
+__device__ __forceinline__ void kp_gemm_stores(const float *d, int row0, int col0, int M, int N,
+                                               void *D, long long ldd) {
+  const bool inside = row0 + 16 * MI - 8 < M && col0 + 8 * NI - 6 < N; // every pair in range
+#pragma unroll
+  for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+    for (int ni = 0; ni < NI; ni++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int r = row0 + 16 * mi + 8 * h, c = col0 + 8 * ni;
+        const float *f = d + 4 * (mi * NI + ni) + 2 * h;
+        O *o = (O *)D + (long long)r * ldd + c;
+        if (PAIRS && (inside || (r < M && c + 1 < N))) kp_gemm_out<O>::pair(o, f[0], f[1]);
+        else if (r < M && c < N) {
+          kp_gemm_out<O>::one(o, f[0]);
+          if (!PAIRS && c + 1 < N) kp_gemm_out<O>::one(o + 1, f[1]);
+        }
+      }
+}
+
 // The epilogue of one warp's accumulator fragments, in the layout that
 // mma.sync m16n8 and wgmma m64nN share: fragment f = mi * NI + ni covers rows
 // row0 + 16 mi (+ 8) and columns col0 + 8 ni (+ 1), registers
@@ -151,40 +187,8 @@ __device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, i
     for (int i = 0; i < R; i++) d[i] = kp_gelu_tanh(d[i]);
     break;
   }
-  const bool inside = row0 + 16 * MI - 8 < M && col0 + 8 * NI - 6 < N; // every pair in range
-  if (out_f32) {
-#pragma unroll
-    for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-      for (int ni = 0; ni < NI; ni++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-          const int r = row0 + 16 * mi + 8 * h, c = col0 + 8 * ni;
-          const float *f = d + 4 * (mi * NI + ni) + 2 * h;
-          float *o = (float *)D + (long long)r * ldd + c;
-          if (PAIRS && (inside || (r < M && c + 1 < N))) *(float2 *)o = make_float2(f[0], f[1]);
-          else if (r < M && c < N) {
-            o[0] = f[0];
-            if (!PAIRS && c + 1 < N) o[1] = f[1];
-          }
-        }
-  } else {
-#pragma unroll
-    for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-      for (int ni = 0; ni < NI; ni++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-          const int r = row0 + 16 * mi + 8 * h, c = col0 + 8 * ni;
-          const float *f = d + 4 * (mi * NI + ni) + 2 * h;
-          T *o = (T *)D + (long long)r * ldd + c;
-          if (PAIRS && (inside || (r < M && c + 1 < N))) *(kp_u32 *)o = kp_pair<T>::pack(f[0], f[1]);
-          else if (r < M && c < N) {
-            o[0] = kp_from_f32<T>(f[0]);
-            if (!PAIRS && c + 1 < N) o[1] = kp_from_f32<T>(f[1]);
-          }
-        }
-  }
+  if (out_f32) kp_gemm_stores<float, MI, NI, PAIRS>(d, row0, col0, M, N, D, ldd);
+  else kp_gemm_stores<T, MI, NI, PAIRS>(d, row0, col0, M, N, D, ldd);
 }
 
 // Tile t of a (tiles_m x tiles_n) grid per batch, grouped GROUP tile-rows at a

@@ -423,19 +423,184 @@ START_TEST(test_warmup_inputs) {
   fclose(f);
   snprintf(cmd, sizeof cmd, "%s warmup %s", kp, shapes);
   ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
-  ck_assert_msg(strstr(out, "shapes:4: expected 'family D1 D2 ...'"), "%s", out);
-  f = fopen(shapes, "w"); /* GEMM lines: m n k [batch] */
-  ck_assert_ptr_nonnull(f);
-  fprintf(f, "gemm 128 4096 4096\ngemm 16 4096 4096 2\ngemm 16 4096\n");
-  fclose(f);
-  ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
-  ck_assert_msg(strstr(out, "shapes:3: expected") && strstr(out, "(m n k [batch])"), "%s", out);
+  ck_assert_msg(strstr(out, "shapes:4: expected 'softmax rows cols': rows = '0' is not a number"),
+                "%s", out);
   snprintf(cmd, sizeof cmd, "%s warmup %s/none", kp, dir);
   ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
   ck_assert_msg(strstr(out, "none: cannot open"), "%s", out);
   snprintf(cmd, sizeof cmd, "%s warmup %s -j 0", kp, shapes);
   ck_assert_int_eq(sh(cmd, out, sizeof out), 2);
   ck_assert_msg(strstr(out, "bad option -j"), "%s", out);
+  rmtree(dir);
+}
+END_TEST
+
+/* ---- kp tune's shapes (no GPU: --list) ---------------------------------------------- */
+
+/* Write text to DIR/shapes; the path in out. */
+static void write_shapes(const char *dir, const char *text, char *out, size_t n) {
+  snprintf(out, n, "%s/shapes", dir);
+  FILE *f = fopen(out, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Shape-file lines of every kind: row families as before, '*' for the row
+** families only, gemm in m n k [batch] with both forms unless one is named,
+** no f32 gemm (said once); each task's table key (m and batch bucketed, the
+** alignment the packed tensors have, the form). */
+START_TEST(test_tune_shape_file) {
+  char kp[1024], dir[64], cmd[4096], out[16384], shapes[200];
+  bin_path("kp", kp, sizeof kp);
+  tmpdir(dir, sizeof dir);
+  write_shapes(dir,
+               "# family dims\n"
+               "softmax 4 4096\n"
+               "gemm 100 4096 4096 3   # m n k batch\n"
+               "gemm/kn 1 11008 4096\n"
+               "\n"
+               "geglu/tanh 32 8192\n"
+               "* 1 1024\n"
+               "gemm/nk 7 13 9\n",
+               shapes, sizeof shapes);
+  snprintf(cmd, sizeof cmd, "%s tune --shapes %s --list", kp, shapes);
+  ck_assert_msg(sh(cmd, out, sizeof out) == 0, "%s", out);
+  static const char *const want[] = {
+      "softmax         f32  4x4096               key softmax f32 4x4096 16\n",
+      "gemm/nk         bf16 100x4096x4096x3      key gemm bf16 128x4096x4096x4 16 nk\n",
+      "gemm/kn         f16  100x4096x4096x3      key gemm f16 128x4096x4096x4 16 kn\n",
+      "gemm/kn         bf16 1x11008x4096x1       key gemm bf16 1x11008x4096x1 16 kn\n",
+      "geglu/tanh      bf16 32x8192              key geglu bf16 32x8192 16 tanh\n",
+      "rope/gptj       f32  1x1024               key rope f32 1x1024 16 gptj\n",
+      "gemm/nk         bf16 7x13x9x1             key gemm bf16 8x13x9x1 2 nk\n", /* rows of 18 bytes */
+      "gemm takes no f32 inputs: f32 skipped for gemm\n",
+      /* 3 softmax + 4 + 2 gemm + 3 geglu/tanh + 9 x 3 from '*' + 2 gemm */
+      "kp tune: 41 tasks\n"};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+    ck_assert_msg(strstr(out, want[i]), "no '%s' in:\n%s", want[i], out);
+  ck_assert_msg(!strstr(out, "gemm/nk         f32") && !strstr(out, "geglu/erf       bf16 32x"), "%s", out);
+  ck_assert_msg(!strstr(out, "gemm/nk         bf16 1x1024"), "'*' must not give gemm shapes:\n%s", out);
+  rmtree(dir);
+}
+END_TEST
+
+/* Each bad line is refused with file:line and what is wrong, before any
+** device is touched. */
+static const struct {
+  const char *line, *expect;
+} SHAPES_BAD[] = {
+    {"gemm 128 4096\n", "shapes:2: expected 'gemm[/nk|/kn] m n k [batch]', got 2 numbers"},
+    {"gemm 128 4096 4096 2 5\n", "shapes:2: expected 'gemm[/nk|/kn] m n k [batch]', got 5 numbers"},
+    {"gemm/tn 1 2 3\n", "shapes:2: 'tn' is not a form of gemm (nk, kn)"},
+    {"softmax/tanh 1 2\n", "shapes:2: 'tanh' is not a form of softmax (it has none)"},
+    {"gemm 0 4096 4096\n", "shapes:2: expected 'gemm[/nk|/kn] m n k [batch]': m = '0' is not a number"},
+    {"gemm 1 4096 4096x\n", "shapes:2: expected 'gemm[/nk|/kn] m n k [batch]': k = '4096x' is not a number"},
+    {"gemm 1 4096 3000000000\n", "shapes:2: expected 'gemm[/nk|/kn] m n k [batch]': k = '3000000000'"},
+    {"* 1 2 3\n", "shapes:2: expected '* rows cols', got 3 numbers"},
+    {"*/nk 1 2\n", "shapes:2: '*/nk': '*' takes no form"},
+    {"attention 1 2\n", "shapes:2: unknown family 'attention' (softmax, "},
+    {"geglu 7\n", "shapes:2: expected 'geglu[/erf|/tanh] rows cols', got 1 number"},
+    {"gemm 65536 65536 65536 16\n", "shapes:2: gemm: a tensor of 68719476736 elements: too large"},
+};
+
+START_TEST(test_tune_shape_errors) {
+  char kp[1024], dir[64], cmd[4096], out[8192], shapes[200], text[256];
+  bin_path("kp", kp, sizeof kp);
+  tmpdir(dir, sizeof dir);
+  snprintf(text, sizeof text, "softmax 4 4096\n%s", SHAPES_BAD[_i].line);
+  write_shapes(dir, text, shapes, sizeof shapes);
+  snprintf(cmd, sizeof cmd, "%s tune --shapes %s --list", kp, shapes);
+  ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
+  ck_assert_msg(strstr(out, SHAPES_BAD[_i].expect), "line '%s': no '%s' in:\n%s", SHAPES_BAD[_i].line,
+                SHAPES_BAD[_i].expect, out);
+  snprintf(cmd, sizeof cmd, "%s tune --shapes %s --device 99", kp, shapes); /* before the GPU */
+  ck_assert_int_eq(sh(cmd, out, sizeof out), 1);
+  ck_assert_msg(strstr(out, SHAPES_BAD[_i].expect) && !strstr(out, "device"), "%s", out);
+  rmtree(dir);
+}
+END_TEST
+
+/* The built-in list: gemm's 5 m x 4 (k, n) + 8192^3 in nk, 3 m x 2 (k, n) in
+** kn, f16 and bf16 each; the row families' list as before (27 shapes per
+** family but RoPE's 8, GeGLU and RoPE in both forms). */
+START_TEST(test_tune_builtin) {
+  char kp[1024], cmd[4096];
+  static char out[1 << 17];
+  bin_path("kp", kp, sizeof kp);
+  snprintf(cmd, sizeof cmd, "%s tune --list --families gemm", kp);
+  ck_assert_msg(sh(cmd, out, sizeof out) == 0, "%s", out);
+  ck_assert_msg(strstr(out, "kp tune: 54 tasks\n"), "%s", out);
+  static const char *const want[] = {
+      "gemm/nk         bf16 1x4096x4096x1        key gemm bf16 1x4096x4096x1 16 nk\n",
+      "gemm/nk         f16  16x11008x4096x1      key gemm f16 16x11008x4096x1 16 nk\n",
+      "gemm/nk         bf16 512x4096x11008x1     key gemm bf16 512x4096x11008x1 16 nk\n",
+      "gemm/nk         bf16 4096x14336x4096x1    key gemm bf16 4096x14336x4096x1 16 nk\n",
+      "gemm/nk         f16  8192x8192x8192x1     key gemm f16 8192x8192x8192x1 16 nk\n",
+      "gemm/kn         bf16 128x11008x4096x1     key gemm bf16 128x11008x4096x1 16 kn\n",
+      "gemm/kn         f16  4096x4096x4096x1     key gemm f16 4096x4096x4096x1 16 kn\n",
+      "gemm takes no f32 inputs"};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+    ck_assert_msg(strstr(out, want[i]), "no '%s' in:\n%s", want[i], out);
+  ck_assert_msg(!strstr(out, "gemm/kn         bf16 16x"), "%s", out);
+  snprintf(cmd, sizeof cmd, "%s tune --list --families gemm --dtypes bf16 --shard 1/2", kp);
+  ck_assert_msg(sh(cmd, out, sizeof out) == 0, "%s", out);
+  ck_assert_msg(strstr(out, "kp tune: 13 tasks (this shard)\n"), "%s", out);
+  /* 6 row families x 27 x 3 dtypes + geglu's second form; rope 8 x 2 forms x 3 */
+  snprintf(cmd, sizeof cmd, "%s tune --list --families softmax,rmsnorm,add_rmsnorm,swiglu,geglu,"
+           "rmsnorm_swiglu,rope", kp);
+  ck_assert_msg(sh(cmd, out, sizeof out) == 0, "%s", out);
+  ck_assert_msg(strstr(out, "kp tune: 615 tasks\n"), "%s", out);
+}
+END_TEST
+
+/* kp regen takes a table's gemm keys too: the gemm template declares no
+** variant space, so (said once) a key is re-timed over the table's variants
+** within 3% of its winner; an f32 gemm row and one too large to re-time are
+** ignored with file:line. */
+START_TEST(test_regen_gemm_keys) {
+  char kp[1024], dir[64], cmd[4096], out[16384], pack[1024], tbl[200], np[200];
+  bin_path("kp", kp, sizeof kp);
+  tmpdir(dir, sizeof dir);
+  snprintf(pack, sizeof pack, "%s/sm_90a.kpk", env_dir("KP_PACK_DIR"));
+  snprintf(tbl, sizeof tbl, "%s/t.tune", dir);
+  snprintf(np, sizeof np, "%s/new.kpk", dir);
+  kpk_pack a;
+  ck_assert(kpk_open(&a, pack, err, sizeof err) == KP_OK);
+  const char *g[3] = {NULL, NULL, NULL};
+  int ng = 0;
+  for (uint32_t i = 0; i < a.n_entries && ng < 3; i++)
+    if (!strcmp(a.entries[i].family, "gemm") && a.entries[i].dtype == KP_BF16) g[ng++] = a.entries[i].name;
+  ck_assert_msg(ng == 3, "the sm_90a pack has %d bf16 gemm variants", ng);
+  char extra[2048];
+  snprintf(extra, sizeof extra,
+           "gemm bf16 128x4096x4096x1 16 %s 50.000\n"
+           "gemm bf16 128x4096x4096x1 16 %s 51.000\n" /* within 3%%: re-timed */
+           "gemm bf16 128x4096x4096x1 16 %s 60.000\n" /* not */
+           "gemm bf16 4096x11008x4096x1 16 %s 300.000 kn\n"
+           "gemm f32 128x4096x4096x1 16 %s 50.000\n"
+           "gemm bf16 65536x65536x8192x1 16 %s 9000.000\n",
+           g[0], g[1], g[2], g[2], g[0], g[0]);
+  write_table(tbl, extra);
+  snprintf(cmd, sizeof cmd, "%s regen %s --pack %s -o %s --dry-run --jobs 2 --families gemm", kp, tbl,
+           pack, np);
+  ck_assert_msg(sh(cmd, out, sizeof out) == 0, "%s", out);
+  char want[4][300];
+  snprintf(want[0], sizeof want[0], "%-15s %-4s %-17s %-36s %3d candidates", "gemm/nk", "bf16",
+           "128x4096x4096x1", g[0], 2);
+  snprintf(want[1], sizeof want[1], "%-15s %-4s %-17s %-36s %3d candidates", "gemm/kn", "bf16",
+           "4096x11008x4096x1", g[2], 1);
+  snprintf(want[2], sizeof want[2], "t.tune:15: gemm takes no f32 inputs: row ignored");
+  snprintf(want[3], sizeof want[3], "t.tune:16: gemm 65536x65536x8192x1 is too large to re-time");
+  for (int i = 0; i < 4; i++) ck_assert_msg(strstr(out, want[i]), "no '%s' in:\n%s", want[i], out);
+  const char *once = strstr(out, "declares no variant space");
+  ck_assert_msg(once && !strstr(once + 1, "declares no variant space"), "%s", out);
+  ck_assert_msg(strstr(out, "kp regen: ") && strstr(out, ": 2 keys,"), "%s", out);
+  kpk_pack b;
+  ck_assert_msg(kpk_open(&b, np, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_uint_eq(b.n_entries, a.n_entries); /* nothing new: no neighbours */
+  kpk_close(&b);
+  kpk_close(&a);
   rmtree(dir);
 }
 END_TEST
@@ -522,6 +687,10 @@ Suite *regen_suite(void) {
   tcase_add_test(tp, test_regen_dry_run);
   tcase_add_test(tp, test_regen_inputs);
   tcase_add_test(tp, test_warmup_inputs);
+  tcase_add_test(tp, test_tune_shape_file);
+  tcase_add_loop_test(tp, test_tune_shape_errors, 0, (int)(sizeof SHAPES_BAD / sizeof SHAPES_BAD[0]));
+  tcase_add_test(tp, test_tune_builtin);
+  tcase_add_test(tp, test_regen_gemm_keys);
   tcase_set_timeout(tp, 300);
   suite_add_tcase(s, tp);
   KP_GPU_TCASE(tg, "regen_gpu");

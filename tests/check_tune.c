@@ -350,6 +350,44 @@ START_TEST(test_forms) {
 }
 END_TEST
 
+/* GEMM's key: m and batch bucketed, n and k exact, the B layout as the form;
+** such a row serves a call in its buckets of its form only. */
+START_TEST(test_gemm_key) {
+  kp_call c = {KP_FAM_GEMM, KP_BF16, 16, KP_B_KN, {100, 11008, 4096, 3}};
+  uint64_t key[KPK_DIMS];
+  kp_tune_key_dims(&c, key);
+  ck_assert_uint_eq(key[KP_GM], 128);
+  ck_assert_uint_eq(key[KP_GN], 11008);
+  ck_assert_uint_eq(key[KP_GK], 4096);
+  ck_assert_uint_eq(key[KP_GBATCH], 4);
+  ck_assert_str_eq(kp_form_name("gemm", KP_B_NK), "nk");
+  ck_assert_str_eq(kp_form_name("gemm", KP_B_KN), "kn");
+  kp_tune_table t;
+  ck_assert_msg(kp_tune_parse(&t,
+                              "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
+                              "gemm bf16 128x11008x4096x4 16 g_a 10.0 kn\n"
+                              "gemm bf16 128x11008x4096x4 16 g_b 20.0 kn\n"
+                              "gemm bf16 128x11008x4096x4 16 g_b 5.0\n", /* nk: not this call's */
+                              "g.tune", err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_uint_eq(t.rows[0].form, KP_B_KN);
+  ck_assert_uint_eq(t.rows[2].form, KP_B_NK);
+  ck_assert(!memcmp(t.rows[0].dim, key, sizeof key));
+  kpk_entry e[] = {ent("g_a", 0, 16, 0), ent("g_b", 0, 16, 0)};
+  for (int i = 0; i < 2; i++) {
+    e[i].family = "gemm";
+    for (int k = 0; k < KPK_DIMS; k++) e[i].dmin[k] = 1, e[i].dmax[k] = 0, e[i].tile[k] = 0;
+  }
+  kpk_pack pk = pack_of(e, 2);
+  kp_devprops d = {90, 227 * 1024, 132};
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 0); /* kn: g_a 10.0 */
+  c.form = KP_B_NK;
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 1); /* nk: g_b 5.0 */
+  c.dim[KP_GN] = 11000; /* n is exact: another key */
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), -1);
+  kp_tune_free(&t);
+}
+END_TEST
+
 /* Filling: a key the destination measured keeps its rows (even when the
 ** source has a faster one); a key it lacks gets all of the source's rows. */
 START_TEST(test_fill) {
@@ -449,6 +487,7 @@ Suite *tune_suite(void) {
   tcase_add_test(tc, test_hostile_file);
   tcase_add_test(tc, test_pick);
   tcase_add_test(tc, test_pick_min_rows);
+  tcase_add_test(tc, test_gemm_key);
   tcase_add_test(tc, test_pick_margin);
   tcase_add_test(tc, test_matches);
   tcase_add_test(tc, test_forms);

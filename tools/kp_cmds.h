@@ -16,26 +16,60 @@ int kp_cmd_merge(int argc, char **argv);
 
 int kp_cmd_regen(int argc, char **argv);   /* kp_regen.c */
 
-/* One (family, rows, cols, form) of a shape list; line: where it was read
-** (0: built in); form: kp_call.form (GeGLU's GELU, RoPE's layout). */
+/*
+** One shape of a shape list: a family, its form (kp_call.form: GeGLU's GELU,
+** RoPE's layout, GEMM's B layout) and its dims in the family's order
+** (KP_FAMILY_LIST: rows, cols; m, n, k, batch), unused ones 1.  line: where it
+** was read (0: built in).  (kp_shapes.c)
+*/
 typedef struct kp_shape {
   kp_family fam;
-  int64_t dim[4]; /* the family's dimensions in its order: rows, cols | m, n, k, batch */
-  int line;
   uint32_t form;
+  int64_t dim[KPK_DIMS];
+  int line;
 } kp_shape;
-/* "4096x8192" / "128x4096x4096x1": the shape's dimensions, in buf */
-const char *kp_shape_text(const kp_shape *sh, char *buf, size_t n);
 
-/* How many forms a family's calls come in (kp_call.form 0..n-1): 2 for
-** GeGLU and RoPE, else 1. */
+/* The heads of kp tune's RoPE job: q (tokens, 32, head_dim), k (tokens, 8,
+** head_dim); a RoPE shape's rows are the tokens, its cols head_dim = rot_dim. */
+#define KP_TUNE_ROPE_HQ 32
+#define KP_TUNE_ROPE_HK 8
+/* Largest tensor of a built-in shape, and of any shape kp tune times, in elements */
+#define KP_TUNE_BUILTIN_ELEMS (1ull << 27)
+#define KP_TUNE_MAX_ELEMS (1ull << 34)
+
+/* How many forms a family's calls come in (kp_call.form 0..n-1): 2 where
+** tune.c names them (GeGLU, RoPE, GEMM), else 1. */
 int kp_family_forms(kp_family fam);
-/* "geglu/tanh": the family and, where it has two, the form; in buf or static */
+/* "geglu/tanh", "gemm/nk": the family and, where it has two, the form; in buf or static */
 const char *kp_fam_label(kp_family fam, uint32_t form, char *buf, size_t n);
-/* Read a shape list ("family rows cols" lines, '*' for every family, '#'
-** comments; a family with two forms gets a shape of each) into out; the
-** count, or -1 after a message naming file:line. */
-int kp_read_shapes(const char *path, kp_shape *out, int max);   /* kp_tune.c */
+/* Are the family's dims exactly rows, cols (what '*' in a shape file means)? */
+int kp_is_row_family(kp_family fam);
+/* Does the family take this dtype at all (GEMM: f16 and bf16 only)? */
+int kp_shape_dtype_ok(kp_family fam, kp_dtype dt);
+/* "4096x11008x4096x1": the dims joined by 'x' */
+const char *kp_shape_text(const kp_shape *sh, char *out, size_t n);
+/* The alignment (bytes) of the call kp tune's job makes for sh: its tensors
+** are packed, so the row and batch strides decide, as in the op. */
+uint32_t kp_shape_align(const kp_shape *sh, kp_dtype dt);
+/* The call kp tune's job makes for sh in dt (alignment included). */
+kp_call kp_shape_call(const kp_shape *sh, kp_dtype dt);
+/* The tuning-table key of that call into row (family, dtype, dims with pow2
+** ones bucketed, align, form); variant and time left empty. */
+struct kp_tune_row;
+void kp_shape_key(const kp_shape *sh, kp_dtype dt, struct kp_tune_row *row);
+/* Elements of the largest tensor the job allocates for sh (saturating). */
+uint64_t kp_shape_elems(const kp_shape *sh);
+/* The built-in list (row families, and GEMM: see kp_shapes.c); the count. */
+int kp_builtin_shapes(kp_shape *out, int max);
+/*
+** Read a shape list into out: one shape per line, "FAMILY[/FORM] D1 D2 ..."
+** with the family's dims in its order -- "softmax 4096 8192", "gemm 128 4096
+** 4096" (m n k; a trailing batch may be left out: 1), "gemm/kn 1 4096 4096";
+** a family with two forms gets a shape of each unless the line names one;
+** '*' instead of a family: every row family (rows cols).  '#' starts a
+** comment.  The count, or -1 after a message naming file:line.
+*/
+int kp_read_shapes(const char *path, kp_shape *out, int max);
 
 /* Is name one of the comma-separated items of list (NULL: everything)? */
 int kp_in_list(const char *list, const char *name);
@@ -50,14 +84,13 @@ kp_bench *kp_bench_open(kp_ctx *ctx); /* NULL on a device error (printed) */
 void kp_bench_close(kp_bench *b);
 /*
 ** Time (median of reps, L2 flushed before each) the variants of ctx's pack
-** that apply to (fam, dt, rows x cols, form) at alignment 16 -- all of them, or
+** that apply to shape sh in dtype dt (kp_shape_call) -- all of them, or
 ** only those named in only[0..n_only-1] -- after checking each one's output
 ** against the ranking's choice (ctx->tune must be NULL); rejected ones are
 ** counted in *rejected.  Adds one row per timed variant to t; returns how
 ** many, or -1 on a device error.
 */
-int kp_bench_shape(kp_ctx *ctx, kp_bench *b, struct kp_tune_table *t, kp_family fam, kp_dtype dt,
-                   int64_t rows, int64_t cols, uint32_t form, const char *const *only, int n_only, int reps,
-                   int *rejected);
+int kp_bench_shape(kp_ctx *ctx, kp_bench *b, struct kp_tune_table *t, const kp_shape *sh,
+                   kp_dtype dt, const char *const *only, int n_only, int reps, int *rejected);
 
 #endif

@@ -28,6 +28,7 @@
 #include "tune.h"
 
 #define IMPROVEMENT 0.99 /* a neighbour must beat the winner by more than 1% */
+#define CLOSE 1.03       /* table rows within 3% of the winner's time are re-timed too */
 
 __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...) {
   va_list ap;
@@ -69,11 +70,11 @@ typedef struct regen_opts {
 typedef struct rkey {
   kp_family fam;
   kp_dtype dt;
-  uint64_t cols, rows; /* rows: the bucket, timed as that many rows */
+  uint64_t dim[KPK_DIMS]; /* the table's key: pow2 dims as their bucket, timed as that many */
   char winner[128];
   double us;
   int active, improved;
-  uint32_t form;       /* kp_call.form: GeGLU's GELU, RoPE's layout */
+  uint32_t form;       /* kp_call.form: GeGLU's GELU, RoPE's layout, GEMM's B layout */
 } rkey;
 
 /* A winner's neighbours, as kpgen named them. */
@@ -94,6 +95,7 @@ typedef struct regen {
   int n_wins;
   char **fresh; /* new variants of this round, to compile and pack */
   int n_fresh;
+  int no_space[KP_FAM_COUNT]; /* the family's template declares no variant space */
   double t0;
   int tty;
 } regen;
@@ -172,8 +174,28 @@ static int pack_find(const kpk_pack *pk, const char *name) {
   return -1;
 }
 
-/* The keys to search: every (family, dtype, cols, 16, rows) of the table that
-** passes the filters, with its best row whose variant is in the pack. */
+/* A key's shape, as kp tune's jobs time it (pow2 dims at their bucket). */
+static kp_shape key_shape(kp_family fam, const uint64_t dim[KPK_DIMS], uint32_t form) {
+  kp_shape sh;
+  memset(&sh, 0, sizeof sh);
+  sh.fam = fam;
+  sh.form = form;
+  for (int i = 0; i < KPK_DIMS; i++) sh.dim[i] = (int64_t)dim[i];
+  return sh;
+}
+
+/* Keys whose largest tensor is bigger are not re-timed (minutes of host-side
+** data per candidate) */
+#define REGEN_MAX_ELEMS (1ull << 28)
+
+/* Does table row `row` belong to key k? */
+static int row_of(const kp_tune_row *row, const rkey *k) {
+  return row->dtype == k->dt && !memcmp(row->dim, k->dim, sizeof k->dim) && row->form == k->form &&
+         row->align == 16 && !strcmp(row->family, kp_family_name(k->fam));
+}
+
+/* The keys to search: every (family, dtype, shape, 16, form) of the table
+** that passes the filters, with its best row whose variant is in the pack. */
 static int collect_keys(regen *r, const kpk_pack *pk) {
   const kp_tune_table *t = &r->t;
   r->keys = calloc(t->n ? t->n : 1, sizeof *r->keys);
@@ -181,7 +203,7 @@ static int collect_keys(regen *r, const kpk_pack *pk) {
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *row = &t->rows[i];
     int fam = kp_family_from_name(row->family);
-    if (fam < 0 || fam == KP_FAM_GEMM || row->align != 16 || !kp_in_list(r->o.families, row->family) ||
+    if (fam < 0 || row->align != 16 || !kp_in_list(r->o.families, row->family) ||
         !kp_in_list(r->o.dtypes, kp_dtype_name(row->dtype)))
       continue;
     if (pack_find(pk, row->variant) < 0) {
@@ -189,20 +211,29 @@ static int collect_keys(regen *r, const kpk_pack *pk) {
               row->variant, pk->path);
       continue;
     }
-    if (row->dim[KP_ROWS] > (fam == KP_FAM_ROPE ? 1ull << 22 : 1ull << 28) / row->dim[KP_COLS]) {
-      fprintf(stderr, "kp regen: %s:%d: %llu x %llu is too large to re-time here: row ignored\n",
-              t->path, row->line, (unsigned long long)row->dim[KP_ROWS], (unsigned long long)row->dim[KP_COLS]);
+    kp_shape sh = key_shape((kp_family)fam, row->dim, row->form);
+    if (kp_shape_elems(&sh) > REGEN_MAX_ELEMS) {
+      char shape[96];
+      fprintf(stderr, "kp regen: %s:%d: %s %s is too large to re-time here (a tensor of more than "
+              "%llu elements): row ignored\n", t->path, row->line, row->family,
+              kp_shape_text(&sh, shape, sizeof shape), (unsigned long long)REGEN_MAX_ELEMS);
+      continue;
+    }
+    if (!kp_shape_dtype_ok((kp_family)fam, row->dtype)) {
+      fprintf(stderr, "kp regen: %s:%d: %s takes no %s inputs: row ignored\n", t->path, row->line,
+              row->family, kp_dtype_name(row->dtype));
       continue;
     }
     rkey *k = NULL;
     for (int j = 0; j < r->n_keys && !k; j++)
       if ((int)r->keys[j].fam == fam && r->keys[j].dt == row->dtype &&
-          r->keys[j].cols == row->dim[KP_COLS] && r->keys[j].rows == row->dim[KP_ROWS] &&
-          r->keys[j].form == row->form)
+          !memcmp(r->keys[j].dim, row->dim, sizeof row->dim) && r->keys[j].form == row->form)
         k = &r->keys[j];
     if (!k) {
       k = &r->keys[r->n_keys++];
-      *k = (rkey){(kp_family)fam, row->dtype, row->dim[KP_COLS], row->dim[KP_ROWS], "", 0, 1, 0, row->form};
+      memset(k, 0, sizeof *k);
+      k->fam = (kp_family)fam, k->dt = row->dtype, k->form = row->form, k->active = 1;
+      memcpy(k->dim, row->dim, sizeof k->dim);
     }
     if (!k->winner[0] || row->us < k->us) {
       snprintf(k->winner, sizeof k->winner, "%s", row->variant);
@@ -243,8 +274,9 @@ static int validate(regen *r) {
 /* ---- running the generator ------------------------------------------------- */
 
 /* Run argv; its stdout into *out (malloc'd) when out is not NULL, stderr
-** passes through.  Returns the exit status, or -1 if it could not run. */
-static int run(char *const argv[], char **out) {
+** into file errpath when that is not NULL, else passed through.  Returns the
+** exit status, or -1 if it could not run. */
+static int run_err(char *const argv[], char **out, const char *errpath) {
   int fd[2];
   if (out && pipe(fd)) return -1;
   fflush(NULL);
@@ -252,6 +284,7 @@ static int run(char *const argv[], char **out) {
   if (pid < 0) return -1;
   if (pid == 0) {
     if (out) dup2(fd[1], 1), close(fd[0]), close(fd[1]);
+    if (errpath && !freopen(errpath, "w", stderr)) _exit(127);
     execv(argv[0], argv);
     fprintf(stderr, "kp regen: cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
@@ -278,6 +311,8 @@ static int run(char *const argv[], char **out) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+static int run(char *const argv[], char **out) { return run_err(argv, out, NULL); }
+
 static int add_name(char ***list, int *n, const char *name) {
   for (int i = 0; i < *n; i++)
     if (!strcmp((*list)[i], name)) return 0;
@@ -293,14 +328,44 @@ static void free_names(char **list, int n) {
   free(list);
 }
 
+/* The text of a (small) file, malloc'd, or NULL. */
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  char *buf = f ? malloc(65536) : NULL;
+  size_t n = buf ? fread(buf, 1, 65535, f) : 0;
+  if (buf) buf[n] = 0;
+  if (f) fclose(f);
+  return buf;
+}
+
+/* What kpgen says of a template without family_space{} (gen/space.c) */
+#define NO_SPACE "declares no family_space{}"
+
 /* kpgen neighbours for one winner: its neighbours' names, and the new ones
-** (sources written to work/src) added to r->fresh. */
+** (sources written to work/src) added to r->fresh.  A family whose template
+** declares no variant space (GEMM's, so far) has no neighbours: its keys are
+** re-timed over the table's close competitors only (said once per family). */
 static int neighbours(regen *r, rwin *w, kp_family fam) {
-  char tpl[PATH_MAX + 32], src[PATH_MAX + 8], *out = NULL;
+  char tpl[PATH_MAX + 32], src[PATH_MAX + 8], errf[PATH_MAX + 16], *out = NULL;
   snprintf(tpl, sizeof tpl, "%s/%s.lua", r->tpldir, kp_family_name(fam));
   snprintf(src, sizeof src, "%s/src", r->work);
+  snprintf(errf, sizeof errf, "%s/kpgen.err", r->work);
+  if (r->no_space[fam]) return 0;
   char *argv[] = {r->kpgen, "neighbours", tpl, w->name, src, r->cur, NULL};
-  int st = run(argv, &out);
+  int st = run_err(argv, &out, errf);
+  char *msg = slurp(errf);
+  remove(errf);
+  if (st == 1 && msg && strstr(msg, NO_SPACE)) {
+    fprintf(stderr, "kp regen: %s declares no variant space (family_space{}): %s keys are "
+            "re-timed over the table's variants within %.0f%% of the winner only\n", tpl,
+            kp_family_name(fam), (CLOSE - 1) * 100);
+    r->no_space[fam] = 1;
+    free(msg);
+    free(out);
+    return 0;
+  }
+  if (msg) fputs(msg, stderr);
+  free(msg);
   if (st != 0 || !out) {
     free(out);
     return fail("kpgen neighbours %s %s failed (above)", tpl, w->name);
@@ -443,8 +508,6 @@ static int extend(regen *r, int round) {
 
 /* ---- timing ---------------------------------------------------------------- */
 
-#define CLOSE 1.03 /* table rows within 3% of the winner's time are re-timed too */
-
 static int listed(const char **c, int n, const char *name) {
   for (int i = 0; i < n; i++)
     if (!strcmp(c[i], name)) return 1;
@@ -464,9 +527,8 @@ static int candidates(const regen *r, const rkey *k, const kpk_pack *pk, const c
     if (pack_find(pk, w->nb[i]) >= 0 && !listed(c, n, w->nb[i])) c[n++] = w->nb[i];
   for (size_t i = 0; i < r->t.n && n < max; i++) {
     const kp_tune_row *row = &r->t.rows[i];
-    if (row->dtype == k->dt && row->dim[KP_COLS] == k->cols && row->dim[KP_ROWS] == k->rows && row->align == 16 &&
-        row->form == k->form && !strcmp(row->family, kp_family_name(k->fam)) && row->us <= k->us * CLOSE &&
-        pack_find(pk, row->variant) >= 0 && !listed(c, n, row->variant))
+    if (row_of(row, k) && row->us <= k->us * CLOSE && pack_find(pk, row->variant) >= 0 &&
+        !listed(c, n, row->variant))
       c[n++] = row->variant;
   }
   return n;
@@ -477,9 +539,7 @@ static double best_in(const kp_tune_table *t, const rkey *k, const char *only, c
   double best = -1;
   for (size_t i = 0; i < t->n; i++) {
     const kp_tune_row *row = &t->rows[i];
-    if (row->dtype != k->dt || row->dim[KP_COLS] != k->cols || row->dim[KP_ROWS] != k->rows ||
-        row->form != k->form || strcmp(row->family, kp_family_name(k->fam)) || (only && strcmp(row->variant, only)))
-      continue;
+    if (!row_of(row, k) || (only && strcmp(row->variant, only))) continue;
     if (best < 0 || row->us < best) best = row->us, *name = row->variant;
   }
   return best;
@@ -490,25 +550,24 @@ static double best_in(const kp_tune_table *t, const rkey *k, const char *only, c
 static int time_key(regen *r, kp_ctx *ctx, kp_bench *b, rkey *k, kp_tune_table *rt, int *rejected) {
   const char *c[256], *wname = NULL, *bname = NULL; /* wname: only whether measured */
   int nc = candidates(r, k, &ctx->pack, c, 256);
-  if (kp_bench_shape(ctx, b, rt, k->fam, k->dt, (int64_t)k->rows, (int64_t)k->cols, k->form, c, nc,
-                     r->o.reps, rejected) < 0)
-    return -1;
+  kp_shape sh = key_shape(k->fam, k->dim, k->form);
+  if (kp_bench_shape(ctx, b, rt, &sh, k->dt, c, nc, r->o.reps, rejected) < 0) return -1;
   double wus = best_in(rt, k, k->winner, &wname), bus = best_in(rt, k, NULL, &bname);
-  char label[48];
+  char label[48], shape[96];
   const char *fam = kp_fam_label(k->fam, k->form, label, sizeof label), *dt = kp_dtype_name(k->dt);
+  kp_shape_text(&sh, shape, sizeof shape);
   if (wus < 0) { /* rejected or failed now (said above): nothing to compare with */
-    printf("%-15s %-4s %6llu x %-6llu %-36s could not be timed: key left as it was\n", fam, dt,
-           (unsigned long long)k->rows, (unsigned long long)k->cols, k->winner);
+    printf("%-15s %-4s %-17s %-36s could not be timed: key left as it was\n", fam, dt, shape,
+           k->winner);
   } else if (strcmp(bname, k->winner) && bus < wus * IMPROVEMENT) {
-    printf("%-15s %-4s %6llu x %-6llu %-36s %9.1f us -> %-36s %9.1f us  %.3fx\n", fam, dt,
-           (unsigned long long)k->rows, (unsigned long long)k->cols, k->winner, wus, bname, bus,
-           wus / bus);
+    printf("%-15s %-4s %-17s %-36s %9.1f us -> %-36s %9.1f us  %.3fx\n", fam, dt, shape,
+           k->winner, wus, bname, bus, wus / bus);
     snprintf(k->winner, sizeof k->winner, "%s", bname);
     k->us = bus;
     k->improved = 1;
   } else {
-    printf("%-15s %-4s %6llu x %-6llu %-36s %9.1f us stays (%d candidates)\n", fam, dt,
-           (unsigned long long)k->rows, (unsigned long long)k->cols, k->winner, wus, nc);
+    printf("%-15s %-4s %-17s %-36s %9.1f us stays (%d candidates)\n", fam, dt, shape, k->winner,
+           wus, nc);
   }
   return 0;
 }
@@ -519,8 +578,8 @@ static int time_key(regen *r, kp_ctx *ctx, kp_bench *b, rkey *k, kp_tune_table *
 static int put_row(kp_tune_table *t, const kp_tune_row *row) {
   for (size_t i = 0; i < t->n; i++) {
     kp_tune_row *o = &t->rows[i];
-    if (!strcmp(o->family, row->family) && o->dtype == row->dtype && o->dim[KP_COLS] == row->dim[KP_COLS] &&
-        o->align == row->align && o->dim[KP_ROWS] == row->dim[KP_ROWS] && o->form == row->form &&
+    if (!strcmp(o->family, row->family) && o->dtype == row->dtype &&
+        !memcmp(o->dim, row->dim, sizeof o->dim) && o->align == row->align && o->form == row->form &&
         !strcmp(o->variant, row->variant)) {
       o->us = row->us;
       return 0;
@@ -547,6 +606,7 @@ static int time_round(regen *r, int round, kp_device_info *info) {
     free(ctx->tune);
     ctx->tune = NULL;
   }
+  ctx->autotune = 0; /* ($KP_AUTOTUNE) the reference run must not time variants itself */
   *info = ctx->info;
   kp_tune_table rt;
   memset(&rt, 0, sizeof rt);
@@ -562,14 +622,14 @@ static int time_round(regen *r, int round, kp_device_info *info) {
               r->o.budget_s, done, n);
       break;
     }
-    char eta[32], label[48];
+    char eta[32], label[48], shape[96];
     const char *c[256];
     int nc = candidates(r, key, &ctx->pack, c, 256);
+    kp_shape sh = key_shape(key->fam, key->dim, key->form);
     kp_fmt_eta(done ? (kp_now_s() - t0) / done * (n - done) : -1, eta, sizeof eta);
-    fprintf(stderr, "kp regen: round %d [%3d/%3d] %-15s %-4s %6llu x %-6llu %3d candidates "
-            "ETA %s\n", round, done + 1, n, kp_fam_label(key->fam, key->form, label, sizeof label),
-            kp_dtype_name(key->dt),
-            (unsigned long long)key->rows, (unsigned long long)key->cols, nc, eta);
+    fprintf(stderr, "kp regen: round %d [%3d/%3d] %-15s %-4s %-17s %3d candidates ETA %s\n",
+            round, done + 1, n, kp_fam_label(key->fam, key->form, label, sizeof label),
+            kp_dtype_name(key->dt), kp_shape_text(&sh, shape, sizeof shape), nc, eta);
     done++;
     if (nc < 2) continue; /* no neighbour made it into the pack */
     if (time_key(r, ctx, b, key, &rt, &rejected)) {
@@ -672,11 +732,11 @@ static void print_plan(const regen *r) {
   for (int k = 0; k < r->n_keys; k++) {
     const rkey *key = &r->keys[k];
     const char *c[256];
-    char label[48];
-    printf("%-15s %-4s %6llu x %-6llu %-36s %3d candidates\n",
-           kp_fam_label(key->fam, key->form, label, sizeof label),
-           kp_dtype_name(key->dt), (unsigned long long)key->rows, (unsigned long long)key->cols,
-           key->winner, candidates(r, key, &pk, c, 256));
+    char label[48], shape[96];
+    kp_shape sh = key_shape(key->fam, key->dim, key->form);
+    printf("%-15s %-4s %-17s %-36s %3d candidates\n",
+           kp_fam_label(key->fam, key->form, label, sizeof label), kp_dtype_name(key->dt),
+           kp_shape_text(&sh, shape, sizeof shape), key->winner, candidates(r, key, &pk, c, 256));
   }
   kpk_close(&pk);
   fflush(stdout);

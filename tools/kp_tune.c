@@ -5,6 +5,7 @@
 ** kp tune times every applicable variant of each (family, dtype, shape) with
 ** CUDA events (warm-up, median, L2 flushed before every rep), rejects any
 ** whose output disagrees with the default variant's, and writes the table.
+** The shapes themselves (files, the built-in list, keys): kp_shapes.c.
 */
 #include <math.h>
 #include <stdarg.h>
@@ -21,7 +22,7 @@
 /* ---- options shared by the subcommands -------------------------------------- */
 
 typedef struct tune_opts {
-  int device;
+  int device, list;
   const char *families, *dtypes, *shapes, *out, *pack, *tune, *devices;
   double budget_s;
   int shard, nshards, reps;
@@ -112,21 +113,29 @@ static float from_bits(const void *p, size_t i, kp_dtype dt) {
   return f;
 }
 
-static int buf_random(bench_env *env, devbuf *b, size_t n, kp_dtype dt, float scale, float bias) {
+/* n random values in dt (uniform in [bias - scale, bias + scale)); the host
+** copy is kept in *keep when keep is not NULL (the caller frees it). */
+static int buf_random_keep(bench_env *env, devbuf *b, size_t n, kp_dtype dt, float scale,
+                           float bias, void **keep) {
   size_t es = kp_dtype_size(dt);
   b->bytes = n * es;
   CK(env->d->cuMemAlloc(&b->p, b->bytes));
   void *h = malloc(b->bytes);
-  if (!h) return -1;
+  if (!h) return fprintf(stderr, "kp: out of host memory (%zu bytes)\n", b->bytes), -1;
   for (size_t i = 0; i < n; i++) {
     float v = frand() * scale + bias;
     if (dt == KP_F32) ((float *)h)[i] = v;
     else ((uint16_t *)h)[i] = to_half_bits(v, dt);
   }
   CUresult r = env->d->cuMemcpyHtoD(b->p, h, b->bytes);
-  free(h);
+  if (keep) *keep = h;
+  else free(h);
   CK(r);
   return 0;
+}
+
+static int buf_random(bench_env *env, devbuf *b, size_t n, kp_dtype dt, float scale, float bias) {
+  return buf_random_keep(env, b, n, dt, scale, bias, NULL);
 }
 
 static void buf_free(bench_env *env, devbuf *b) {
@@ -136,36 +145,29 @@ static void buf_free(bench_env *env, devbuf *b) {
 
 /* ---- one family's call on device buffers ---------------------------------------- */
 
-/* a..d: tensors; a0/b0: pristine copies of a/b for in-place ops (reset
-** before every run, outside the timed region); out/out2: what to compare */
+/* a..d: tensors; a0/d0: pristine copies of a/d for in-place ops (reset
+** before every run, outside the timed region); out/out2: what to compare.
+** c is a pure output wherever it is used (poisoned before every checked
+** run, so that a variant that leaves part of it unwritten cannot pass on
+** the previous run's values).  GEMM: a = A, b = B, c = D; ha/hb the host
+** copies of A and B, for the float64 check of the reference run. */
 typedef struct job {
-  kp_family fam;
+  kp_shape sh;
   kp_dtype dt;
-  int64_t rows, cols; /* row families */
-  int64_t dim[4];     /* the call's dimensions (GEMM: m, n, k, batch) */
-  uint32_t form; /* kp_call.form */
   devbuf a, b, c, d, a0, d0;
   devbuf *out, *out2;
   int inplace_a, inplace_d;
+  void *ha, *hb;
 } job;
 
-#define ROPE_HQ 32
-#define ROPE_HK 8
+#define ROPE_HQ KP_TUNE_ROPE_HQ
+#define ROPE_HK KP_TUNE_ROPE_HK
 
 static int job_alloc(bench_env *env, job *j) {
-  size_t rc = (size_t)j->rows * (size_t)j->cols;
+  size_t rc = (size_t)j->sh.dim[KP_ROWS] * (size_t)j->sh.dim[KP_COLS];
   size_t es = kp_dtype_size(j->dt);
   int rc_ok = 0;
-  switch (j->fam) {
-    case KP_FAM_GEMM: { /* A (batch, m, k), B (n, k) or (k, n) shared, D (batch, m, n) */
-      size_t m = (size_t)j->dim[0], n = (size_t)j->dim[1], k = (size_t)j->dim[2],
-             nb = (size_t)j->dim[3];
-      rc_ok = buf_random(env, &j->a, nb * m * k, j->dt, 1.f, 0.f) ||
-              buf_random(env, &j->b, n * k, j->dt, 1.f / sqrtf((float)k), 0.f) ||
-              buf_random(env, &j->c, nb * m * n, j->dt, 1.f, 0.f);
-      j->out = &j->c;
-      break;
-    }
+  switch (j->sh.fam) {
     case KP_FAM_SOFTMAX:
       rc_ok = buf_random(env, &j->a, rc, j->dt, 4.f, 0.f) || buf_random(env, &j->c, rc, j->dt, 1.f, 0.f);
       j->out = &j->c;
@@ -174,13 +176,13 @@ static int job_alloc(bench_env *env, job *j) {
     case KP_FAM_SWIGLU:
     case KP_FAM_GEGLU:
       rc_ok = buf_random(env, &j->a, rc, j->dt, 2.f, 0.f) ||
-              buf_random(env, &j->b, j->fam == KP_FAM_RMSNORM ? (size_t)j->cols : rc, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->b, j->sh.fam == KP_FAM_RMSNORM ? (size_t)j->sh.dim[KP_COLS] : rc, j->dt, 1.f, 0.f) ||
               buf_random(env, &j->c, rc, j->dt, 1.f, 0.f);
       j->out = &j->c;
       break;
     case KP_FAM_ADD_RMSNORM:
       rc_ok = buf_random(env, &j->a, rc, j->dt, 1.f, 0.f) ||
-              buf_random(env, &j->b, (size_t)j->cols, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->b, (size_t)j->sh.dim[KP_COLS], j->dt, 1.f, 0.f) ||
               buf_random(env, &j->c, rc, j->dt, 1.f, 0.f) ||
               buf_random(env, &j->d, rc, j->dt, 1.f, 0.f) ||
               buf_random(env, &j->d0, rc, j->dt, 1.f, 0.f);
@@ -190,7 +192,7 @@ static int job_alloc(bench_env *env, job *j) {
       break;
     case KP_FAM_RMSNORM_SWIGLU:
       rc_ok = buf_random(env, &j->a, 2 * rc, j->dt, 2.f, 0.f) ||
-              buf_random(env, &j->b, 2 * (size_t)j->cols, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->b, 2 * (size_t)j->sh.dim[KP_COLS], j->dt, 1.f, 0.f) ||
               buf_random(env, &j->c, rc, j->dt, 1.f, 0.f);
       j->out = &j->c;
       break;
@@ -203,10 +205,29 @@ static int job_alloc(bench_env *env, job *j) {
       j->out = &j->a;
       j->out2 = &j->d;
       break;
+    case KP_FAM_GEMM: {
+      // A: (batch, m, k); B: (batch, n, k) "nk" or (batch, k, n) "kn"; D: (batch, m, n); packed
+      const size_t m = (size_t)j->sh.dim[KP_GM], n = (size_t)j->sh.dim[KP_GN],
+                   k = (size_t)j->sh.dim[KP_GK], nb = (size_t)j->sh.dim[KP_GBATCH];
+      if (j->dt != KP_F16 && j->dt != KP_BF16) {
+        fprintf(stderr, "\nkp: gemm %s: GEMM takes f16 and bf16 inputs only\n", kp_dtype_name(j->dt));
+        return -1;
+      }
+      /* A scaled by 1/sqrt(k): each output is a sum of k terms of variance
+      ** 1/(9k), so D stays O(1) (std 1/3) at any k */
+      rc_ok = buf_random_keep(env, &j->a, nb * m * k, j->dt, 1.f / sqrtf((float)k), 0.f, &j->ha) ||
+              buf_random_keep(env, &j->b, nb * n * k, j->dt, 1.f, 0.f, &j->hb);
+      if (!rc_ok) {
+        j->c.bytes = nb * m * n * es;
+        CK(env->d->cuMemAlloc(&j->c.p, j->c.bytes));
+      }
+      j->out = &j->c;
+      break;
+    }
     default:
+      fprintf(stderr, "\nkp: %s: kp tune has no job for this family\n", kp_family_name(j->sh.fam));
       return -1;
   }
-  (void)es;
   if (rc_ok) return -1;
   /* a pageable cuMemcpyHtoD may return before its DMA lands, and env->stream
   ** does not wait for the legacy stream: without this the first (reference)
@@ -220,6 +241,15 @@ static int job_alloc(bench_env *env, job *j) {
 static void job_free(bench_env *env, job *j) {
   devbuf *all[] = {&j->a, &j->b, &j->c, &j->d, &j->a0, &j->d0};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) buf_free(env, all[i]);
+  free(j->ha);
+  free(j->hb);
+  j->ha = j->hb = NULL;
+}
+
+/* Fill the pure output with all-ones bytes: NaN in f32, f16 and bf16. */
+static int job_poison(bench_env *env, job *j) {
+  if (j->out == &j->c) CK(env->d->cuMemsetD8Async(j->c.p, 0xFF, j->c.bytes, env->stream));
+  return 0;
 }
 
 static int job_reset(bench_env *env, job *j) {
@@ -232,32 +262,33 @@ static int job_reset(bench_env *env, job *j) {
 
 static kp_status job_run(kp_ctx *ctx, bench_env *env, job *j) {
   void *s = env->stream;
-  int64_t r = j->rows, c = j->cols;
-  switch (j->fam) {
+  int64_t r = j->sh.dim[KP_ROWS], c = j->sh.dim[KP_COLS];
+  const uint32_t form = j->sh.form;
+  switch (j->sh.fam) {
     case KP_FAM_SOFTMAX: return kp_softmax(ctx, j->dt, PTR(j->a), c, PTR(j->c), c, r, c, s);
     case KP_FAM_RMSNORM: return kp_rmsnorm(ctx, j->dt, PTR(j->a), c, PTR(j->b), PTR(j->c), c, r, c, 1e-6f, s);
     case KP_FAM_ADD_RMSNORM:
       return kp_add_rmsnorm(ctx, j->dt, PTR(j->a), c, PTR(j->d), c, PTR(j->b), PTR(j->c), c, r, c, 1e-6f, s);
     case KP_FAM_SWIGLU: return kp_swiglu(ctx, j->dt, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
     case KP_FAM_GEGLU:
-      return kp_geglu(ctx, j->dt, j->form ? KP_GELU_TANH : KP_GELU_ERF, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
+      return kp_geglu(ctx, j->dt, form ? KP_GELU_TANH : KP_GELU_ERF, PTR(j->a), PTR(j->b), c, PTR(j->c), c, r, c, s);
     case KP_FAM_RMSNORM_SWIGLU:
       return kp_rmsnorm_swiglu(ctx, j->dt, PTR(j->a), 2 * c, PTR(j->b), PTR(j->c), c, r, c, 1e-6f, s);
     case KP_FAM_ROPE: {
       kp_rope_desc d = {.tokens = r, .heads_q = ROPE_HQ, .heads_k = ROPE_HK, .head_dim = c,
                         .rot_dim = c, .q_stride_token = ROPE_HQ * c, .q_stride_head = c,
                         .k_stride_token = ROPE_HK * c, .k_stride_head = c,
-                        .layout = j->form ? KP_ROPE_GPTJ : KP_ROPE_NEOX, .theta = 10000.f};
+                        .layout = form ? KP_ROPE_GPTJ : KP_ROPE_NEOX, .theta = 10000.f};
       return kp_rope(ctx, j->dt, PTR(j->a), PTR(j->d), &d, s);
     }
-    case KP_FAM_GEMM: {
+    case KP_FAM_GEMM: { /* plain: alpha 1, beta 0, no C, no bias, no activation */
+      const int64_t m = j->sh.dim[KP_GM], n = j->sh.dim[KP_GN], k = j->sh.dim[KP_GK];
       kp_gemm_desc g;
-      kp_gemm_desc_init(&g, j->dim[0], j->dim[1], j->dim[2]);
-      g.batch = j->dim[3];
-      g.b_layout = j->form ? KP_B_KN : KP_B_NK;
-      g.ldb = j->form ? j->dim[1] : j->dim[2];
-      g.stride_a = j->dim[0] * j->dim[2];
-      g.stride_d = j->dim[0] * j->dim[1];
+      kp_gemm_desc_init(&g, m, n, k);
+      g.batch = j->sh.dim[KP_GBATCH];
+      g.b_layout = form == KP_B_KN ? KP_B_KN : KP_B_NK;
+      g.ldb = g.b_layout == KP_B_KN ? n : k;
+      g.stride_a = m * k, g.stride_b = n * k, g.stride_d = m * n;
       return kp_gemm(ctx, j->dt, PTR(j->a), PTR(j->b), PTR(j->c), &g, s);
     }
     default: return KP_ERR_INVALID_ARG;
@@ -306,7 +337,72 @@ static double rel_err(const float *ref, const float *x, size_t n) {
   return m > 0 ? e / m : e;
 }
 
-static double tolerance(kp_dtype dt) { return dt == KP_F32 ? 1e-4 : dt == KP_F16 ? 4e-3 : 3e-2; }
+/* ||x - ref|| / ||ref|| (Frobenius): GEMM's outputs are sums of thousands of
+** products, rounded once; two correct variants differ by an ulp here and
+** there, which a max-norm test against max |ref| would either miss errors
+** in small outputs or need a loose limit for */
+static double frob_err(const float *ref, const float *x, size_t n) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < n; i++) {
+    double d = (double)ref[i] - (double)x[i];
+    if (isnan(d)) return INFINITY;
+    num += d * d;
+    den += (double)ref[i] * (double)ref[i];
+  }
+  return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+static double out_err(kp_family fam, const float *ref, const float *x, size_t n) {
+  return fam == KP_FAM_GEMM ? frob_err(ref, x, n) : rel_err(ref, x, n);
+}
+
+static double tolerance(kp_family fam, kp_dtype dt) {
+  if (fam == KP_FAM_GEMM) return dt == KP_F16 ? 2e-3 : 1e-2;
+  return dt == KP_F32 ? 1e-4 : dt == KP_F16 ? 4e-3 : 3e-2;
+}
+
+/* The GEMM reference run (D in j->c, stream synchronised) against float64
+** at sampled outputs -- the four corners and random ones -- from the host
+** copies of A and B: every candidate is held to the reference, so a wrong
+** default variant must not be the yardstick.  The relative Frobenius error
+** over the samples in *err; -1 on a device error. */
+#define GEMM_SAMPLES 128
+static int gemm_check_ref(bench_env *env, const job *j, double *err) {
+  const size_t m = (size_t)j->sh.dim[KP_GM], n = (size_t)j->sh.dim[KP_GN],
+               k = (size_t)j->sh.dim[KP_GK], nb = (size_t)j->sh.dim[KP_GBATCH];
+  const int kn = j->sh.form == KP_B_KN;
+  double num = 0, den = 0;
+  for (int s = 0; s < GEMM_SAMPLES; s++) {
+    size_t b, i, c;
+    if (s < 4) {
+      b = s & 1 ? nb - 1 : 0;
+      i = s & 1 ? m - 1 : 0;
+      c = s & 2 ? n - 1 : 0;
+    } else {
+      b = (size_t)((frand() + 1.0) * 0.5 * (double)nb) % nb;
+      i = (size_t)((frand() + 1.0) * 0.5 * (double)m) % m;
+      c = (size_t)((frand() + 1.0) * 0.5 * (double)n) % n;
+    }
+    double exact = 0;
+    for (size_t q = 0; q < k; q++) {
+      double x = from_bits(j->ha, b * m * k + i * k + q, j->dt);
+      double y = from_bits(j->hb, kn ? b * k * n + q * n + c : b * n * k + c * k + q, j->dt);
+      exact += x * y;
+    }
+    uint16_t h[2] = {0, 0}; /* D is f16 or bf16: h[0]; room for from_bits' f32 case */
+    size_t at = (b * m * n + i * n + c) * sizeof h[0];
+    CK(env->d->cuMemcpyDtoH(h, j->c.p + at, sizeof h[0]));
+    double got = from_bits(h, 0, j->dt), d = got - exact;
+    if (isnan(d)) {
+      *err = INFINITY;
+      return 0;
+    }
+    num += d * d;
+    den += exact * exact;
+  }
+  *err = den > 0 ? sqrt(num / den) : sqrt(num);
+  return 0;
+}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -334,113 +430,6 @@ static int time_variant(kp_ctx *ctx, bench_env *env, job *j, int reps, double *m
   qsort(t, (size_t)reps, sizeof t[0], cmp_double);
   *median_us = t[reps / 2];
   return 0;
-}
-
-/* ---- shapes ------------------------------------------------------------------------ */
-
-int kp_family_forms(kp_family fam) {
-  return fam == KP_FAM_GEGLU || fam == KP_FAM_ROPE || fam == KP_FAM_GEMM ? 2 : 1;
-}
-
-const char *kp_shape_text(const kp_shape *sh, char *buf, size_t n) {
-  const kp_dims *d = kp_family_dims(sh->fam);
-  size_t at = 0;
-  buf[0] = 0;
-  for (int i = 0; i < d->n && at < n; i++)
-    at += (size_t)snprintf(buf + at, n - at, "%s%lld", i ? "x" : "", (long long)sh->dim[i]);
-  return buf;
-}
-
-const char *kp_fam_label(kp_family fam, uint32_t form, char *buf, size_t n) {
-  const char *name = kp_family_name(fam), *f = kp_form_name(name, form);
-  if (kp_family_forms(fam) < 2 || !f) return name;
-  snprintf(buf, n, "%s/%s", name, f);
-  return buf;
-}
-
-/* out[n++] = (fam, dims) in each of fam's forms, while there is room */
-static int put_dims(kp_shape *out, int n, int max, kp_family fam, const int64_t *dim, int line) {
-  for (int f = 0; f < kp_family_forms(fam) && n < max; f++)
-    out[n++] = (kp_shape){fam, {dim[0], dim[1], dim[2], dim[3]}, line, (uint32_t)f};
-  return n;
-}
-static int put_shape(kp_shape *out, int n, int max, kp_family fam, int64_t rows, int64_t cols, int line) {
-  const int64_t dim[4] = {rows, cols, 1, 1};
-  return put_dims(out, n, max, fam, dim, line);
-}
-
-/* Built-in LLM-typical shapes: hidden sizes of common models, token counts
-** from decode to long prefill; capped at 2^27 elements per tensor. */
-static int builtin_shapes(kp_shape *out, int max) {
-  static const int64_t rows[] = {1, 32, 512, 4096, 32768};
-  static const int64_t cols[] = {1024, 2048, 4096, 5120, 8192, 14336};
-  int n = 0;
-  for (int f = 0; f < KP_FAM_COUNT; f++) {
-    if (f == KP_FAM_GEMM) { /* decode, small and large batches x LLM projections */
-      static const int64_t ms[] = {1, 16, 128, 4096};
-      static const int64_t nk[][2] = {{4096, 4096}, {11008, 4096}, {4096, 11008}, {14336, 4096}};
-      for (size_t a = 0; a < sizeof ms / sizeof ms[0]; a++)
-        for (size_t b = 0; b < 4; b++) {
-          const int64_t dim[4] = {ms[a], nk[b][0], nk[b][1], 1};
-          n = put_dims(out, n, max, KP_FAM_GEMM, dim, 0);
-        }
-      continue;
-    }
-    if (f == KP_FAM_ROPE) {
-      static const int64_t tok[] = {1, 64, 1024, 16384};
-      static const int64_t hd[] = {64, 128};
-      for (size_t a = 0; a < 4; a++)
-        for (size_t b = 0; b < 2; b++) n = put_shape(out, n, max, KP_FAM_ROPE, tok[a], hd[b], 0);
-      continue;
-    }
-    for (size_t a = 0; a < sizeof rows / sizeof rows[0]; a++)
-      for (size_t b = 0; b < sizeof cols / sizeof cols[0]; b++)
-        if (rows[a] * cols[b] <= (1ll << 27)) n = put_shape(out, n, max, (kp_family)f, rows[a], cols[b], 0);
-  }
-  return n;
-}
-
-/* FILE: "family D1 D2 ..." per line, the family's dimensions in its order
-** (row families: rows cols; gemm: m n k [batch], batch 1 if left out);
-** '*' = every row family; '#' comments. */
-int kp_read_shapes(const char *path, kp_shape *out, int max) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "kp: %s: cannot open\n", path);
-    return -1;
-  }
-  char line[256], fam[64];
-  long long v[5];
-  int n = 0, ln = 0;
-  while (fgets(line, sizeof line, f)) {
-    ln++;
-    char *p = line + strspn(line, " \t");
-    if (*p == '#' || *p == '\n' || !*p) continue;
-    int got = sscanf(p, "%63s %lld %lld %lld %lld %lld", fam, &v[0], &v[1], &v[2], &v[3], &v[4]) - 1;
-    int fi = strcmp(fam, "*") ? kp_family_from_name(fam) : -1;
-    int want = fi >= 0 ? kp_family_dims((kp_family)fi)->n : 2, bad = got < 2 || got > want;
-    for (int i = 0; i < got && !bad; i++) bad = v[i] < 1;
-    if (fi == KP_FAM_GEMM && got == 3) v[3] = 1, got = 4; /* batch 1 */
-    if (bad || got != want || (strcmp(fam, "*") && fi < 0)) {
-      fprintf(stderr, "kp: %s:%d: expected 'family D1 D2 ...' with a known family (or '*') and its "
-              "%d dimensions%s, each >= 1\n", path, ln, want,
-              fi >= 0 ? (fi == KP_FAM_GEMM ? " (m n k [batch])" : " (rows cols)") : "");
-      fclose(f);
-      return -1;
-    }
-    for (int k = 0; k < KP_FAM_COUNT; k++) {
-      if (fi >= 0 ? k != fi : kp_family_dims((kp_family)k)->n != 2) continue;
-      if (n + kp_family_forms((kp_family)k) > max) {
-        fprintf(stderr, "kp: %s:%d: more than %d shapes\n", path, ln, max);
-        fclose(f);
-        return -1;
-      }
-      const int64_t dim[4] = {v[0], v[1], want > 2 ? v[2] : 1, want > 3 ? v[3] : 1};
-      n = put_dims(out, n, max, (kp_family)k, dim, ln);
-    }
-  }
-  fclose(f);
-  return n;
 }
 
 /* ---- kp tune --------------------------------------------------------------------- */
@@ -485,39 +474,50 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
                     int reps, const char *const *only, int n_only, int *rejected) {
   job j;
   memset(&j, 0, sizeof j);
-  j.fam = sh->fam;
+  j.sh = *sh;
   j.dt = dt;
-  j.rows = sh->dim[0];
-  j.cols = sh->dim[1];
-  memcpy(j.dim, sh->dim, sizeof j.dim);
-  j.form = sh->form;
   int added = 0;
-  char label[48], shape[96];
+  char labelbuf[48], shape[96];
+  const char *label = kp_fam_label(sh->fam, sh->form, labelbuf, sizeof labelbuf);
   kp_shape_text(sh, shape, sizeof shape);
-  kp_call call = {sh->fam, dt, 16, sh->form,
-                  {(uint64_t)sh->dim[0], (uint64_t)sh->dim[1], (uint64_t)sh->dim[2], (uint64_t)sh->dim[3]}};
-  int any = 0; /* a family without this dtype (gemm: no f32) is not a task */
-  for (uint32_t i = 0; i < ctx->pack.n_entries && !any; i++)
-    any = ctx->pack.entries[i].dtype == (uint32_t)dt &&
-          !strcmp(ctx->pack.entries[i].family, kp_family_name(sh->fam));
-  if (!any) return 0;
+  const kp_call call = kp_shape_call(sh, dt);
+  char why[900];
+  /* nothing to time (the sm_90a pack has no GEMM variant for B as (k, n) yet,
+  ** nor for rows that are not 16-byte multiples): say so, allocate nothing */
+  if (kp_select_variant(&ctx->pack, &call, &ctx->props, why, sizeof why) < 0) {
+    fprintf(stderr, "\nkp: %s %s %s skipped: %s\n", label, kp_dtype_name(dt), shape, why);
+    return 0;
+  }
   if (job_alloc(env, &j)) {
     job_free(env, &j);
     return -1;
   }
+  const double tol = tolerance(sh->fam, dt);
   /* reference: the default choice of the selection rule */
   kp_force_variant(-1);
   float *ref = NULL, *ref2 = NULL;
   size_t n = 0, n2 = 0;
-  if (job_reset(env, &j) || job_run(ctx, env, &j) != KP_OK ||
+  if (job_poison(env, &j) || job_reset(env, &j) || job_run(ctx, env, &j) != KP_OK ||
       !(ref = fetch(env, j.out, dt, &n)) || (j.out2 && !(ref2 = fetch(env, j.out2, dt, &n2)))) {
-    fprintf(stderr, "\nkp: %s %s %s: the default variant failed: %s\n",
-            kp_fam_label(sh->fam, sh->form, label, sizeof label), kp_dtype_name(dt), shape,
-            kp_ctx_errmsg(ctx));
+    fprintf(stderr, "\nkp: %s %s %s: the default variant failed: %s\n", label, kp_dtype_name(dt),
+            shape, kp_ctx_errmsg(ctx));
     goto out;
   }
-  char why[900];
   int def = kp_explain(ctx, &call, why, sizeof why);
+  if (sh->fam == KP_FAM_GEMM) {
+    double e;
+    if (gemm_check_ref(env, &j, &e)) {
+      added = -1;
+      goto out;
+    }
+    if (!(e <= tol)) {
+      fprintf(stderr, "\nkp: %s %s %s: the default variant %s disagrees with float64 at sampled "
+              "outputs (relative error %.3g, limit %.3g): shape skipped\n", label, kp_dtype_name(dt),
+              shape, def >= 0 ? ctx->pack.entries[def].name : "?", e, tol);
+      (*rejected)++;
+      goto out;
+    }
+  }
   double def_us = 0, best_us = 0;
   const char *best_name = NULL;
   for (uint32_t i = 0; i < ctx->pack.n_entries; i++) {
@@ -527,16 +527,27 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
     size_t m;
     float *o = NULL, *o2 = NULL;
     double err = INFINITY, err2 = 0, us;
-    if (job_reset(env, &j) == 0 && job_run(ctx, env, &j) == KP_OK && (o = fetch(env, j.out, dt, &m))) {
-      err = rel_err(ref, o, n);
-      if (j.out2 && (o2 = fetch(env, j.out2, dt, &m))) err2 = rel_err(ref2, o2, n2);
+    if (job_poison(env, &j) || job_reset(env, &j)) {
+      added = -1;
+      goto out;
+    }
+    kp_status st = job_run(ctx, env, &j);
+    if (st != KP_OK) { /* a variant that cannot run here says so, and is not timed */
+      fprintf(stderr, "\nkp: rejected %s at %s: it failed to run: %s: %s\n", e->name, shape,
+              kp_status_name(st), kp_ctx_errmsg(ctx));
+      (*rejected)++;
+      continue;
+    }
+    if ((o = fetch(env, j.out, dt, &m))) {
+      err = out_err(sh->fam, ref, o, n);
+      if (j.out2 && (o2 = fetch(env, j.out2, dt, &m))) err2 = out_err(sh->fam, ref2, o2, n2);
+      else if (j.out2) err2 = INFINITY;
     }
     free(o);
     free(o2);
-    if (!(err <= tolerance(dt)) || !(err2 <= tolerance(dt))) {
+    if (!(err <= tol) || !(err2 <= tol)) {
       fprintf(stderr, "\nkp: rejected %s at %s: differs from the default variant "
-              "(relative error %.3g, limit %.3g)\n", e->name, shape, err > err2 ? err : err2,
-              tolerance(dt));
+              "(relative error %.3g, limit %.3g)\n", e->name, shape, err > err2 ? err : err2, tol);
       (*rejected)++;
       continue;
     }
@@ -545,22 +556,17 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
       continue;
     }
     kp_tune_row row;
-    memset(&row, 0, sizeof row);
-    snprintf(row.family, sizeof row.family, "%s", e->family);
+    kp_shape_key(sh, dt, &row);
     snprintf(row.variant, sizeof row.variant, "%s", e->name);
-    row.dtype = dt;
-    kp_tune_key_dims(&call, row.dim);
-    row.align = 16;
-    row.form = sh->form;
     row.us = us;
     if (kp_tune_add(t, &row) == 0) added++;
     if ((int)i == def) def_us = us;
     if (!best_name || us < best_us) best_us = us, best_name = e->name;
   }
   if (best_name && def_us > 0 && !only)
-    printf("%-15s %-4s %-20s default %-36s %9.1f us | best %-36s %9.1f us | %.3fx\n",
-           kp_fam_label(sh->fam, sh->form, label, sizeof label), kp_dtype_name(dt), shape,
-           ctx->pack.entries[def].name, def_us, best_name, best_us, def_us / best_us);
+    printf("%-15s %-4s %-17s default %-36s %9.1f us | best %-36s %9.1f us | %.3fx\n", label,
+           kp_dtype_name(dt), shape, ctx->pack.entries[def].name, def_us, best_name, best_us,
+           def_us / best_us);
 out:
   kp_force_variant(-1);
   free(ref);
@@ -585,26 +591,26 @@ void kp_bench_close(kp_bench *b) {
   free(b);
 }
 
-int kp_bench_shape(kp_ctx *ctx, kp_bench *b, kp_tune_table *t, kp_family fam, kp_dtype dt,
-                   int64_t rows, int64_t cols, uint32_t form, const char *const *only, int n_only,
-                   int reps, int *rejected) {
-  kp_shape sh = {fam, {rows, cols, 1, 1}, 0, form};
-  return tune_one(ctx, b, t, &sh, dt, reps < 3 ? 3 : reps, only, n_only, rejected);
+int kp_bench_shape(kp_ctx *ctx, kp_bench *b, kp_tune_table *t, const kp_shape *sh, kp_dtype dt,
+                   const char *const *only, int n_only, int reps, int *rejected) {
+  return tune_one(ctx, b, t, sh, dt, reps < 3 ? 3 : reps, only, n_only, rejected);
 }
 
 static const char usage_tune[] =
     "usage: kp tune [-o TABLE] [--device N] [--families a,b] [--dtypes bf16,...]\n"
-    "               [--shapes FILE] [--time-budget SECONDS] [--reps N] [--shard I/N]\n"
+    "               [--shapes FILE] [--time-budget SECONDS] [--reps N] [--shard I/N] [--list]\n"
     "Time every applicable variant of each family, dtype and shape on GPU N\n"
     "(median of --reps runs, default 15, L2 flushed before each), reject variants\n"
     "whose output differs from the default variant's, and write the table\n"
     "(default <cache dir>/<target>.<device>.tune; an existing table there of the\n"
     "same device is merged into, one of another device is never overwritten).\n"
-    "Shapes: built-in LLM-typical ones, or FILE with 'family D1 D2 ...' lines in\n"
-    "the family's dimensions ('softmax 4096 8192', 'gemm 128 4096 11008 [batch]';\n"
-    "'*' for every row family); GeGLU, RoPE and GEMM shapes are tuned in each\n"
-    "form (erf and tanh, neox and gptj, B as nk and kn), and the table's rows\n"
-    "say which.\n"
+    "Shapes: built-in LLM-typical ones, or FILE with a shape per line: the family\n"
+    "and its dims in its order -- 'softmax ROWS COLS', 'gemm M N K [BATCH]' --\n"
+    "('*' for every row family).  GeGLU, RoPE and GEMM shapes are tuned in each\n"
+    "form (erf and tanh, neox and gptj, B as (n,k) and (k,n)) unless the line\n"
+    "names one: 'gemm/nk 128 4096 4096', 'geglu/tanh 4096 8192'; the table's\n"
+    "rows say which.  GEMM is tuned in f16 and bf16 only (A, B random, D = A B).\n"
+    "--list prints the tasks and their table keys, and exits (no GPU needed).\n"
     "--shard I/N tunes every N-th task starting at I, for one process per GPU;\n"
     "merge the tables with `kp merge`.  --devices 0,1,.. does that for you: one\n"
     "process per listed GPU (of one kind), tables merged.\n";
@@ -627,6 +633,7 @@ static int parse_common(int argc, char **argv, tune_opts *o, const char *usage) 
     else if (OPT("--reps")) o->reps = atoi(v);
     else if (OPT("--pack")) o->pack = v;
     else if (OPT("--tune")) o->tune = v;
+    else if (!strcmp(a, "--list")) o->list = 1;
     else if (OPT("--shard")) {
       if (sscanf(v, "%d/%d", &o->shard, &o->nshards) != 2 || o->nshards < 1 || o->shard < 0 ||
           o->shard >= o->nshards) {
@@ -707,15 +714,61 @@ static int tune_devices(int argc, char **argv, const tune_opts *o) {
   return rc || failed;
 }
 
+/* Is (shape, dtype) a task of this run?  Filters, and dtypes the family takes. */
+static int wanted(const tune_opts *o, const kp_shape *sh, int dt) {
+  return kp_in_list(o->families, kp_family_name(sh->fam)) &&
+         kp_in_list(o->dtypes, kp_dtype_name((kp_dtype)dt)) && kp_shape_dtype_ok(sh->fam, (kp_dtype)dt);
+}
+
+/* Say once per family which wanted dtypes it does not take (GEMM: f32). */
+static void note_skipped(const tune_opts *o, const kp_shape *shapes, int ns) {
+  for (int f = 0; f < KP_FAM_COUNT; f++)
+    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
+      int hit = 0;
+      for (int k = 0; k < ns && !hit; k++)
+        hit = shapes[k].fam == (kp_family)f && kp_in_list(o->families, kp_family_name((kp_family)f)) &&
+              kp_in_list(o->dtypes, kp_dtype_name((kp_dtype)dt)) && !kp_shape_dtype_ok((kp_family)f, (kp_dtype)dt);
+      if (hit)
+        fprintf(stderr, "kp tune: %s takes no %s inputs: %s skipped for %s\n",
+                kp_family_name((kp_family)f), kp_dtype_name((kp_dtype)dt), kp_dtype_name((kp_dtype)dt),
+                kp_family_name((kp_family)f));
+    }
+}
+
+/* --list: this shard's tasks and the table key each one's rows get. */
+static int list_tasks(const tune_opts *o, const kp_shape *shapes, int ns) {
+  int idx = -1, n = 0;
+  for (int k = 0; k < ns; k++)
+    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
+      if (!wanted(o, &shapes[k], dt) || ++idx % o->nshards != o->shard) continue;
+      kp_tune_row row;
+      kp_shape_key(&shapes[k], (kp_dtype)dt, &row);
+      kp_call key = kp_shape_call(&shapes[k], (kp_dtype)dt);
+      memcpy(key.dim, row.dim, sizeof key.dim);
+      char label[48], shape[96], keytext[96];
+      const char *form = kp_form_name(row.family, row.form);
+      printf("%-15s %-4s %-20s key %s %s %s %u%s%s\n",
+             kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label),
+             kp_dtype_name((kp_dtype)dt), kp_shape_text(&shapes[k], shape, sizeof shape), row.family,
+             kp_dtype_name(row.dtype), kp_shape_str(&key, keytext, sizeof keytext), row.align,
+             form ? " " : "", form ? form : "");
+      n++;
+    }
+  printf("kp tune: %d tasks%s\n", n, o->nshards > 1 ? " (this shard)" : "");
+  return 0;
+}
+
 int kp_cmd_tune(int argc, char **argv) {
   tune_opts o;
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(usage_tune, stdout), 0;
   if (parse_common(argc, argv, &o, usage_tune)) return 2;
-  if (o.devices) return tune_devices(argc, argv, &o);
   static kp_shape shapes[4096];
-  int ns = o.shapes ? kp_read_shapes(o.shapes, shapes, 4096) : builtin_shapes(shapes, 4096);
+  int ns = o.shapes ? kp_read_shapes(o.shapes, shapes, 4096) : kp_builtin_shapes(shapes, 4096);
   if (ns < 0) return 1;
+  note_skipped(&o, shapes, ns);
+  if (o.list) return list_tasks(&o, shapes, ns);
+  if (o.devices) return tune_devices(argc, argv, &o);
   kp_options opt;
   kp_options_init(&opt);
   opt.device = o.device;
@@ -732,6 +785,7 @@ int kp_cmd_tune(int argc, char **argv) {
     free(ctx->tune);
     ctx->tune = NULL;
   }
+  ctx->autotune = 0; /* ($KP_AUTOTUNE) the reference run must not time variants itself */
   bench_env envs, *env = &envs;
   kp_tune_table t;
   memset(&t, 0, sizeof t);
@@ -751,10 +805,7 @@ int kp_cmd_tune(int argc, char **argv) {
   /* the task list: shapes x dtypes in this shard */
   int ntask = 0, done_tasks = 0, rejected = 0, rows_added = 0;
   for (int k = 0; k < ns; k++)
-    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
-      if (kp_in_list(o.families, kp_family_name(shapes[k].fam)) &&
-          kp_in_list(o.dtypes, kp_dtype_name((kp_dtype)dt)))
-        ntask++;
+    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) ntask += wanted(&o, &shapes[k], dt);
   int mine = (ntask - o.shard + o.nshards - 1) / o.nshards;
   double t0 = kp_now_s();
   int idx = -1, tty = isatty(2);
@@ -762,10 +813,7 @@ int kp_cmd_tune(int argc, char **argv) {
           ctx->info.sm, ctx->pack.path, mine, o.nshards > 1 ? " (this shard)" : "", out);
   for (int k = 0; k < ns; k++)
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
-      if (!kp_in_list(o.families, kp_family_name(shapes[k].fam)) ||
-          !kp_in_list(o.dtypes, kp_dtype_name((kp_dtype)dt)))
-        continue;
-      if (++idx % o.nshards != o.shard) continue;
+      if (!wanted(&o, &shapes[k], dt) || ++idx % o.nshards != o.shard) continue;
       double el = kp_now_s() - t0;
       if (el > o.budget_s) {
         fprintf(stderr, "\nkp tune: time budget of %.0f s reached after %d of %d tasks\n",
@@ -774,7 +822,7 @@ int kp_cmd_tune(int argc, char **argv) {
       }
       char eta[32], label[48], shape[96];
       kp_fmt_eta(done_tasks ? el / done_tasks * (mine - done_tasks) : -1, eta, sizeof eta);
-      fprintf(stderr, "%s[%3d/%3d] %3.0f%% %-15s %-4s %-20s ETA %-8s", tty ? "\r" : "",
+      fprintf(stderr, "%s[%3d/%3d] %3.0f%% %-15s %-4s %-17s ETA %-8s", tty ? "\r" : "",
               done_tasks + 1, mine, 100.0 * done_tasks / (mine ? mine : 1),
               kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label), kp_dtype_name((kp_dtype)dt),
               kp_shape_text(&shapes[k], shape, sizeof shape), eta);

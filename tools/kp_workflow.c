@@ -277,9 +277,10 @@ int kp_cmd_merge(int argc, char **argv) {
 static const char usage_warmup[] =
     "usage: kp warmup SHAPES [--device N] [--dtypes bf16,...] [-j JOBS]\n"
     "Load, and JIT-compile into the cache where the pack has no cubin for the\n"
-    "device, every variant the calls in SHAPES ('family D1 D2 ...' lines in the\n"
-    "family's dimensions, '*' for every row family) will use, so that the first\n"
-    "real call is fast (GeGLU, RoPE and GEMM in each form).\n"
+    "device, every variant the calls in SHAPES (kp tune's shape lines: 'family\n"
+    "rows cols', 'gemm m n k [batch]', '*' for every row family) will use, so\n"
+    "that the first real call is fast (GeGLU, RoPE and GEMM in both their forms\n"
+    "unless the line names one: erf and tanh, NeoX and GPT-J, nk and kn).\n"
     "Compiles run JOBS at a time (default: the CPUs online, at most 16).\n";
 
 typedef struct warm_call {
@@ -372,15 +373,13 @@ static int warm_parse(const char *path, const char *dtypes, warm_call **out, int
     free(v);
     return fprintf(stderr, "kp warmup: out of memory\n"), 1;
   }
-  /* GeGLU and RoPE shapes come once per form: variants may compute one form */
+  /* shapes of families with forms come once per form: variants may compute one */
   int ns = kp_read_shapes(path, sh, MAX), n = 0;
   for (int i = 0; i < ns; i++)
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
-      if (!dtypes || kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt)))
-        v[n++] = (warm_call){{sh[i].fam, (kp_dtype)dt, 16, sh[i].form,
-                              {(uint64_t)sh[i].dim[0], (uint64_t)sh[i].dim[1],
-                               (uint64_t)sh[i].dim[2], (uint64_t)sh[i].dim[3]}},
-                             sh[i].line};
+      if ((!dtypes || kp_in_list(dtypes, kp_dtype_name((kp_dtype)dt))) &&
+          kp_shape_dtype_ok(sh[i].fam, (kp_dtype)dt))
+        v[n++] = (warm_call){kp_shape_call(&sh[i], (kp_dtype)dt), sh[i].line};
   free(sh);
   if (ns < 0) {
     free(v);
@@ -432,9 +431,9 @@ int kp_cmd_warmup(int argc, char **argv) {
       rc = 1;
       continue;
     }
-    printf("%-15s %-4s %8llu x %-8llu %-42s %8.1f ms\n", kp_family_name(w->c.family),
-           kp_dtype_name(w->c.dtype), (unsigned long long)w->c.dim[KP_ROWS],
-           (unsigned long long)w->c.dim[KP_COLS], e->name, ms);
+    char label[48], shape[96];
+    printf("%-15s %-4s %-20s %-42s %8.1f ms\n", kp_fam_label(w->c.family, w->c.form, label, sizeof label),
+           kp_dtype_name(w->c.dtype), kp_shape_str(&w->c, shape, sizeof shape), e->name, ms);
     n++;
   }
   printf("kp warmup: %d calls prepared for %s (%s)\n", n, ctx->info.name, ctx->info.target);
