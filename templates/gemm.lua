@@ -667,7 +667,8 @@ end
 -- then ldmatrix + mma.sync m16n8k16 as on every tensor-core path, and the
 -- epilogue stores element by element.  Slow but never absent: every call of
 -- f16/bf16 has this variant on every target.
-local SIMPLE_KERNEL = [[
+-- mma.sync m16n8k16 and ldmatrix, shared by the fallback and the sm_80+ path
+local SYNC_MMA = [[
 __device__ __forceinline__ void kp_mma16816(float *c, const kp_u32 *a, kp_u32 b0, kp_u32 b1) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.${ab}.${ab}.f32 {%0, %1, %2, %3}, "
                "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
@@ -684,6 +685,9 @@ __device__ __forceinline__ void kp_ldsm_x2(kp_u32 *r, const void *p) {
                : "=r"(r[0]), "=r"(r[1]) : "r"((kp_u32)__cvta_generic_to_shared(p)));
 }
 
+]]
+
+local SIMPLE_KERNEL = [[
 // ${name}: B as ${layout}
 extern "C" __global__ void __launch_bounds__(128)
 ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
@@ -745,8 +749,9 @@ local function emit_simple(dt, form)
   variant {
     name = name, dtype = dt, params = { form = form, rank = -100 }, block = 128,
     forms = form == "nk" and 1 or 2, rank = -100, tile = { m = 64, n = 64, batch = 1 },
-    source = COMMON .. subst(SIMPLE_KERNEL, {
-      name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", es = esize(dt),
+    source = COMMON .. subst(SYNC_MMA, { ab = dt == "bf16" and "bf16" or "f16" })
+      .. subst(SIMPLE_KERNEL, {
+      name = name, T = ctype(dt), es = esize(dt),
       layout = form == "nk" and "(n, k)" or "(k, n)", load_b = load_b,
     }),
   }
@@ -879,9 +884,8 @@ local function emit_mma(dt, p, form)
     params = { bm = p.bm, bn = p.bn, stages = p.stages, rank = p.rank, form = form },
     forms = form == "nk" and 1 or 2, rank = p.rank, smem = p.stages * (p.bm + p.bn) * 32 * 2,
     tile = { m = p.bm, n = p.bn, batch = 1 },
-    -- the ldmatrix/mma helpers live in the fallback's source text
-    source = COMMON .. subst(SIMPLE_KERNEL:match("^(.-)// %${name}"), {
-      ab = dt == "bf16" and "bf16" or "f16" }) .. subst(MMA_KERNEL, {
+    source = COMMON .. subst(SYNC_MMA, { ab = dt == "bf16" and "bf16" or "f16" })
+      .. subst(MMA_KERNEL, {
       name = name, T = ctype(dt), es = esize(dt), bm = p.bm, bn = p.bn, stages = p.stages,
       kn = form == "kn" and 1 or 0, layout = form == "nk" and "(n, k)" or "(k, n)",
     }),
