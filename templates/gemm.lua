@@ -21,13 +21,15 @@
 -- The grid rule also multiplies by `split` and caps persistent cluster grids
 -- at the clusters that fit (runtime/launch.c).
 --
--- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>[_c2|_k<S>]_<nk|kn>`):
--- warp-specialised, persistent.  Warpgroup 0 is the producer: one thread
+-- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>[_c2|_k<S>][_o2]_<nk|kn>`):
+-- warp-specialised, persistent.  Warpgroups 0 and 1 are the consumers, the
+-- last warpgroup (`_o2`, two CTAs per SM: the last warp) the producer: one thread
 -- issues TMA loads (cp.async.bulk.tensor, 128-byte swizzle; A as (k, m,
 -- batch) and B as (k, n, batch) boxes of 64 x BM and 64 x BN, out-of-bounds
 -- elements read as zero, so any M, N, K) into a ring of STAGES shared-memory
 -- stages, each completing on its `full` mbarrier; setmaxnreg gives its
--- registers to the two consumer warpgroups.  Each consumer issues wgmma
+-- registers to the two consumer warpgroups (`_o2`: no setmaxnreg; the other
+-- CTA's main loop runs through this one's epilogue).  Each consumer issues wgmma
 -- m64nNk16 (both operands from shared memory, descriptors with 128-byte
 -- swizzle) over its 64-row (or, with BM = 64, 64-column-half) slice, keeps
 -- one wgmma group in flight, and frees a stage (its `empty` mbarrier) once
@@ -330,7 +332,7 @@ end
 
 local WG_KERNEL = [[
 // ${name}: BM x BN tiles (consumer warpgroups: ${roles}), BK = 64, ${stages} stages
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(${block}, ${occ})
 ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
         const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
         const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
@@ -378,9 +380,8 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
   }
   if (CL > 1) kp_cluster_sync();
   else __syncthreads();
-  if (wg == 0) { // producer
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
-    if (threadIdx.x == 0) {
+  if (threadIdx.x >= 256) { // producer${pdec}
+    if (threadIdx.x == 256) {
       int stage = 0, phase = 0;
       for (int t = first; t < total; t += step) {
         kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
@@ -404,8 +405,8 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
       }
     }
   } else { // consumers
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-    const int cw = wg - 1, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+${cinc}
+    const int cw = wg, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
     const int a_off = ${a_off}, b_off = ${b_off}; // bytes into a stage's tiles
     float d[WN / 2];
     int stage = 0, phase = 0;
@@ -457,7 +458,7 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
   }
   if (SK > 1) {
     kp_cluster_sync(); // every partial tile written
-    if (wg > 0) {
+    if (threadIdx.x < 256) {
       const float *red = (const float *)smem;
       const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
       void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
@@ -465,7 +466,7 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
       static_assert(RS * BN / 2 % 256 == 0, "whole passes");
 #pragma unroll
       for (int it = 0; it < RS * BN / 2 / 256; it++) { // unrolled: remote loads in flight together
-        const int i = it * 256 + threadIdx.x - 128;
+        const int i = it * 256 + threadIdx.x;
         const int r = rank * RS + i / (BN / 2), c = 2 * (i % (BN / 2));
         float2 v = make_float2(0.f, 0.f);
 #pragma unroll
@@ -490,24 +491,33 @@ local function emit_wg(dt, p)
   local sk = p.split or 1
   local cl = sk > 1 and sk or p.cluster or 1
   local kn = p.form == "kn"
-  local name = string.format("gemm_%s_wg_%dx%d_s%d%s_%s", dt, p.bm, p.bn, p.stages,
-                             sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "", p.form or "nk")
+  local occ = p.occ or 1 -- CTAs per SM
+  local name = string.format("gemm_%s_wg_%dx%d_s%d%s%s_%s", dt, p.bm, p.bn, p.stages,
+                             sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "",
+                             occ > 1 and "_o" .. occ or "", p.form or "nk")
   -- BM = 128: each consumer takes 64 rows and all BN columns; BM = 64: both
   -- take the 64 rows, each half of the columns
   local split_m = p.bm == 128
   local wn = split_m and p.bn or p.bn // 2
   local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 1024
+  local block = occ == 1 and 384 or 288 -- 2 consumer warpgroups + the producer
   variant {
     name = name, dtype = dt, params = p, targets = { "sm_90a" },
-    block = 384, smem = smem, align = 16, forms = kn and 2 or 1,
+    block = block, smem = smem, align = 16, forms = kn and 2 or 1,
     min_sm = 90, max_sm = 90, rank = p.rank,
-    tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil, aux = 64,
+    tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and occ or nil, aux = 64,
     cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
     min = p.min_m and { m = p.min_m } or nil,
     max = (p.max_m or p.max_n) and { m = p.max_m, n = p.max_n } or nil,
     source = COMMON .. HOPPER .. wgmma_fn(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, {
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
-      sk = sk,
+      sk = sk, occ = occ,
+      -- one CTA per SM: the producer is a warpgroup whose registers go to the
+      -- consumers (setmaxnreg); two: a single producer warp, and the
+      -- consumers' 64 x 64-column accumulators fit in 65536 / (2 * 288)
+      block = block,
+      pdec = occ == 1 and '\n    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");' or "",
+      cinc = occ == 1 and '    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");' or "",
       es = esize(dt),
       roles = split_m and "64 rows each" or "64 columns each",
       a_off = split_m and "cw * 64 * 128" or "0",
@@ -526,6 +536,8 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, rank = 900 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, rank = 840, min_m = 512 })
+  -- two CTAs per SM: one's epilogue overlaps the other's main loop
+  emit_wg(dt, { bm = 128, bn = 128, stages = 3, occ = 2, rank = 830, min_m = 512 })
   emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 950, max_m = 256 })
   -- split-K for m <= 256: a 128x64 tile in 2 CTAs fills 132 SMs at n <= 4352
   -- (H200, m = 128: 0.86x cuBLAS at n = k = 4096, 0.99x at k = 11008, where
