@@ -139,11 +139,11 @@ __device__ __forceinline__ void kp_gemm_stores(const float *d, int row0, int col
 // made a 500 KB kernel that ran from the instruction cache's misses).  Pair
 // stores need col0 even and ldd even (16-byte aligned variants); PAIRS =
 // false stores element by element (element-aligned variants).
-template <class T, int MI, int NI, bool PAIRS = true>
-__device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, int M, int N,
-                                                 const void *C, long long ldc, void *D,
-                                                 long long ldd, const T *bias, float alpha,
-                                                 float beta, int act, int out_f32) {
+// kp_gemm_terms applies the terms in registers, kp_gemm_epilogue also stores.
+template <class T, int MI, int NI>
+__device__ __forceinline__ void kp_gemm_terms(float *d, int row0, int col0, int M, int N,
+                                              const void *C, long long ldc, const T *bias,
+                                              float alpha, float beta, int act, int out_f32) {
   constexpr int R = MI * NI * 4;
   if (alpha != 1.f) {
 #pragma unroll
@@ -197,6 +197,13 @@ __device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, i
     for (int i = 0; i < R; i++) d[i] = kp_gelu_tanh(d[i]);
     break;
   }
+}
+template <class T, int MI, int NI, bool PAIRS = true>
+__device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, int M, int N,
+                                                 const void *C, long long ldc, void *D,
+                                                 long long ldd, const T *bias, float alpha,
+                                                 float beta, int act, int out_f32) {
+  kp_gemm_terms<T, MI, NI>(d, row0, col0, M, N, C, ldc, bias, alpha, beta, act, out_f32);
   if (out_f32) kp_gemm_stores<float, MI, NI, PAIRS>(d, row0, col0, M, N, D, ldd);
   else kp_gemm_stores<T, MI, NI, PAIRS>(d, row0, col0, M, N, D, ldd);
 }
@@ -298,6 +305,13 @@ __device__ __forceinline__ unsigned long long kp_wg_desc_mn(const void *p) {
   return ((a & 0x3FFFF) >> 4) | (unsigned long long)(8192 >> 4) << 16 |
          (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
 }
+// named barriers: a warp that arrives does not wait for the others
+__device__ __forceinline__ void kp_bar_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void kp_bar_arrive(int id, int threads) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
 __device__ __forceinline__ void kp_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void kp_wg_commit() {
   asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
@@ -345,12 +359,20 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
   constexpr bool KN = ${kn};             // B as (k, n)
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, B_SLICE = B_BYTES / CL;
   constexpr int RED_LD = BN + 4;         // SK > 1: row stride of the partial tile (floats)
+  // EC > 0: the epilogue goes through shared memory, EC columns of a
+  // consumer's 64 x WN slice at a time (rows of EC * 2 bytes, 16-byte chunk q
+  // of row r at q ^ (r % 8): conflict-free both ways), and a warp of the
+  // producer warpgroup stores them, coalesced, while the consumer goes on
+  // with its next tile (named barriers 2 + cw: full, 4 + cw: free)
+  constexpr int EC = ${ec};
+  static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64), "epilogue chunks");
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
   __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte aligned stages
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
   unsigned char *sa = smem, *sb = smem + STAGES * A_BYTES;
+  unsigned char *ebuf = smem + STAGES * (A_BYTES + B_BYTES); // EC > 0: 2 x 64 x EC outputs
   // MC: the CTAs of a cluster take CL vertically adjacent tiles (a tile-row
   // past M computes zeros and stores nothing) and each loads 1/CL of the B
   // tile for all of them (TMA multicast): a stage is free again once every
@@ -403,6 +425,37 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
           if (++stage == STAGES) stage = 0, phase ^= 1;
         }
       }
+    } else if (EC > 0 && !out_f32 && threadIdx.x >= 288 && threadIdx.x < 352 && first < total) {
+      // warps 1 and 2: the global stores of consumer 0 and 1
+      const int cw = (threadIdx.x - 288) / 32, lane = threadIdx.x % 32;
+      const unsigned char *eb = ebuf + cw * (64 * EC * 2);
+      const bool vec = (unsigned long long)D % 16 == 0 && ldd % 8 == 0 && sD % 8 == 0;
+      kp_bar_arrive(4 + cw, 160); // the buffer starts free
+      for (int t = first; t < total; t += step) {
+        kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
+        if (MC) tm = tm * CL + rank;
+        ${T} *Db = (${T} *)D + b * sD;
+        const int r0 = tm * BM + ${row_base}, c0 = tn * BN + ${col_base};
+        for (int p = 0; p < WN / EC; p++) {
+          kp_bar_sync(2 + cw, 160);
+#pragma unroll 4
+          for (int i = lane; i < 64 * EC / 8; i += 32) {
+            const int rl = i / (EC / 8), q = i % (EC / 8);
+            const uint4 v = *(const uint4 *)(eb + rl * (EC * 2) + (q ^ (rl % 8)) * 16);
+            const int r = r0 + rl, c = c0 + p * EC + 8 * q;
+            if (r < M) {
+              ${T} *o = Db + (long long)r * ldd + c;
+              if (vec && c + 8 <= N) *(uint4 *)o = v;
+              else // element by element (registers, not a local copy of v)
+                for (int x = 0; x < 8 && c + x < N; x++) {
+                  const kp_u32 w = x < 2 ? v.x : x < 4 ? v.y : x < 6 ? v.z : v.w;
+                  ((unsigned short *)o)[x] = (unsigned short)(w >> 16 * (x & 1));
+                }
+            }
+          }
+          if (t + step < total || p + 1 < WN / EC) kp_bar_arrive(4 + cw, 160);
+        }
+      }
     }
   } else { // consumers
 ${cinc}
@@ -440,8 +493,29 @@ ${cinc}
       if (SK == 1) {
         const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
         void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
-        kp_gemm_epilogue<${T}, 1, WN / 8>(d, tm * BM + row0, tn * BN + col0, M, N, Cb, ldc, Db,
-                                         ldd, bias, alpha, beta, act, out_f32);
+        if (EC > 0 && !out_f32) {
+          kp_gemm_terms<${T}, 1, WN / 8>(d, tm * BM + row0, tn * BN + col0, M, N, Cb, ldc, bias,
+                                         alpha, beta, act, 0);
+          // this lane's rows warp * 16 + lane / 4 (+ 8) of the 64; chunk j at j ^ (lane / 4)
+          const kp_u32 eb = kp_smem_addr(ebuf) + cw * (64 * EC * 2) +
+                            (warp * 16 + lane / 4) * (EC * 2) + 4 * (lane % 4);
+          const kp_u32 sw = (lane / 4) << 4;
+#pragma unroll
+          for (int p = 0; p < WN / EC; p++) {
+            kp_bar_sync(4 + cw, 160); // the store warp is done with the buffer
+#pragma unroll
+            for (int j = 0; j < EC / 8; j++)
+#pragma unroll
+              for (int h = 0; h < 2; h++) {
+                const float *f = d + 4 * (p * EC / 8 + j) + 2 * h;
+                asm volatile("st.shared.b32 [%0], %1;" ::"r"(eb + (sw ^ (j << 4)) + h * 8 * EC * 2),
+                             "r"(kp_pair<${T}>::pack(f[0], f[1])) : "memory");
+              }
+            kp_bar_arrive(2 + cw, 160);
+          }
+        } else
+          kp_gemm_epilogue<${T}, 1, WN / 8>(d, tm * BM + row0, tn * BN + col0, M, N, Cb, ldc, Db,
+                                           ldd, bias, alpha, beta, act, out_f32);
       } else {
         // this CTA's partial tile into its (now idle) stage memory, once
         // both consumers' last wgmma has read it
@@ -492,14 +566,16 @@ local function emit_wg(dt, p)
   local cl = sk > 1 and sk or p.cluster or 1
   local kn = p.form == "kn"
   local occ = p.occ or 1 -- CTAs per SM
+  local ec = p.ec or 0 -- > 0: the epilogue through shared memory, ec columns at a time
   local name = string.format("gemm_%s_wg_%dx%d_s%d%s%s_%s", dt, p.bm, p.bn, p.stages,
                              sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "",
                              occ > 1 and "_o" .. occ or "", p.form or "nk")
+  if ec > 0 then name = name:gsub("_(%a%a)$", "_e" .. ec .. "_%1") end
   -- BM = 128: each consumer takes 64 rows and all BN columns; BM = 64: both
   -- take the 64 rows, each half of the columns
   local split_m = p.bm == 128
   local wn = split_m and p.bn or p.bn // 2
-  local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 1024
+  local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 2 * 64 * ec * 2 + 1024
   local block = occ == 1 and 384 or 288 -- 2 consumer warpgroups + the producer
   variant {
     name = name, dtype = dt, params = p, targets = { "sm_90a" },
@@ -511,7 +587,7 @@ local function emit_wg(dt, p)
     max = (p.max_m or p.max_n) and { m = p.max_m, n = p.max_n } or nil,
     source = COMMON .. HOPPER .. wgmma_fn(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, {
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
-      sk = sk, occ = occ,
+      sk = sk, occ = occ, ec = ec,
       -- one CTA per SM: the producer is a warpgroup whose registers go to the
       -- consumers (setmaxnreg); two: a single producer warp, and the
       -- consumers' 64 x 64-column accumulators fit in 65536 / (2 * 288)
@@ -534,6 +610,10 @@ end
 for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, rank = 910, min_m = 512 })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, rank = 900 })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 890 })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 880 })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, ec = 128, rank = 895, min_m = 512 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 845 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, rank = 840, min_m = 512 })
   -- two CTAs per SM: one's epilogue overlaps the other's main loop
