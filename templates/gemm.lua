@@ -21,21 +21,24 @@
 -- The grid rule also multiplies by `split` and caps persistent cluster grids
 -- at the clusters that fit (runtime/launch.c).
 --
--- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>[_c2|_k<S>][_o2]_<nk|kn>`):
+-- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>[_c2|_k<S>][_e<EC>]_<nk|kn>`):
 -- warp-specialised, persistent.  Warpgroups 0 and 1 are the consumers, the
--- last warpgroup (`_o2`, two CTAs per SM: the last warp) the producer: one thread
+-- last one the producer: one thread
 -- issues TMA loads (cp.async.bulk.tensor, 128-byte swizzle; A as (k, m,
 -- batch) and B as (k, n, batch) boxes of 64 x BM and 64 x BN, out-of-bounds
 -- elements read as zero, so any M, N, K) into a ring of STAGES shared-memory
 -- stages, each completing on its `full` mbarrier; setmaxnreg gives its
--- registers to the two consumer warpgroups (`_o2`: no setmaxnreg; the other
--- CTA's main loop runs through this one's epilogue).  Each consumer issues wgmma
+-- registers to the two consumer warpgroups.  Each consumer issues wgmma
 -- m64nNk16 (both operands from shared memory, descriptors with 128-byte
 -- swizzle) over its 64-row (or, with BM = 64, 64-column-half) slice, keeps
 -- one wgmma group in flight, and frees a stage (its `empty` mbarrier) once
 -- the group that read it has retired.  The epilogue (alpha, beta * C, bias,
--- activation, rounding) runs from the accumulator registers while the
--- producer already loads the next tile's stages.  Needs 16-byte aligned
+-- activation, rounding) runs in the accumulator registers while the
+-- producer already loads the next tile's stages; `_e<EC>` variants then
+-- write the outputs to shared memory, EC columns at a time, and two more
+-- producer warps store them to D, coalesced, while the consumers start the
+-- next tile (f32 output, and the variants without `_e`, store from the
+-- registers).  Needs 16-byte aligned
 -- rows (align 16: TMA's rule for addresses and strides).
 
 family {
@@ -346,7 +349,7 @@ end
 
 local WG_KERNEL = [[
 // ${name}: BM x BN tiles (consumer warpgroups: ${roles}), BK = 64, ${stages} stages
-extern "C" __global__ void __launch_bounds__(${block}, ${occ})
+extern "C" __global__ void __launch_bounds__(384, 1)
 ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
         const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
         const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
@@ -402,7 +405,8 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
   }
   if (CL > 1) kp_cluster_sync();
   else __syncthreads();
-  if (threadIdx.x >= 256) { // producer${pdec}
+  if (threadIdx.x >= 256) { // producer
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
     if (threadIdx.x == 256) {
       int stage = 0, phase = 0;
       for (int t = first; t < total; t += step) {
@@ -458,11 +462,12 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
       }
     }
   } else { // consumers
-${cinc}
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
     const int cw = wg, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
     const int a_off = ${a_off}, b_off = ${b_off}; // bytes into a stage's tiles
     float d[WN / 2];
     int stage = 0, phase = 0;
+    const unsigned long long da0 = kp_wg_desc(sa + a_off), db0 = ${b_desc}(sb + b_off);
     for (int t = first; t < total; t += step) {
       kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
       if (MC) tm = tm * CL + rank;
@@ -472,8 +477,10 @@ ${cinc}
         for (int i = 0; i < WN / 2; i++) d[i] = 0.f;
       for (int kt = kt0; kt < kt1; kt++) {
         kp_mbar_wait(&full[stage], phase);
-        const unsigned long long da = kp_wg_desc(sa + stage * A_BYTES + a_off);
-        const unsigned long long db = ${b_desc}(sb + stage * B_BYTES + b_off);
+        // a descriptor's address field is (address >> 4) and shared memory
+        // ends below 2^18 bytes: a stage's descriptor is stage 0's plus an offset
+        const unsigned long long da = da0 + stage * (A_BYTES >> 4);
+        const unsigned long long db = db0 + stage * (B_BYTES >> 4);
         kp_wg_fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++)
@@ -565,35 +572,27 @@ local function emit_wg(dt, p)
   local sk = p.split or 1
   local cl = sk > 1 and sk or p.cluster or 1
   local kn = p.form == "kn"
-  local occ = p.occ or 1 -- CTAs per SM
   local ec = p.ec or 0 -- > 0: the epilogue through shared memory, ec columns at a time
   local name = string.format("gemm_%s_wg_%dx%d_s%d%s%s_%s", dt, p.bm, p.bn, p.stages,
                              sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "",
-                             occ > 1 and "_o" .. occ or "", p.form or "nk")
+                             "", p.form or "nk")
   if ec > 0 then name = name:gsub("_(%a%a)$", "_e" .. ec .. "_%1") end
   -- BM = 128: each consumer takes 64 rows and all BN columns; BM = 64: both
   -- take the 64 rows, each half of the columns
   local split_m = p.bm == 128
   local wn = split_m and p.bn or p.bn // 2
   local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 2 * 64 * ec * 2 + 1024
-  local block = occ == 1 and 384 or 288 -- 2 consumer warpgroups + the producer
   variant {
     name = name, dtype = dt, params = p, targets = { "sm_90a" },
-    block = block, smem = smem, align = 16, forms = kn and 2 or 1,
+    block = 384, smem = smem, align = 16, forms = kn and 2 or 1,
     min_sm = 90, max_sm = 90, rank = p.rank,
-    tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and occ or nil, aux = 64,
+    tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil, aux = 64,
     cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
     min = p.min_m and { m = p.min_m } or nil,
     max = (p.max_m or p.max_n) and { m = p.max_m, n = p.max_n } or nil,
     source = COMMON .. HOPPER .. wgmma_fn(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, {
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
-      sk = sk, occ = occ, ec = ec,
-      -- one CTA per SM: the producer is a warpgroup whose registers go to the
-      -- consumers (setmaxnreg); two: a single producer warp, and the
-      -- consumers' 64 x 64-column accumulators fit in 65536 / (2 * 288)
-      block = block,
-      pdec = occ == 1 and '\n    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");' or "",
-      cinc = occ == 1 and '    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");' or "",
+      sk = sk, ec = ec,
       es = esize(dt),
       roles = split_m and "64 rows each" or "64 columns each",
       a_off = split_m and "cw * 64 * 128" or "0",
@@ -608,16 +607,13 @@ local function emit_wg(dt, p)
 end
 
 for _, dt in ipairs({ "f16", "bf16" }) do
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, rank = 910, min_m = 512 })
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, rank = 900 })
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 890 })
-  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 880 })
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, ec = 128, rank = 895, min_m = 512 })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 845 })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850 })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, rank = 840, min_m = 512 })
-  -- two CTAs per SM: one's epilogue overlaps the other's main loop
-  emit_wg(dt, { bm = 128, bn = 128, stages = 3, occ = 2, rank = 830, min_m = 512 })
+  -- the epilogue through shared memory (`_e`) ran 4-14% faster than the
+  -- stores from the accumulator registers at m, n >= 4096 (H100, item 27)
+  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 915 })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, ec = 128, rank = 910, min_m = 512 })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 850 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, ec = 128, rank = 840, min_m = 512 })
   emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 950, max_m = 256 })
   -- split-K for m <= 256: a 128x64 tile in 2 CTAs fills 132 SMs at n <= 4352
   -- (H200, m = 128: 0.86x cuBLAS at n = k = 4096, 0.99x at k = 11008, where
@@ -625,8 +621,9 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256, max_n = 4352 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
   -- B as (k, n): wgmma's transposed-B descriptors
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, rank = 900, form = "kn" })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 905, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 850, form = "kn" })
   emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 970, max_m = 64 })
 end
 
