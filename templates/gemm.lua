@@ -609,9 +609,11 @@ end
 for _, dt in ipairs({ "f16", "bf16" }) do
   -- the epilogue through shared memory (`_e`) ran 4-14% faster than the
   -- stores from the accumulator registers at m, n >= 4096 (H100, item 27)
-  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 915 })
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, ec = 128, rank = 910, min_m = 512 })
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900 })
+  -- 128x256 from m = 1024: below, 128x128 makes twice the tiles for 132 SMs
+  -- (m = 512, n = k = 4096: 33 us against 52 us, H100)
+  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 915, min_m = 1024 })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, ec = 128, rank = 910, min_m = 1024 })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 850 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, ec = 128, rank = 840, min_m = 512 })
   emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 950, max_m = 256 })
@@ -621,8 +623,8 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256, max_n = 4352 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
   -- B as (k, n): wgmma's transposed-B descriptors
-  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 905, form = "kn" })
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 905, min_m = 1024, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024, form = "kn" })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 850, form = "kn" })
   emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 970, max_m = 64 })
 end
