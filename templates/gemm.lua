@@ -96,6 +96,23 @@ __device__ __forceinline__ void kp_gemm_store2(float a0, float a1, int row, int 
   }
 }
 
+// One output (row, col) of one batch's D, in range: the terms, then the store.
+template <class T>
+__device__ __forceinline__ void kp_gemm_store1(float v, int row, int col, const void *C,
+                                               long long ldc, void *D, long long ldd,
+                                               const T *bias, float alpha, float beta, int act,
+                                               int out_f32) {
+  v *= alpha;
+  if (C) {
+    const long long o = (long long)row * ldc + col;
+    v += beta * (out_f32 ? ((const float *)C)[o] : kp_to_f32(((const T *)C)[o]));
+  }
+  if (bias) v += kp_to_f32(bias[col]);
+  v = kp_gemm_act(v, act);
+  if (out_f32) ((float *)D)[(long long)row * ldd + col] = v;
+  else ((T *)D)[(long long)row * ldd + col] = kp_from_f32<T>(v);
+}
+
 // An output pair, or one element, in the output type O (T or float).
 template <class O> struct kp_gemm_out {
   static __device__ __forceinline__ void pair(O *o, float a, float b) {
@@ -640,12 +657,16 @@ end
 -- Every load is a whole 16-byte vector (64 contiguous bytes per row and
 -- quad of lanes), U chunks are loaded before they are used, the W warps of a
 -- block split K and add their partial tiles in shared memory.
-local GEMV_KERNEL = [[
-__device__ __forceinline__ uint4 kp_gemv_ld(const ${T} *p, long long ld, int row, int rows, int k,
+-- 8 elements of a row from column k (zeros past `rows` rows and K columns)
+local GEMV_LD = [[
+#ifndef KP_GEMV_LD
+#define KP_GEMV_LD
+template <class T>
+__device__ __forceinline__ uint4 kp_gemv_ld(const T *p, long long ld, int row, int rows, int k,
                                             int K) {
   uint4 v = make_uint4(0u, 0u, 0u, 0u);
   if (row >= rows || k >= K) return v;
-  const ${T} *q = p + (long long)row * ld + k;
+  const T *q = p + (long long)row * ld + k;
   if (k + 8 <= K) return __ldg((const uint4 *)q);
   kp_u32 x[4] = {0u, 0u, 0u, 0u}; // the row's last, partial vector (constant indices: registers)
 #pragma unroll
@@ -653,6 +674,10 @@ __device__ __forceinline__ uint4 kp_gemv_ld(const ${T} *p, long long ld, int row
     if (k + j < K) x[j / 2] |= (kp_u32)((const unsigned short *)q)[j] << (16 * (j % 2));
   return make_uint4(x[0], x[1], x[2], x[3]);
 }
+#endif
+]]
+
+local GEMV_KERNEL = [[
 __device__ __forceinline__ void kp_gemv_mma(float *c, kp_u32 a0, kp_u32 a1, kp_u32 a2, kp_u32 a3,
                                             kp_u32 b0, kp_u32 b1) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.${ab}.${ab}.f32 {%0, %1, %2, %3}, "
@@ -717,16 +742,8 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
 #pragma unroll
     for (int w = 0; w < W; w++) v += red[w][iq][l];
     const int m = 8 * i + 2 * (l % 4) + (q & 1), n = n0 + 16 * j + l / 4 + 8 * (q >> 1);
-    if (m >= M || n >= N) continue;
-    v *= alpha;
-    if (C) {
-      const long long o = (long long)m * ldc + n;
-      v += beta * (out_f32 ? ((const float *)Cb)[o] : kp_to_f32(((const ${T} *)Cb)[o]));
-    }
-    if (bias) v += kp_to_f32(bias[n]);
-    v = kp_gemm_act(v, act);
-    if (out_f32) ((float *)Db)[(long long)m * ldd + n] = v;
-    else ((${T} *)Db)[(long long)m * ldd + n] = kp_from_f32<${T}>(v);
+    if (m < M && n < N)
+      kp_gemm_store1<${T}>(v, m, n, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
   }
 }
 ]]
@@ -737,7 +754,7 @@ local function emit_gemv(dt, p)
   variant {
     name = name, dtype = dt, params = p, block = p.w * 32, align = 16, forms = 1,
     rank = p.rank, tile = { n = 16 * nt, batch = 1 }, max = { m = p.mmax },
-    source = COMMON .. subst(GEMV_KERNEL, {
+    source = COMMON .. GEMV_LD .. subst(GEMV_KERNEL, {
       name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", es = esize(dt),
       w = p.w, u = p.u, mt = p.mmax // 8, mmax = p.mmax, nt = nt,
     }),
@@ -749,6 +766,105 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_gemv(dt, { mmax = 16, w = 8, u = 4, rank = 1000 })
   emit_gemv(dt, { mmax = 16, nt = 2, w = 8, u = 2, rank = 990 })
   emit_gemv(dt, { mmax = 8, nt = 2, w = 4, u = 4, rank = 990 })
+end
+
+-- ---- skinny m, B as (k, n): CUDA-core GEMV ---------------------------------------
+-- B's rows run along n, so a tensor-core fragment would need transposed
+-- loads; at m <= 8 the FMAs (8 m per 16 bytes of B) keep up with memory.  A
+-- block takes 32 columns: lane % 4 takes 8 of them, and each of the 64
+-- (warp, lane / 4) groups 8 consecutive k-rows of every 512, so that a lane
+-- loads 16 bytes from each of 8 rows of B and from each row of A; the groups'
+-- partial sums meet through shuffles and shared memory.
+local GEMV_KN_KERNEL = [[
+template <class T> __device__ __forceinline__ void kp_gemv_unpack8(uint4 v, float *f) {
+  kp_pair<T>::unpack(v.x, f[0], f[1]);
+  kp_pair<T>::unpack(v.y, f[2], f[3]);
+  kp_pair<T>::unpack(v.z, f[4], f[5]);
+  kp_pair<T>::unpack(v.w, f[6], f[7]);
+}
+
+// ${name}: m <= ${mr}, B as (k, n), 32 columns a block of 8 warps, ${u} steps in flight
+extern "C" __global__ void __launch_bounds__(256)
+${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
+        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
+        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
+        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+  constexpr int MR = ${mr}, U = ${u};
+  __shared__ float red[8][MR][32];
+  const int tiles_n = (N + 31) / 32;
+  const int b = blockIdx.x / tiles_n, n0 = blockIdx.x % tiles_n * 32;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int col = n0 + 8 * (lane % 4), grp = warp * 8 + lane / 4;
+  const ${T} *Ab = A + (sA ? b * sA : 0), *Bb = B + (sB ? b * sB : 0);
+  float acc[MR][8];
+#pragma unroll
+  for (int i = 0; i < MR; i++)
+#pragma unroll
+    for (int x = 0; x < 8; x++) acc[i][x] = 0.f;
+  for (int k1 = 8 * grp; k1 < K; k1 += 512 * U) {
+    uint4 bv[U][8], av[U][MR]; // U steps of 512 k-rows loaded before any is used
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k0 = k1 + 512 * u;
+#pragma unroll
+      for (int j = 0; j < 8; j++) bv[u][j] = kp_gemv_ld(Bb, ldb, k0 + j, K, col, N);
+#pragma unroll
+      for (int i = 0; i < MR; i++) av[u][i] = kp_gemv_ld(Ab, lda, i, M, k0, K);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++)
+#pragma unroll
+      for (int j = 0; j < 8; j++) {
+        float bf[8];
+        kp_gemv_unpack8<${T}>(bv[u][j], bf);
+#pragma unroll
+        for (int i = 0; i < MR; i++) {
+          float af[8];
+          kp_gemv_unpack8<${T}>(av[u][i], af); // (the compiler keeps one unpack per u, i)
+#pragma unroll
+          for (int x = 0; x < 8; x++) acc[i][x] += af[j] * bf[x];
+        }
+      }
+  }
+  // the 8 groups of a warp (lane bits 2..4), then the 8 warps
+#pragma unroll
+  for (int i = 0; i < MR; i++)
+#pragma unroll
+    for (int x = 0; x < 8; x++) {
+      float v = acc[i][x];
+      v += __shfl_xor_sync(0xffffffffu, v, 4);
+      v += __shfl_xor_sync(0xffffffffu, v, 8);
+      v += __shfl_xor_sync(0xffffffffu, v, 16);
+      if (lane < 4) red[warp][i][8 * lane + x] = v;
+    }
+  __syncthreads();
+  const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
+  void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
+  for (int e = threadIdx.x; e < MR * 32; e += 256) {
+    const int i = e / 32, n = n0 + e % 32;
+    float v = 0.f;
+#pragma unroll
+    for (int w = 0; w < 8; w++) v += red[w][i][e % 32];
+    if (i < M && n < N)
+      kp_gemm_store1<${T}>(v, i, n, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
+  }
+}
+]]
+
+local function emit_gemv_kn(dt, mr, u, rank)
+  local name = string.format("gemm_%s_gemv_m%d_u%d_kn", dt, mr, u)
+  variant {
+    name = name, dtype = dt, params = { mr = mr, u = u, form = "kn" }, block = 256, align = 16,
+    forms = 2, rank = rank, tile = { n = 32, batch = 1 }, max = { m = mr },
+    source = COMMON .. GEMV_LD .. subst(GEMV_KN_KERNEL, {
+      name = name, T = ctype(dt), es = esize(dt), mr = mr, u = u,
+    }),
+  }
+end
+
+for _, dt in ipairs({ "f16", "bf16" }) do
+  emit_gemv_kn(dt, 2, 4, 1010)
+  emit_gemv_kn(dt, 8, 2, 1000)
 end
 
 -- ---- any call, any target: the element-aligned fallback -------------------------
