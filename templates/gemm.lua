@@ -325,7 +325,7 @@ __device__ __forceinline__ unsigned long long kp_wg_desc_mn(const void *p) {
   return ((a & 0x3FFFF) >> 4) | (unsigned long long)(8192 >> 4) << 16 |
          (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
 }
-// named barriers: a warp that arrives does not wait for the others
+// named barriers of `threads` threads (arrive: without waiting for the others)
 __device__ __forceinline__ void kp_bar_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
@@ -383,7 +383,12 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
   // consumer's 64 x WN slice at a time (rows of EC * 2 bytes, 16-byte chunk q
   // of row r at q ^ (r % 8): conflict-free both ways), and a warp of the
   // producer warpgroup stores them, coalesced, while the consumer goes on
-  // with its next tile (named barriers 2 + cw: full, 4 + cw: free)
+  // with its next tile.  Named barriers of the consumer warpgroup and its
+  // store warp hand the buffer over: free (4 + cw), where both sync, before
+  // the consumer writes (the store warp is done with the last pass: the
+  // sync orders its reads before the writes); full (2 + cw) after, where
+  // the consumer arrives and the store warp syncs (the arrive makes the
+  // writes visible to it when the barrier completes)
   constexpr int EC = ${ec};
   static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64), "epilogue chunks");
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
@@ -423,7 +428,7 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
   if (CL > 1) kp_cluster_sync();
   else __syncthreads();
   if (threadIdx.x >= 256) { // producer
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
     if (threadIdx.x == 256) {
       int stage = 0, phase = 0;
       for (int t = first; t < total; t += step) {
@@ -451,13 +456,13 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
       const int cw = (threadIdx.x - 288) / 32, lane = threadIdx.x % 32;
       const unsigned char *eb = ebuf + cw * (64 * EC * 2);
       const bool vec = (unsigned long long)D % 16 == 0 && ldd % 8 == 0 && sD % 8 == 0;
-      kp_bar_arrive(4 + cw, 160); // the buffer starts free
       for (int t = first; t < total; t += step) {
         kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
         if (MC) tm = tm * CL + rank;
         ${T} *Db = (${T} *)D + b * sD;
         const int r0 = tm * BM + ${row_base}, c0 = tn * BN + ${col_base};
         for (int p = 0; p < WN / EC; p++) {
+          kp_bar_sync(4 + cw, 160);
           kp_bar_sync(2 + cw, 160);
 #pragma unroll 4
           for (int i = lane; i < 64 * EC / 8; i += 32) {
@@ -474,12 +479,11 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
                 }
             }
           }
-          if (t + step < total || p + 1 < WN / EC) kp_bar_arrive(4 + cw, 160);
         }
       }
     }
   } else { // consumers
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
     const int cw = wg, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
     const int a_off = ${a_off}, b_off = ${b_off}; // bytes into a stage's tiles
     float d[WN / 2];
@@ -526,7 +530,7 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
           const kp_u32 sw = (lane / 4) << 4;
 #pragma unroll
           for (int p = 0; p < WN / EC; p++) {
-            kp_bar_sync(4 + cw, 160); // the store warp is done with the buffer
+            kp_bar_sync(4 + cw, 160); // the store warp is done with the last pass
 #pragma unroll
             for (int j = 0; j < EC / 8; j++)
 #pragma unroll
