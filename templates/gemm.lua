@@ -325,9 +325,10 @@ __device__ __forceinline__ unsigned long long kp_wg_desc_mn(const void *p) {
   return ((a & 0x3FFFF) >> 4) | (unsigned long long)(8192 >> 4) << 16 |
          (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
 }
-// a named barrier of `threads` threads
+// a named barrier of `threads` threads (barrier.sync, not bar.sync: that is
+// the .aligned form, which a warp not converged since a branch must not run)
 __device__ __forceinline__ void kp_bar_sync(int id, int threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+  asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 __device__ __forceinline__ void kp_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void kp_wg_commit() {
