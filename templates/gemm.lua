@@ -854,7 +854,7 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
 ]]
 
 local function emit_gemv_kn(dt, mr, u, rank)
-  local name = string.format("gemm_%s_gemv_m%d_u%d_kn", dt, mr, u)
+  local name = string.format("gemm_%s_fma_m%d_u%d_kn", dt, mr, u)
   variant {
     name = name, dtype = dt, params = { mr = mr, u = u, form = "kn" }, block = 256, align = 16,
     forms = 2, rank = rank, tile = { n = 32, batch = 1 }, max = { m = mr },

@@ -4,7 +4,8 @@
 ** HGMMA (wgmma reached the tensor cores instead of being lowered away),
 ** every one with "_mma_" or "_gemv_" HMMA (mma.sync; checked on every cubin target, not
 ** only sm_80), and no gemm variant touches local memory (LDL/STL: spills or
-** a register array indexed at run time), whatever ptxas reported.
+** a register array indexed at run time), whatever ptxas reported.  ("_fma_"
+** variants, the (k, n) GEMV, run on the CUDA cores by design.)
 **
 ** cuobjdump: $CUOBJDUMP (the Makefile sets it: $(CUDA_HOME)/bin/cuobjdump,
 ** else one on PATH, else the one pip's nvidia-cuda-cuobjdump installed),
