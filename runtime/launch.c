@@ -306,36 +306,28 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
     at.value.clusterDim.z = 1;
     CUlaunchConfig cfg;
     memset(&cfg, 0, sizeof cfg);
-    {
-      /* A persistent grid larger than the clusters that fit at once would
-      ** run its last clusters after the others: cap it at what fits (the
-      ** GPCs' SM counts can leave SMs that no cluster can use). */
-      int *fit = &ctx->clusters[e - ctx->pack.entries];
-      int n = __atomic_load_n(fit, __ATOMIC_RELAXED);
-      if (!n && d->cuOccupancyMaxActiveClusters) {
-        cfg.gridDimX = (unsigned)grid;
-        cfg.gridDimY = cfg.gridDimZ = 1;
-        cfg.blockDimX = e->block;
-        cfg.blockDimY = cfg.blockDimZ = 1;
-        cfg.sharedMemBytes = e->smem;
-        cfg.attrs = &at;
-        cfg.numAttrs = 1;
-        CUresult r = d->cuOccupancyMaxActiveClusters(&n, s->fn, &cfg);
-        if (r != CUDA_SUCCESS || n < 1) n = -1;
-        __atomic_store_n(fit, n, __ATOMIC_RELAXED);
-        kp_log(ctx, KP_LOG_INFO, "%s: %d clusters of %u fit at once (CUresult %d)", e->name, n,
-               e->cluster, (int)r);
-      }
-      if (e->persist && n > 0 && grid > (uint64_t)n * e->cluster) grid = (uint64_t)n * e->cluster;
-    }
     cfg.gridDimX = (unsigned)grid;
     cfg.gridDimY = cfg.gridDimZ = 1;
     cfg.blockDimX = e->block;
     cfg.blockDimY = cfg.blockDimZ = 1;
     cfg.sharedMemBytes = e->smem;
-    cfg.hStream = (CUstream)stream;
     cfg.attrs = &at;
     cfg.numAttrs = 1;
+    /* A persistent grid larger than the clusters that fit at once would run
+    ** its last clusters after the others: cap it at what fits (the GPCs' SM
+    ** counts can leave SMs that no cluster can use). */
+    int *fit = &ctx->clusters[e - ctx->pack.entries];
+    int n = __atomic_load_n(fit, __ATOMIC_RELAXED);
+    if (!n && d->cuOccupancyMaxActiveClusters) {
+      CUresult r = d->cuOccupancyMaxActiveClusters(&n, s->fn, &cfg);
+      if (r != CUDA_SUCCESS || n < 1) n = -1;
+      __atomic_store_n(fit, n, __ATOMIC_RELAXED);
+      kp_log(ctx, KP_LOG_INFO, "%s: %d clusters of %u fit at once (CUresult %d)", e->name, n,
+             e->cluster, (int)r);
+    }
+    if (e->persist && n > 0 && grid > (uint64_t)n * e->cluster)
+      cfg.gridDimX = (unsigned)((uint64_t)n * e->cluster);
+    cfg.hStream = (CUstream)stream;
     KP_CU(ctx, d->cuLaunchKernelEx(&cfg, s->fn, args, NULL));
   } else {
     KP_CU(ctx, d->cuLaunchKernel(s->fn, (unsigned)grid, 1, 1, e->block, 1, 1, e->smem,
