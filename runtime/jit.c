@@ -70,6 +70,16 @@ kp_status kp_nvrtc_version(int *major, int *minor, char *err, size_t errlen) {
   return KP_OK;
 }
 
+int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i) {
+  const char *e = getenv("KP_JIT");
+  if ((e && !strcmp(e, "nvrtc")) || i >= pk->n_entries || !pk->entries[i].is_ptx) return 0;
+  size_t n;
+  char *src = kpk_source_dup(pk, i, &n);
+  int ok = src && !memmem(src, n, "__CUDA_ARCH", 11);
+  free(src);
+  return ok;
+}
+
 /* ---- key and paths ------------------------------------------------------------ */
 
 kp_status kp_jit_key(const char *src, size_t srclen, const char *target, char key[40], char *err,

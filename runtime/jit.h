@@ -20,6 +20,7 @@
 #define KP_JIT_H
 
 #include "internal.h"
+#include "pack.h"
 
 typedef struct kp_jit_out {
   unsigned char *image; /* malloc'd cubin (or PTX for compute_XY), caller frees */
@@ -29,6 +30,19 @@ typedef struct kp_jit_out {
   char key[40];         /* hex cache key */
   char path[700];       /* cache entry path ("" when the cache is unusable) */
 } kp_jit_out;
+
+/*
+** First use from the pack's PTX: where the JIT's source pack is a PTX pack
+** (compute_80.kpk), entry i is loaded as its PTX, which the driver compiles
+** for the device (whole-program ptxas, NVRTC's own last phase), instead of
+** NVRTC compiling the source: the front end and NVVM (55-65% of an NVRTC
+** compile) are skipped.  The same code: NVVM emits the same PTX for
+** compute_80 as for the device as long as the source does not test the
+** architecture, and ptxas turns it into the same SASS (checked over every
+** variant, bench/NOTES.md item 27).  So an entry qualifies when it is PTX
+** and its source holds no __CUDA_ARCH test; KP_JIT=nvrtc turns this off.
+*/
+int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i);
 
 /* NVRTC version through dlopen; KP_ERR_UNSUPPORTED with a message if absent. */
 kp_status kp_nvrtc_version(int *major, int *minor, char *err, size_t errlen);

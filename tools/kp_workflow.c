@@ -332,7 +332,8 @@ static int warm_jit_all(kp_ctx *ctx, const warm_call *calls, int ncalls, int job
   for (int i = 0; i < ncalls; i++) {
     char why[64];
     int e = kp_explain(ctx, &calls[i].c, why, sizeof why);
-    int seen = e < 0;
+    /* (entries the driver compiles from the pack's PTX load in the calls' loop) */
+    int seen = e < 0 || kp_jit_from_ptx(&ctx->pack, (uint32_t)e);
     for (int k = 0; k < n && !seen; k++) seen = idx[k] == e;
     if (!seen) idx[n++] = e;
   }
