@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,7 +30,8 @@ void kp_progress_init(kp_progress *p, FILE *out, const char *what, int total, in
   p->what = what;
   p->total = total;
   p->t0 = kp_progress_now();
-  p->tty = isatty(fileno(out));
+  const char *plain = getenv("KP_PROGRESS_PLAIN"); /* e.g. shards sharing a terminal */
+  p->tty = isatty(fileno(out)) && !(plain && *plain && strcmp(plain, "0"));
   p->quiet = quiet;
   p->last = -1e30;
 }

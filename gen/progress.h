@@ -6,6 +6,8 @@
 ** (a log, a pipe) plain lines without escape codes, at most one every
 ** log_every_s seconds (0: every step).  quiet: nothing at all.  Other
 ** output while a terminal line is open goes after kp_progress_break().
+** KP_PROGRESS_PLAIN=1 asks for plain lines on a terminal too (processes
+** that share one, as kp tune --devices' shards do).
 */
 #ifndef KP_PROGRESS_H
 #define KP_PROGRESS_H
