@@ -70,12 +70,16 @@ kp_status kp_nvrtc_version(int *major, int *minor, char *err, size_t errlen) {
   return KP_OK;
 }
 
-int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i) {
+int kp_jit_ptx_ok(int is_ptx, const char *src, size_t srclen) {
   const char *e = getenv("KP_JIT");
-  if ((e && !strcmp(e, "nvrtc")) || i >= pk->n_entries || !pk->entries[i].is_ptx) return 0;
-  size_t n;
+  return is_ptx && !(e && !strcmp(e, "nvrtc")) && src && !memmem(src, srclen, "__CUDA_ARCH", 11);
+}
+
+int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i) {
+  if (i >= pk->n_entries || !pk->entries[i].is_ptx) return 0;
+  size_t n = 0;
   char *src = kpk_source_dup(pk, i, &n);
-  int ok = src && !memmem(src, n, "__CUDA_ARCH", 11);
+  int ok = kp_jit_ptx_ok(1, src, n);
   free(src);
   return ok;
 }

@@ -43,6 +43,8 @@ typedef struct kp_jit_out {
 ** and its source holds no __CUDA_ARCH test; KP_JIT=nvrtc turns this off.
 */
 int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i);
+/* The rule itself, for one image kind and source (1: use the PTX). */
+int kp_jit_ptx_ok(int is_ptx, const char *src, size_t srclen);
 
 /* NVRTC version through dlopen; KP_ERR_UNSUPPORTED with a message if absent. */
 kp_status kp_nvrtc_version(int *major, int *minor, char *err, size_t errlen);
