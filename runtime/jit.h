@@ -35,16 +35,18 @@ typedef struct kp_jit_out {
 ** First use from the pack's PTX: where the JIT's source pack is a PTX pack
 ** (compute_80.kpk), entry i is loaded as its PTX, which the driver compiles
 ** for the device (whole-program ptxas, NVRTC's own last phase), instead of
-** NVRTC compiling the source: the front end and NVVM (55-65% of an NVRTC
-** compile) are skipped.  The same code: NVVM emits the same PTX for
-** compute_80 as for the device as long as the source does not test the
-** architecture, and ptxas turns it into the same SASS (checked over every
-** variant, bench/NOTES.md item 27).  So an entry qualifies when it is PTX
-** and its source holds no __CUDA_ARCH test; KP_JIT=nvrtc turns this off.
+** NVRTC compiling the source for `target`: the front end and NVVM (55-65% of
+** an NVRTC compile) are skipped.  Only where that is the same code: NVVM
+** emits the same PTX for compute_80 as for sm_80..sm_90, so ptxas makes the
+** same SASS (checked over every variant for sm_90a, samples for sm_86, sm_89,
+** sm_90: bench/NOTES.md item 27); for sm_100 and newer it emits different
+** PTX, so those keep NVRTC.  Hence: the entry is PTX of compute_80..90, the
+** target is sm_80..sm_9x, the source holds no __CUDA_ARCH test, and KP_JIT
+** is not "nvrtc".
 */
-int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i);
-/* The rule itself, for one image kind and source (1: use the PTX). */
-int kp_jit_ptx_ok(int is_ptx, const char *src, size_t srclen);
+int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i, const char *target);
+/* The rule itself, for a pack target, a JIT target and a source (1: PTX). */
+int kp_jit_ptx_ok(const char *pack_target, const char *target, const char *src, size_t srclen);
 
 /* NVRTC version through dlopen; KP_ERR_UNSUPPORTED with a message if absent. */
 kp_status kp_nvrtc_version(int *major, int *minor, char *err, size_t errlen);

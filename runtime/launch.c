@@ -92,7 +92,7 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
   st = kpk_check_entry(&ctx->pack, i, err, sizeof err);
   if (st != KP_OK) return kp_fail(ctx, st, "%s", err);
   CUmodule m = NULL;
-  if (ctx->jit_target[0] && kp_jit_from_ptx(&ctx->pack, i)) {
+  if (ctx->jit_target[0] && kp_jit_from_ptx(&ctx->pack, i, ctx->jit_target)) {
     /* no cubin for this device: the driver compiles the pack's PTX (jit.h) */
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -47,17 +47,24 @@ static void fresh_cache(char *dir, size_t n) {
 
 #define VARIANT "softmax_bf16_warp_v8_n1"
 
-/* First use from PTX (jit.h): a PTX entry qualifies unless its source tests
-** __CUDA_ARCH__, a cubin never, and KP_JIT=nvrtc turns it off. */
+/* First use from PTX (jit.h): compute_80..90 PTX for an sm_80..sm_9x device
+** qualifies unless the source tests __CUDA_ARCH__; Blackwell targets (NVVM's
+** PTX differs there), other packs and KP_JIT=nvrtc do not. */
 START_TEST(test_ptx_route_rule) {
   const char *plain = "extern \"C\" __global__ void k(float *p) { *p = 1.f; }\n";
   const char *arch = "#if __CUDA_ARCH__ >= 900\n#endif\nextern \"C\" __global__ void k() {}\n";
+  size_t n = strlen(plain);
   unsetenv("KP_JIT");
-  ck_assert_int_eq(kp_jit_ptx_ok(1, plain, strlen(plain)), 1);
-  ck_assert_int_eq(kp_jit_ptx_ok(0, plain, strlen(plain)), 0);
-  ck_assert_int_eq(kp_jit_ptx_ok(1, arch, strlen(arch)), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", plain, n), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_86", plain, n), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_100", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_120", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_90", "sm_80", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_100", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("sm_80", "sm_90", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", arch, strlen(arch)), 0);
   setenv("KP_JIT", "nvrtc", 1);
-  ck_assert_int_eq(kp_jit_ptx_ok(1, plain, strlen(plain)), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", plain, n), 0);
   unsetenv("KP_JIT");
   /* the packs: PTX entries by their source, cubin entries never, none past the end */
   const char *targets[] = {"compute_80", "sm_90a"};
@@ -67,13 +74,15 @@ START_TEST(test_ptx_route_rule) {
     kpk_pack pk;
     ck_assert_msg(kpk_open(&pk, path, err, sizeof err) == KP_OK, "%s", err);
     for (uint32_t i = 0; i < pk.n_entries; i++) {
-      size_t n;
-      char *src = kpk_source_dup(&pk, i, &n);
+      size_t len;
+      char *src = kpk_source_dup(&pk, i, &len);
       ck_assert_ptr_nonnull(src);
-      ck_assert_int_eq(kp_jit_from_ptx(&pk, i), pk.entries[i].is_ptx && kp_jit_ptx_ok(1, src, n));
+      ck_assert_int_eq(kp_jit_from_ptx(&pk, i, "sm_90"),
+                       pk.entries[i].is_ptx && kp_jit_ptx_ok(pk.target, "sm_90", src, len));
+      ck_assert_int_eq(kp_jit_from_ptx(&pk, i, "sm_100"), 0);
       free(src);
     }
-    ck_assert_int_eq(kp_jit_from_ptx(&pk, pk.n_entries), 0);
+    ck_assert_int_eq(kp_jit_from_ptx(&pk, pk.n_entries, "sm_90"), 0);
     kpk_close(&pk);
   }
 }
@@ -314,9 +323,10 @@ static int count_files(const char *dir) {
   return n;
 }
 
-/* The PTX pack on any GPU: first use goes through the driver's compilation of
-** the pack's PTX (no NVRTC, nothing in the cache) and computes correctly;
-** with KP_JIT=nvrtc the same calls compile the sources and fill the cache. */
+/* The PTX pack on an sm_80..sm_9x GPU: first use goes through the driver's
+** compilation of the pack's PTX (no NVRTC, nothing in the cache) and computes
+** correctly; with KP_JIT=nvrtc (and on Blackwell) the same calls compile the
+** sources and fill the cache. */
 START_TEST(test_gpu_jit_from_ptx) {
   gpu g;
   gpu_open(&g, "jit_from_ptx", 0);
@@ -329,11 +339,14 @@ START_TEST(test_gpu_jit_from_ptx) {
     kp_status st;
     kp_ctx *ctx = ctx_with_pack("compute_80", 0, &st);
     ck_assert_msg(st == KP_OK, "%s: %s", kp_status_name(st), kp_ctx_errmsg(ctx));
+    kp_device_info di;
+    ck_assert(kp_ctx_device_info(ctx, &di) == KP_OK);
+    int ptx = !nvrtc && di.sm < 100;
     for (int s = 0; s < 3; s++)
-      rmsnorm_case(&g, ctx, shapes[s][0], shapes[s][1], nvrtc ? "JIT (NVRTC)" : "JIT (PTX)");
+      rmsnorm_case(&g, ctx, shapes[s][0], shapes[s][1], ptx ? "JIT (PTX)" : "JIT (NVRTC)");
     kp_ctx_destroy(ctx);
     int files = count_files(dir);
-    if (nvrtc) ck_assert_msg(files > 0, "KP_JIT=nvrtc: no cache entry in %s", dir);
+    if (!ptx) ck_assert_msg(files > 0, "NVRTC route: no cache entry in %s", dir);
     else ck_assert_msg(files == 0, "PTX route: %d NVRTC cache entries in %s", files, dir);
   }
   unsetenv("KP_JIT");

@@ -344,7 +344,7 @@ static int warm_jit_all(kp_ctx *ctx, const warm_call *calls, int ncalls, int job
     char why[64];
     int e = kp_explain(ctx, &calls[i].c, why, sizeof why);
     /* (entries the driver compiles from the pack's PTX load in the calls' loop) */
-    int seen = e < 0 || kp_jit_from_ptx(&ctx->pack, (uint32_t)e);
+    int seen = e < 0 || kp_jit_from_ptx(&ctx->pack, (uint32_t)e, ctx->jit_target);
     for (int k = 0; k < n && !seen; k++) seen = idx[k] == e;
     if (!seen) idx[n++] = e;
   }
