@@ -456,7 +456,6 @@ static void env_close(bench_env *env) {
   env->d->cuStreamDestroy(env->stream);
 }
 
-
 static int named(const char *name, const char *const *only, int n_only) {
   if (!only) return 1;
   for (int i = 0; i < n_only; i++)
