@@ -147,7 +147,8 @@ endif
 # Each compile prints the build's progress line (done / total, elapsed, ETA,
 # target/variant; kpgen.c): one line rewritten on a terminal, plain lines in a
 # log or with V=1, nothing with make -s.  progress-init counts the compiles
-# to run, once per make run and before any of them (an order-only prerequisite).
+# to run, once per make run and before any of them (an order-only prerequisite);
+# the list of every variant x target goes in a file (too long for a command).
 define kp_compile_rule
 $(B)/obj/$(1)%.bin: $(SRCDIR)/$$$$(notdir $$$$*).cu $(B)/obj/gen/nvrtc_compile.o | $(KPGEN) progress-init
 	@mkdir -p $$(@D)
@@ -157,8 +158,9 @@ PROGRESS := $(B)/.progress
 PROGRESS_MODE = $(if $(findstring s,$(firstword -$(MAKEFLAGS))),2,$(if $(filter 1,$(V)),1,0))
 .PHONY: progress-init
 progress-init: | $(KPGEN)
+	$(file >$(PROGRESS).bins,$(foreach t,$(ARCHS),$(call variant_bins,$(t))))
 	$(Q)$(KPGEN) progress-init $(PROGRESS) $(PROGRESS_MODE) $(SRCDIR) $(B)/obj/gen/nvrtc_compile.o \
-	  $(foreach t,$(ARCHS),$(call variant_bins,$(t)))
+	  @$(PROGRESS).bins
 $(eval $(call kp_compile_rule,sm_))
 $(eval $(call kp_compile_rule,compute_))
 

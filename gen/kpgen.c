@@ -5,7 +5,7 @@
 **   kpgen emit TEMPLATE SRCDIR            write SRCDIR/<variant>.cu (only if changed)
 **   kpgen compile SRC.cu TARGET OUTBASE [PROGRESS]
 **                                         NVRTC -> OUTBASE.bin + OUTBASE.info
-**   kpgen progress-init PROGRESS MODE SRCDIR DEP BIN...
+**   kpgen progress-init PROGRESS MODE SRCDIR DEP BIN...|@LIST
 **                                         count the BINs to build (missing or
 **                                         older than their source or DEP)
 **   kpgen pack TARGET OBJDIR SRCDIR OUT TEMPLATE...
@@ -53,7 +53,7 @@ static int usage(void) {
   fputs("usage: kpgen mk SRCDIR TEMPLATE...\n"
         "       kpgen emit TEMPLATE SRCDIR\n"
         "       kpgen compile SRC.cu TARGET OUTBASE [PROGRESS]\n"
-        "       kpgen progress-init PROGRESS MODE SRCDIR DEP BIN...\n"
+        "       kpgen progress-init PROGRESS MODE SRCDIR DEP BIN...|@LIST\n"
         "       kpgen pack TARGET OBJDIR SRCDIR OUT.kpk TEMPLATE...\n"
         "       kpgen neighbours TEMPLATE VARIANT SRCDIR [PACK]\n"
         "       kpgen extend OLD.kpk OUT.kpk TEMPLATEDIR OBJDIR SRC.cu...\n"
@@ -275,22 +275,36 @@ static int mtime_after(const struct stat *a, const struct stat *b) {
          (a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec > b->st_mtim.tv_nsec);
 }
 
-/* PROGRESS MODE SRCDIR DEP BIN...: how many BINs make will build (an
-** estimate: a template edit that changes sources shows up as compiles past
-** the count, which then grows). */
+/* Is bin to be built: missing, or older than its source or dep? */
+static int stale(const char *bin, const char *srcdir, const struct stat *dep) {
+  const char *base = strrchr(bin, '/');
+  char path[1024];
+  struct stat st, src;
+  snprintf(path, sizeof path, "%s/%s", srcdir, base ? base + 1 : bin);
+  size_t l = strlen(path);
+  if (l > 4 && !strcmp(path + l - 4, ".bin")) snprintf(path + l - 4, sizeof path - (l - 4), ".cu");
+  return stat(bin, &st) != 0 || (dep && mtime_after(dep, &st)) ||
+         (stat(path, &src) == 0 && mtime_after(&src, &st));
+}
+
+/* PROGRESS MODE SRCDIR DEP BIN... (or @FILE, the BINs in FILE separated by
+** blanks): how many BINs make will build (an estimate: a template edit that
+** changes sources shows up as compiles past the count, which then grows). */
 static int cmd_progress_init(int argc, char **argv) {
   if (argc < 4) return usage();
-  struct stat dep, st, src;
+  struct stat dep;
   int have_dep = stat(argv[3], &dep) == 0, total = 0;
   for (int i = 4; i < argc; i++) {
-    const char *base = strrchr(argv[i], '/');
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", argv[2], base ? base + 1 : argv[i]);
-    size_t l = strlen(path);
-    if (l > 4 && !strcmp(path + l - 4, ".bin")) snprintf(path + l - 4, sizeof path - (l - 4), ".cu");
-    if (stat(argv[i], &st) != 0 || (have_dep && mtime_after(&dep, &st)) ||
-        (stat(path, &src) == 0 && mtime_after(&src, &st)))
-      total++;
+    if (argv[i][0] != '@') {
+      total += stale(argv[i], argv[2], have_dep ? &dep : NULL);
+      continue;
+    }
+    size_t n;
+    char *list = (char *)slurp(argv[i] + 1, &n);
+    if (!list) return die("cannot read %s", argv[i] + 1);
+    for (char *b = strtok(list, " \t\n"); b; b = strtok(NULL, " \t\n"))
+      total += stale(b, argv[2], have_dep ? &dep : NULL);
+    free(list);
   }
   FILE *f = fopen(argv[0], "w");
   if (!f) return die("cannot write %s", argv[0]);
