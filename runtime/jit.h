@@ -37,12 +37,14 @@ typedef struct kp_jit_out {
 ** for the device (whole-program ptxas, NVRTC's own last phase), instead of
 ** NVRTC compiling the source for `target`: the front end and NVVM (55-65% of
 ** an NVRTC compile) are skipped.  Only where that is the same code: NVVM
-** emits the same PTX for compute_80 as for sm_80..sm_90, so ptxas makes the
-** same SASS (checked over every variant for sm_90a, samples for sm_86, sm_89,
-** sm_90: bench/NOTES.md item 27); for sm_100 and newer it emits different
-** PTX, so those keep NVRTC.  Hence: the entry is PTX of compute_80..90, the
-** target is sm_80..sm_9x, the source holds no __CUDA_ARCH test, and KP_JIT
-** is not "nvrtc".
+** emits the same PTX for compute_80 as for sm_80..sm_90, and for compute_100
+** as for sm_100, so ptxas makes the same SASS (checked over every variant for
+** compute_80 -> sm_90a and compute_100 -> sm_100, samples for sm_86, sm_89,
+** sm_90: bench/NOTES.md item 27); compute_80 PTX for sm_100 and newer, and
+** compute_100 PTX for sm_103, are different code, so those keep NVRTC.
+** Hence: PTX of compute_80..90 for an sm_80..sm_9x target, or compute_100
+** PTX (a pack built with ARCHS += compute_100) for sm_100; no __CUDA_ARCH
+** test in the source; KP_JIT is not "nvrtc".
 */
 int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i, const char *target);
 /* The rule itself, for a pack target, a JIT target and a source (1: PTX). */

@@ -47,9 +47,10 @@ static void fresh_cache(char *dir, size_t n) {
 
 #define VARIANT "softmax_bf16_warp_v8_n1"
 
-/* First use from PTX (jit.h): compute_80..90 PTX for an sm_80..sm_9x device
-** qualifies unless the source tests __CUDA_ARCH__; Blackwell targets (NVVM's
-** PTX differs there), other packs and KP_JIT=nvrtc do not. */
+/* First use from PTX (jit.h): compute_80..90 PTX for an sm_80..sm_9x device,
+** or compute_100 PTX for sm_100, qualifies unless the source tests
+** __CUDA_ARCH__; other pairs (NVVM's PTX differs), cubin packs and
+** KP_JIT=nvrtc do not. */
 START_TEST(test_ptx_route_rule) {
   const char *plain = "extern \"C\" __global__ void k(float *p) { *p = 1.f; }\n";
   const char *arch = "#if __CUDA_ARCH__ >= 900\n#endif\nextern \"C\" __global__ void k() {}\n";
@@ -60,7 +61,10 @@ START_TEST(test_ptx_route_rule) {
   ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_100", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_120", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_90", "sm_80", plain, n), 0);
-  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_100", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_100", plain, n), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_103", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_120", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_90", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("sm_80", "sm_90", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", arch, strlen(arch)), 0);
   setenv("KP_JIT", "nvrtc", 1);
