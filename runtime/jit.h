@@ -39,8 +39,8 @@ typedef struct kp_jit_out {
 ** an NVRTC compile) are skipped.  Only where that is the same code: NVVM
 ** emits the same PTX for compute_80 as for sm_80..sm_90, and for compute_100
 ** as for sm_100, so ptxas makes the same SASS (checked over every variant for
-** compute_80 -> sm_90a and compute_100 -> sm_100, samples for sm_86, sm_89,
-** sm_90: bench/NOTES.md item 27); compute_80 PTX for sm_100 and newer, and
+** compute_80 -> sm_90 and sm_90a and compute_100 -> sm_100, samples for
+** sm_86 and sm_89: bench/NOTES.md item 27); compute_80 PTX for sm_100 and newer, and
 ** compute_100 PTX for sm_103, are different code, so those keep NVRTC.
 ** Hence: PTX of compute_80..90 for an sm_80..sm_9x target, or compute_100
 ** PTX (a pack built with ARCHS += compute_100) for sm_100; no __CUDA_ARCH
