@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 #include "jit.h"
@@ -91,7 +92,22 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
   st = kpk_check_entry(&ctx->pack, i, err, sizeof err);
   if (st != KP_OK) return kp_fail(ctx, st, "%s", err);
   CUmodule m = NULL;
-  if (ctx->jit_target[0]) { /* no cubin for this device in the pack: compile its source */
+  if (ctx->jit_target[0] && kp_jit_from_ptx(&ctx->pack, i, ctx->jit_target)) {
+    /* no cubin for this device: the driver compiles the pack's PTX (jit.h) */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CUresult r = d->cuModuleLoadData(&m, ctx->pack.blobs + e->image_off);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (r == CUDA_SUCCESS)
+      kp_log(ctx, KP_LOG_INFO, "JIT: %s for %s from the pack's PTX (driver) took %.1f ms", e->name,
+             ctx->jit_target, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+    else { /* e.g. PTX newer than the driver: NVRTC below may still do */
+      kp_log(ctx, KP_LOG_DEBUG, "%s: the driver cannot compile its PTX (error %d): NVRTC instead",
+             e->name, (int)r);
+      m = NULL;
+    }
+  }
+  if (!m && ctx->jit_target[0]) { /* no cubin for this device in the pack: compile its source */
     kp_jit_out j;
     size_t srclen;
     char *src = kpk_source_dup(&ctx->pack, i, &srclen);
@@ -104,7 +120,7 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
     if (r != CUDA_SUCCESS)
       return kp_cu_fail(ctx, r, "cuModuleLoadData of a JIT-compiled cubin (is the driver older "
                         "than NVRTC?)", __FILE__, __LINE__);
-  } else {
+  } else if (!m) {
     CUresult r = d->cuModuleLoadData(&m, ctx->pack.blobs + e->image_off);
     if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION || r == CUDA_ERROR_NO_BINARY_FOR_GPU)
       return kp_fail(ctx, KP_ERR_UNSUPPORTED,
