@@ -616,17 +616,15 @@ template <int LANES> __device__ __forceinline__ float kp_lanes_sum(float v) {
 // partial vectors, so the activation is compiled U*VEC times, not twice
 // that: code size is first-use compile time (and fewer registers).
 // VEC * sizeof(T) == 16 or VEC == 1.  H: hint of the whole-vector loads.
-// gal, ual: gate's and up's rows at y's residue mod 16 (per-row peeling).
 template <class T, int VEC, int SPAN, int U, class Op, int H>
 __device__ __forceinline__ void kp_glu_step(const T *__restrict__ gr, const T *__restrict__ ur,
-                                            T *__restrict__ yr, long long c, long long n,
-                                            bool gal = true, bool ual = true) {
+                                            T *__restrict__ yr, long long c, long long n) {
   typedef kp_raw_io<T, VEC, H> io;
   typename io::raw g[U], u[U];
 #pragma unroll
-  for (int k = 0; k < U; k++) g[k] = io::load(gr, c + k * SPAN, n, gal);
+  for (int k = 0; k < U; k++) g[k] = io::load(gr, c + k * SPAN, n);
 #pragma unroll
-  for (int k = 0; k < U; k++) u[k] = io::load(ur, c + k * SPAN, n, ual);
+  for (int k = 0; k < U; k++) u[k] = io::load(ur, c + k * SPAN, n);
 #pragma unroll
   for (int k = 0; k < U; k++) {
     if (c + k * SPAN >= n) break;
@@ -650,7 +648,9 @@ __device__ __forceinline__ void kp_glu_step(const T *__restrict__ gr, const T *_
 // H: cache hint of gate and up's whole-vector loads (kp_ld16_hint).
 // PEEL (16-byte vectors): rows at any residue mod 16 bytes (per-row peeling,
 // above): the elements before y's row's first 16-byte boundary one per
-// lane, the rest from there.
+// lane, the rest from there.  A row whose gate or up is at another residue
+// than y's goes element by element (the shifted loads of both inputs, at
+// the register caps the GLU shapes run at, spilled on sm_90a).
 template <class T, int VEC, int TX, int TY, int U, class Op, int H = 0, bool PEEL = false>
 __device__ __forceinline__ void kp_glu_rows(const T *__restrict__ gate, const T *__restrict__ up,
                                            long long ldin, T *__restrict__ y, long long ldy,
@@ -664,16 +664,17 @@ __device__ __forceinline__ void kp_glu_rows(const T *__restrict__ gate, const T 
   T *yr = y + row * ldy;
   // (the 2-to-8-byte vectors below: the same step with float arrays)
   long long n = cols;
-  bool gal = true, ual = true;
   if constexpr (PEEL && VEC * sizeof(T) == 16) {
     const int h = kp_head(yr, n);
-    for (int i = tx; i < h; i += TX) kp_store1(yr + i, Op::f(kp_load1(gr + i), kp_load1(ur + i)));
-    gr += h, ur += h, yr += h, n -= h;
-    gal = kp_al16(gr), ual = kp_al16(ur);
+    const long long e = kp_al16(gr + h) && kp_al16(ur + h) ? h : n; // scalar: the head, or all
+    for (long long i = tx; i < e; i += TX)
+      kp_store1(yr + i, Op::f(kp_load1(gr + i), kp_load1(ur + i)));
+    gr += h, ur += h, yr += h;
+    n = e == h ? n - h : 0;
   }
   for (long long c = (long long)tx * VEC; c < n; c += (long long)U * SPAN) {
     if constexpr (VEC * sizeof(T) == 16 || VEC == 1) {
-      kp_glu_step<T, VEC, SPAN, U, Op, H>(gr, ur, yr, c, n, gal, ual);
+      kp_glu_step<T, VEC, SPAN, U, Op, H>(gr, ur, yr, c, n);
     } else {
       float g[U][VEC], u[U][VEC];
 #pragma unroll
