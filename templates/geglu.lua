@@ -104,9 +104,10 @@ local function emit(dt, p, max_vecs, rank_base)
   local name = string.format("geglu_%s_t%dx%d_v%d_u%d", dt, p.tx, p.ty, p.vec, p.u)
   if p.h then name = name .. "_ef" end -- gate and up loaded evict-first
   local targs = string.format("%s, %d, %d, %d, %d", T, p.vec, p.tx, p.ty, p.u)
-  -- 16-byte rows without hints peel each row (kp_glu_rows' PEEL): any
-  -- alignment of the element size, vectorised
-  local peel = p.vec * esize(dt) == 16 and not p.h
+  -- 16-byte rows without hints peel each row (kp_glu_rows' PEEL: any
+  -- alignment of the element size, vectorised), except at a 32-register
+  -- budget (minb * threads = 2048), where the peeling code spilled on sm_90a
+  local peel = p.vec * esize(dt) == 16 and not p.h and (p.minb == nil or p.tx * p.ty * p.minb < 2048)
   if p.form then name = name .. "_" .. p.form end
   variant {
     name = name, dtype = dt, params = p,
