@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "internal.h"
 #include "nvrtc_compile.h"
 #include "pack.h"
 #include "template.h"
