@@ -59,8 +59,12 @@ __device__ __forceinline__ typename kp_raw_io<T, VEC>::raw add_rmsnorm_add(
 // registers are short (w_early below) w is loaded after the reduction, one
 // vector at a time.
 // XH, WH: cache hints of x's and res's loads, and of w's (kp_ld16_hint).
+// PEEL: rows at any residue mod 16 bytes (per-row peeling, kp_device.cuh):
+// lane i < h holds head element i; the vectors start at res's row's first
+// 16-byte boundary (res is read and written), x and w loaded aligned or
+// shifted, y stored aligned or element by element (xal, wal, yal) per row.
 template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
-          int WH = 0>
+          int WH = 0, bool PEEL = false>
 __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long long ldx,
                                                  T *__restrict__ res, long long ldr,
                                                  const T *__restrict__ w, T *__restrict__ y,
@@ -82,14 +86,22 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
   const T *xr = x + row * ldx;
   T *rr = res + row * ldr;
   T *yr = y + row * ldy;
+  const int h = PEEL ? kp_head(rr, ncols) : 0;
+  float hh = 0.f, s = 0.f; // (PEEL) head element x + res, rounded as stored
+  if (PEEL && lane < h) {
+    hh = kp_to_f32(kp_from_f32<T>(kp_load1(xr + lane) + kp_load1(rr + lane)));
+    kp_store1(rr + lane, hh);
+    s = hh * hh;
+  }
+  ncols -= h, xr += h, rr += h, yr += h, w += h;
+  const bool xal = !PEEL || kp_al16(xr), wal = !PEEL || kp_al16(w), yal = !PEEL || kp_al16(yr);
   constexpr int S = LANES * VEC;
   const int c0 = lane * VEC;
   const kp_part p = kp_part_of<T, VEC, S, NV>(c0, ncols);
   typename io::raw hv[NV], rv[NV], wv[NV];
-  kp_group_load<T, VEC, S, NV, XH>(xr, c0, ncols, p, 0u, hv);
+  kp_group_load<T, VEC, S, NV, XH>(xr, c0, ncols, p, 0u, hv, xal);
   kp_group_load<T, VEC, S, NV, XH>(rr, c0, ncols, p, 0u, rv);
-  if constexpr (W_EARLY) kp_group_load<T, VEC, S, NV, WH>(w, c0, ncols, p, 0u, wv);
-  float s = 0.f;
+  if constexpr (W_EARLY) kp_group_load<T, VEC, S, NV, WH>(w, c0, ncols, p, 0u, wv, wal);
 #pragma unroll
   for (int n = 0; n < NV; n++) hv[n] = add_rmsnorm_add<T, VEC>(hv[n], rv[n], s);
   kp_group_store<T, VEC, S, NV>(rr, c0, ncols, p, hv);
@@ -100,17 +112,18 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
 #pragma unroll
     for (int n = 0; n < NV; n++)
       kp_vec_store<T, VEC>(yr, c0 + n * S, ncols, n == p.k,
-                           kp_norm_scale<T, VEC>(hv[n], wv[n], rs), keep);
-    kp_part_store<T, VEC>(yr, p, keep);
+                           kp_norm_scale<T, VEC>(hv[n], wv[n], rs), keep, yal);
+    kp_part_store<T, VEC>(yr, p, keep, yal);
   } else { // registers are short: w and y a vector at a time, each guarded whole/partial
 #pragma unroll
     for (int n = 0; n < NV; n++) {
       const int c = c0 + n * S;
       float v[VEC];
-      io::unpack(kp_norm_scale<T, VEC>(hv[n], wio::load(w, c, ncols), rs), v);
-      if (c < ncols) kp_store_part<T, VEC>(yr, c, ncols, v);
+      io::unpack(kp_norm_scale<T, VEC>(hv[n], wio::load(w, c, ncols, wal), rs), v);
+      if (c < ncols) kp_store_part<T, VEC>(yr, c, ncols, v, yal);
     }
   }
+  if (PEEL && lane < h) kp_store1(yr - h + lane, hh * rs * kp_load1(w - h + lane));
 }
 
 // Any length.  Each step of a pass handles U vectors per thread of each of
@@ -120,7 +133,8 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
 // own, and the row's partial vector is done once, ahead of each pass.  Each
 // thread re-reads in pass 2 exactly the res elements it wrote in pass 1, so
 // no barrier is needed between the passes beyond the reduction's.
-template <class T, int VEC, int THREADS, int U>
+// PEEL: as add_rmsnorm_regs'; thread i < h holds head element i.
+template <class T, int VEC, int THREADS, int U, bool PEEL = false>
 __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long long ldx,
                                                  T *__restrict__ res, long long ldr,
                                                  const T *__restrict__ w, T *__restrict__ y,
@@ -132,24 +146,33 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
   const T *xr = x + row * ldx;
   T *rr = res + row * ldr;
   T *yr = y + row * ldy;
-  const long long n = cols;
+  const int h = PEEL ? kp_head(rr, cols) : 0;
+  const int ti = threadIdx.x;
+  float hh = 0.f, s = 0.f; // (PEEL) head element x + res, rounded as stored
+  if (PEEL && ti < h) {
+    hh = kp_to_f32(kp_from_f32<T>(kp_load1(xr + ti) + kp_load1(rr + ti)));
+    kp_store1(rr + ti, hh);
+    s = hh * hh;
+  }
+  xr += h, rr += h, yr += h, w += h;
+  const bool xal = !PEEL || kp_al16(xr), wal = !PEEL || kp_al16(w), yal = !PEEL || kp_al16(yr);
+  const long long n = cols - h;
   constexpr int S = THREADS * VEC;
   const long long c0 = (long long)threadIdx.x * VEC;
   // the steps load and store whole vectors; the row's partial one, if this
   // thread holds it (tail.k >= 0), ahead of each pass's loop
   const kp_part tail = kp_part_of<T, VEC, S, KP_ALL>(c0, n);
-  float s = 0.f;
   // (the partial vector first: ptxas spilled around it after the loop)
   if constexpr (VEC > 1)
     if (tail.k >= 0)
       kp_part_store<T, VEC>(
-          rr, tail, add_rmsnorm_add<T, VEC>(kp_part_load<T, VEC>(xr, tail, 0u), kp_part_load<T, VEC>(rr, tail, 0u), s));
+          rr, tail, add_rmsnorm_add<T, VEC>(kp_part_load<T, VEC>(xr, tail, 0u, xal), kp_part_load<T, VEC>(rr, tail, 0u), s));
 #pragma unroll 1
   for (long long c = c0; c < n; c += U * S) {
     typename io::raw a[U], b[U];
 #pragma unroll
     for (int u = 0; u < U; u++) {
-      a[u] = io::load_whole(xr, c + u * S, n);
+      a[u] = io::load_whole(xr, c + u * S, n, xal);
       b[u] = io::load_whole(rr, c + u * S, n);
     }
 #pragma unroll
@@ -159,21 +182,24 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
     }
   }
   const float rs = rsqrtf(kp_block_sum<THREADS>(s, scratch) / (float)cols + eps);
+  if (PEEL && ti < h) kp_store1(yr - h + ti, hh * rs * kp_load1(w - h + ti));
   if constexpr (VEC > 1)
     if (tail.k >= 0)
       kp_part_store<T, VEC>(yr, tail, kp_norm_scale<T, VEC>(kp_part_load<T, VEC>(rr, tail, 0u),
-                                                           kp_part_load<T, VEC>(w, tail, 0u), rs));
+                                                           kp_part_load<T, VEC>(w, tail, 0u, wal), rs),
+                            yal);
 #pragma unroll 1
   for (long long c = c0; c < n; c += U * S) {
     typename io::raw a[U], g[U];
 #pragma unroll
     for (int u = 0; u < U; u++) {
       a[u] = io::load_whole(rr, c + u * S, n);
-      g[u] = io::load_whole(w, c + u * S, n);
+      g[u] = io::load_whole(w, c + u * S, n, wal);
     }
 #pragma unroll
     for (int u = 0; u < U; u++)
-      kp_vec_store<T, VEC>(yr, c + u * S, n, false, kp_norm_scale<T, VEC>(a[u], g[u], rs), g[u]);
+      kp_vec_store<T, VEC>(yr, c + u * S, n, false, kp_norm_scale<T, VEC>(a[u], g[u], rs), g[u],
+                           yal);
   }
 }
 ]]
@@ -227,11 +253,16 @@ local function emit(dt, kind, p)
   p.kind = kind
   local whole = p.whole and vec > 1 -- rows of a multiple of vec (twins())
   if whole then name = name .. "_w" end
+  -- 16-byte variants without hints, other than the whole-rows twins, peel
+  -- each row (PEEL): any alignment of the element size, vectorised; the
+  -- twins and the hinted ones keep the 16-byte requirement and their code
+  local peel = vec * esize(dt) == 16 and not whole and not p.hint
+  if peel then call = call:gsub(">$", kind == "loop" and ", true>" or ", 0, 0, true>") end
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
     max_cols = max_cols,
-    align = vec * esize(dt), cols_mult = whole and vec or nil,
+    align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
   }

@@ -211,21 +211,101 @@ __device__ __forceinline__ void kp_st16_part(void *p, uint4 r, int nb) {
         (kp_u16)(o2 == 0 ? r.x : o2 == 4 ? r.y : o2 == 8 ? r.z : r.w);
 }
 
+// ---- rows at any residue mod 16 bytes: per-row peeling ------------------------
+//
+// A peeling variant (its `align` is the element size) puts its column grid on
+// the output row's 16-byte boundaries: the row's first kp_head(yr, n)
+// elements (those before that boundary, fewer than 16 / sizeof(T)) are done
+// one per lane, the rest as 16-byte vectors from yr + h, whole and partial
+// as in an aligned row.  An input row at the output's residue mod 16 (the
+// common case: x, y contiguous with one row stride) loads its vectors as an
+// aligned row does; one at another residue (a norm's weight under rows of
+// odd length; views offset differently) takes kp_ld16_shift for its whole
+// vectors and element loads for its partial one.  `al` (kp_al16 of the
+// input at the grid's first column) says which, once per row: a uniform
+// branch, so an aligned row pays a compare per vector.
+template <class T> __device__ __forceinline__ int kp_head(const T *p, long long n) {
+  const int r = (int)((unsigned long long)p & 15);
+  const int h = r ? (16 - r) / (int)sizeof(T) : 0; // p is element-aligned (the runtime checks)
+  return n < h ? (int)n : h;
+}
+__device__ __forceinline__ bool kp_al16(const void *p) {
+  return ((unsigned long long)p & 15) == 0;
+}
+// The 16 bytes at p (element-aligned, not 16-byte aligned, all 16 inside the
+// tensor): the two aligned vectors holding them, shifted.  Both contain bytes
+// of [p, p + 16), so neither reaches an unmapped page; the second may read up
+// to 14 bytes past the tensor's end, inside the same 16-byte block.
+__device__ __forceinline__ uint4 kp_ld16_shift(const void *p) {
+  const unsigned long long a = (unsigned long long)p;
+  const uint4 *b = reinterpret_cast<const uint4 *>(a & ~15ull);
+  const uint4 lo = b[0], hi = b[1];
+  const int q = (int)(a >> 2) & 3, r = ((int)a & 3) * 8; // whole words, then bits
+  const kp_u32 w0 = q == 0 ? lo.x : q == 1 ? lo.y : q == 2 ? lo.z : lo.w;
+  const kp_u32 w1 = q == 0 ? lo.y : q == 1 ? lo.z : q == 2 ? lo.w : hi.x;
+  const kp_u32 w2 = q == 0 ? lo.z : q == 1 ? lo.w : q == 2 ? hi.x : hi.y;
+  const kp_u32 w3 = q == 0 ? lo.w : q == 1 ? hi.x : q == 2 ? hi.y : hi.z;
+  const kp_u32 w4 = q == 0 ? hi.x : q == 1 ? hi.y : q == 2 ? hi.z : hi.w;
+  uint4 o;
+  o.x = (kp_u32)((((unsigned long long)w1 << 32) | w0) >> r);
+  o.y = (kp_u32)((((unsigned long long)w2 << 32) | w1) >> r);
+  o.z = (kp_u32)((((unsigned long long)w3 << 32) | w2) >> r);
+  o.w = (kp_u32)((((unsigned long long)w4 << 32) | w3) >> r);
+  return o;
+}
+// The first cnt (< 16 / sizeof(T)) elements at p, any alignment, one load
+// each, as a 16-byte vector whose other bytes are the pad pattern.
+template <class T> __device__ __forceinline__ uint4 kp_ld16_elems(const T *p, int cnt, kp_u32 pad) {
+  union { uint4 r; kp_u32 w[4]; kp_u16 h[8]; } u;
+  u.r = make_uint4(pad, pad, pad, pad);
+#pragma unroll
+  for (int i = 0; i < 16 / (int)sizeof(T) - 1; i++)
+    if (i < cnt) {
+      if constexpr (sizeof(T) == 2) u.h[i] = reinterpret_cast<const kp_u16 *>(p)[i];
+      else u.w[i] = reinterpret_cast<const kp_u32 *>(p)[i];
+    }
+  return u.r;
+}
+// Its twin for an output at another residue than the grid's: the first cnt
+// (<= 16 / sizeof(T)) elements of the packed vector r stored one by one.
+template <class T> __device__ __forceinline__ void kp_st16_elems(T *p, uint4 r, int cnt) {
+  union { uint4 r; kp_u32 w[4]; kp_u16 h[8]; } u;
+  u.r = r;
+#pragma unroll
+  for (int i = 0; i < 16 / (int)sizeof(T); i++)
+    if (i < cnt) {
+      if constexpr (sizeof(T) == 2) reinterpret_cast<kp_u16 *>(p)[i] = u.h[i];
+      else reinterpret_cast<kp_u32 *>(p)[i] = u.w[i];
+    }
+}
+// A whole 16-byte vector of an input that is (al) or is not at the grid's residue.
+template <int H> __device__ __forceinline__ uint4 kp_ld16_al(const void *p, bool al) {
+  return al ? kp_ld16_hint<H>(p) : kp_ld16_shift(p);
+}
+
 // Load N elements starting at element `c` of a row of `cols`, filling the
 // ones past the end with `pad`: a full vector when it fits, else the part
 // that is in the row (kp_ld16_part for 16-byte vectors, else one by one).
+// al: whether row + c is 16-byte aligned where N * sizeof(T) == 16 (per-row
+// peeling, above); else the whole vector comes through kp_ld16_shift.
 template <class T, int N>
 __device__ __forceinline__ void kp_load_tail(const T *row, long long c, long long cols, float pad,
-                                             float *v) {
+                                             float *v, bool al = true) {
   if (c + N <= cols) {
-    kp_load<T, N>(row + c, v);
+    if constexpr (N * sizeof(T) == 16) {
+      union { uint4 r; kp_u32 w[4]; } u;
+      u.r = kp_ld16_al<0>(row + c, al);
+      kp_vec_io<T, N>::from_words(u.w, v);
+    } else {
+      kp_load<T, N>(row + c, v);
+    }
   } else if constexpr (KP_COLS_MULT % N == 0) {
 #pragma unroll
     for (int i = 0; i < N; i++) v[i] = pad; // (a whole-rows variant: past the row)
   } else if constexpr (N * sizeof(T) == 16 && sizeof(T) == 2) { // (f32: 4 loads, as cheap)
     const int in_row = c < cols ? (int)(cols - c) : 0; // < N
     union { uint4 r; kp_u32 w[4]; } u;
-    u.r = kp_ld16_part(row + c, in_row * (int)sizeof(T));
+    u.r = al ? kp_ld16_part(row + c, in_row * (int)sizeof(T)) : kp_ld16_elems(row + c, in_row, 0u);
     kp_vec_io<T, N>::from_words(u.w, v);
 #pragma unroll
     for (int i = 0; i < N; i++) v[i] = i < in_row ? v[i] : pad;
@@ -235,7 +315,7 @@ __device__ __forceinline__ void kp_load_tail(const T *row, long long c, long lon
   }
 }
 template <class T, int N, class I>
-__device__ __forceinline__ void kp_store_part(T *row, I c, I n, const float *v);
+__device__ __forceinline__ void kp_store_part(T *row, I c, I n, const float *v, bool al = true);
 template <class T, int N>
 __device__ __forceinline__ void kp_store_tail(T *row, long long c, long long cols, const float *v) {
   kp_store_part<T, N, long long>(row, c, cols, v);
@@ -294,21 +374,25 @@ __device__ __forceinline__ float kp_block_max(float v, float *scratch) {
 // H: the cache hint of the whole-vector loads (kp_ld16_hint).
 template <class T, int VEC, int H = 0> struct kp_raw_io {
   typedef uint4 raw;
-  template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
+  // al: row + c at the grid's residue (per-row peeling, above)
+  template <class I>
+  static __device__ __forceinline__ raw load(const T *row, I c, I n, bool al = true) {
     union { uint4 r; kp_u32 w[4]; } u;
     if (c + VEC <= n) {
-      u.r = kp_ld16_hint<H>(row + c);
+      u.r = kp_ld16_al<H>(row + c, al);
     } else if (KP_COLS_MULT % VEC == 0) {
       u.r = make_uint4(0u, 0u, 0u, 0u);
     } else {
-      u.r = kp_ld16_part(row + c, c < n ? (int)(n - c) * (int)sizeof(T) : 0);
+      const int in_row = c < n ? (int)(n - c) : 0;
+      u.r = al ? kp_ld16_part(row + c, in_row * (int)sizeof(T)) : kp_ld16_elems(row + c, in_row, 0u);
     }
     return u.r;
   }
   // Rows of a multiple of VEC (an alignment the runtime checks): whole
   // vectors only, one past the row's end reads as 0.
-  template <class I> static __device__ __forceinline__ raw load_whole(const T *row, I c, I n) {
-    return c + VEC <= n ? kp_ld16_hint<H>(row + c) : make_uint4(0u, 0u, 0u, 0u);
+  template <class I>
+  static __device__ __forceinline__ raw load_whole(const T *row, I c, I n, bool al = true) {
+    return c + VEC <= n ? kp_ld16_al<H>(row + c, al) : make_uint4(0u, 0u, 0u, 0u);
   }
   static __device__ __forceinline__ void unpack(raw r, float *v) {
     union { uint4 r; kp_u32 w[4]; } u;
@@ -324,10 +408,12 @@ template <class T, int VEC, int H = 0> struct kp_raw_io {
 };
 template <class T, int H> struct kp_raw_io<T, 1, H> {
   typedef float raw;
-  template <class I> static __device__ __forceinline__ raw load(const T *row, I c, I n) {
+  template <class I>
+  static __device__ __forceinline__ raw load(const T *row, I c, I n, bool = true) {
     return c < n ? kp_load1(row + c) : 0.f;
   }
-  template <class I> static __device__ __forceinline__ raw load_whole(const T *row, I c, I n) {
+  template <class I>
+  static __device__ __forceinline__ raw load_whole(const T *row, I c, I n, bool = true) {
     return load(row, c, n);
   }
   static __device__ __forceinline__ void unpack(raw r, float *v) { v[0] = r; }
@@ -339,9 +425,15 @@ template <class T, int H> struct kp_raw_io<T, 1, H> {
 // Store N elements at column c of a row of n: whole when they fit, else one
 // by one up to the row end.  I: int or long long (kp_store_tail's twin for
 // index types other than long long).
+// al == false: row + c is not at the grid's residue (per-row peeling):
+// element by element.
 template <class T, int N, class I>
-__device__ __forceinline__ void kp_store_part(T *row, I c, I n, const float *v) {
-  if (c + N <= n) {
+__device__ __forceinline__ void kp_store_part(T *row, I c, I n, const float *v, bool al) {
+  if (!al) {
+#pragma unroll
+    for (int i = 0; i < N; i++)
+      if (c + i < n) kp_store1(row + c + i, v[i]);
+  } else if (c + N <= n) {
     kp_store<T, N>(row + c, v);
   } else if constexpr (KP_COLS_MULT % N == 0) {
     // (a whole-rows variant: nothing of this vector is in the row)
@@ -407,20 +499,26 @@ __device__ __forceinline__ uint4 kp_pad_from(uint4 r, int nb, kp_u32 pad) {
 // or all pad where this thread holds none (kp_part_load); then vector by
 // vector: whole ones loaded, the partial one (is_part) that, others (past
 // the row) pad (kp_vec_load).  H: the whole loads' cache hint.
+// al: the row at the grid's residue (per-row peeling, above).
 template <class T, int VEC>
-__device__ __forceinline__ uint4 kp_part_load(const T *row, const kp_part &p, kp_u32 pad) {
+__device__ __forceinline__ uint4 kp_part_load(const T *row, const kp_part &p, kp_u32 pad,
+                                              bool al = true) {
   uint4 q = make_uint4(pad, pad, pad, pad);
   if (p.k >= 0) {
     const int r = (int)(p.n % VEC), nb = r * (int)sizeof(T);
-    q = kp_ld16_part(row + (p.n - r), nb);
-    if (pad != 0u) q = kp_pad_from(q, nb, pad);
+    if (al) {
+      q = kp_ld16_part(row + (p.n - r), nb);
+      if (pad != 0u) q = kp_pad_from(q, nb, pad);
+    } else {
+      q = kp_ld16_elems(row + (p.n - r), r, pad);
+    }
   }
   return q;
 }
 template <class T, int VEC, int H = 0>
 __device__ __forceinline__ uint4 kp_vec_load(const T *row, long long c, long long n, bool is_part,
-                                             uint4 part, kp_u32 pad) {
-  return c + VEC <= n ? kp_ld16_hint<H>(row + c)
+                                             uint4 part, kp_u32 pad, bool al = true) {
+  return c + VEC <= n ? kp_ld16_al<H>(row + c, al)
                       : is_part ? part : make_uint4(pad, pad, pad, pad);
 }
 // The whole group into v[U]; elements past the row read as the pad pattern
@@ -428,47 +526,58 @@ __device__ __forceinline__ uint4 kp_vec_load(const T *row, long long c, long lon
 template <class T, int VEC, int S, int U, int H = 0>
 __device__ __forceinline__ void kp_group_load(const T *row, long long c, long long n,
                                               const kp_part &p, kp_u32 pad,
-                                              typename kp_raw_io<T, VEC, H>::raw *v) {
+                                              typename kp_raw_io<T, VEC, H>::raw *v,
+                                              bool al = true) {
   if constexpr (VEC == 1) {
 #pragma unroll
     for (int k = 0; k < U; k++) v[k] = kp_raw_io<T, 1, H>::load(row, c + k * S, n);
   } else {
-    const uint4 q = kp_part_load<T, VEC>(row, p, pad);
+    const uint4 q = kp_part_load<T, VEC>(row, p, pad, al);
 #pragma unroll
-    for (int k = 0; k < U; k++) v[k] = kp_vec_load<T, VEC, H>(row, c + k * S, n, k == p.k, q, pad);
+    for (int k = 0; k < U; k++)
+      v[k] = kp_vec_load<T, VEC, H>(row, c + k * S, n, k == p.k, q, pad, al);
   }
 }
 
 // Stores: whole vectors at once, the partial one kept (keep) and its bytes
 // inside the row stored by kp_part_store; nothing past the row.  r: packed
 // (kp_raw_io::pack).
+// al == false: the row is not at the grid's residue (per-row peeling): the
+// vectors' elements one by one.
 template <class T, int VEC>
 __device__ __forceinline__ void kp_vec_store(T *row, long long c, long long n, bool is_part,
                                              typename kp_raw_io<T, VEC>::raw r,
-                                             typename kp_raw_io<T, VEC>::raw &keep) {
+                                             typename kp_raw_io<T, VEC>::raw &keep,
+                                             bool al = true) {
   if constexpr (VEC == 1) {
     if (c < n) kp_store1(row + c, r);
   } else {
-    if (c + VEC <= n) *reinterpret_cast<uint4 *>(row + c) = r;
+    if (c + VEC <= n) {
+      if (al) *reinterpret_cast<uint4 *>(row + c) = r;
+      else kp_st16_elems(row + c, r, VEC);
+    }
     if (is_part) keep = r;
   }
 }
 template <class T, int VEC>
 __device__ __forceinline__ void kp_part_store(T *row, const kp_part &p,
-                                              typename kp_raw_io<T, VEC>::raw keep) {
+                                              typename kp_raw_io<T, VEC>::raw keep,
+                                              bool al = true) {
   if constexpr (VEC != 1)
     if (p.k >= 0) {
       const int r = (int)(p.n % VEC);
-      kp_st16_part(row + (p.n - r), keep, r * (int)sizeof(T));
+      if (al) kp_st16_part(row + (p.n - r), keep, r * (int)sizeof(T));
+      else kp_st16_elems(row + (p.n - r), keep, r);
     }
 }
 template <class T, int VEC, int S, int U>
 __device__ __forceinline__ void kp_group_store(T *row, long long c, long long n, const kp_part &p,
-                                               const typename kp_raw_io<T, VEC>::raw *v) {
+                                               const typename kp_raw_io<T, VEC>::raw *v,
+                                               bool al = true) {
   typename kp_raw_io<T, VEC>::raw keep = v[0];
 #pragma unroll
-  for (int k = 0; k < U; k++) kp_vec_store<T, VEC>(row, c + k * S, n, k == p.k, v[k], keep);
-  kp_part_store<T, VEC>(row, p, keep);
+  for (int k = 0; k < U; k++) kp_vec_store<T, VEC>(row, c + k * S, n, k == p.k, v[k], keep, al);
+  kp_part_store<T, VEC>(row, p, keep, al);
 }
 
 // Store N elements at column c of a row of n when they are all inside it
@@ -537,7 +646,12 @@ __device__ __forceinline__ void kp_glu_step(const T *__restrict__ gr, const T *_
 // Column offsets are 64-bit: c runs up to cols + U*TX*VEC, past 2^31 when
 // cols is near it.
 // H: cache hint of gate and up's whole-vector loads (kp_ld16_hint).
-template <class T, int VEC, int TX, int TY, int U, class Op, int H = 0>
+// PEEL (16-byte vectors): rows at any residue mod 16 bytes (per-row peeling,
+// above): the elements before y's row's first 16-byte boundary one per
+// lane, the rest from there.  A row whose gate or up is at another residue
+// than y's goes element by element (the shifted loads of both inputs, at
+// the register caps the GLU shapes run at, spilled on sm_90a).
+template <class T, int VEC, int TX, int TY, int U, class Op, int H = 0, bool PEEL = false>
 __device__ __forceinline__ void kp_glu_rows(const T *__restrict__ gate, const T *__restrict__ up,
                                            long long ldin, T *__restrict__ y, long long ldy,
                                            int rows, int cols) {
@@ -549,7 +663,15 @@ __device__ __forceinline__ void kp_glu_rows(const T *__restrict__ gate, const T 
   const T *ur = up + row * ldin;
   T *yr = y + row * ldy;
   // (the 2-to-8-byte vectors below: the same step with float arrays)
-  const long long n = cols;
+  long long n = cols;
+  if constexpr (PEEL && VEC * sizeof(T) == 16) {
+    const int h = kp_head(yr, n);
+    const long long e = kp_al16(gr + h) && kp_al16(ur + h) ? h : n; // scalar: the head, or all
+    for (long long i = tx; i < e; i += TX)
+      kp_store1(yr + i, Op::f(kp_load1(gr + i), kp_load1(ur + i)));
+    gr += h, ur += h, yr += h;
+    n = e == h ? n - h : 0;
+  }
   for (long long c = (long long)tx * VEC; c < n; c += (long long)U * SPAN) {
     if constexpr (VEC * sizeof(T) == 16 || VEC == 1) {
       kp_glu_step<T, VEC, SPAN, U, Op, H>(gr, ur, yr, c, n);

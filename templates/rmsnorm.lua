@@ -39,8 +39,11 @@ local KERNELS = [[
 // registers are short (w_early below) w is loaded after the reduction, one
 // vector at a time.
 // XH, WH: cache hints of x's and w's loads (kp_ld16_hint).
+// PEEL: rows at any residue mod 16 bytes (per-row peeling, kp_device.cuh):
+// lane i < h holds head element i; the vectors start at y's row's first
+// 16-byte boundary, x and w loaded aligned or shifted (xal, wal) per row.
 template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
-          int WH = 0>
+          int WH = 0, bool PEEL = false>
 __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
                                              long long ldy, int rows, int cols, float eps) {
@@ -60,13 +63,17 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
   }
   const T *xr = x + row * ldx;
   T *yr = y + row * ldy;
+  const int h = PEEL ? kp_head(yr, ncols) : 0;
+  const float xh = PEEL && lane < h ? kp_load1(xr + lane) : 0.f; // (PEEL) head element
+  ncols -= h, xr += h, yr += h, w += h;
+  const bool xal = !PEEL || kp_al16(xr), wal = !PEEL || kp_al16(w);
   constexpr int S = LANES * VEC;
   const int c0 = lane * VEC;
   const kp_part p = kp_part_of<T, VEC, S, NV>(c0, ncols);
   typename io::raw xv[NV], wv[NV];
-  kp_group_load<T, VEC, S, NV, XH>(xr, c0, ncols, p, 0u, xv);
-  if constexpr (W_EARLY) kp_group_load<T, VEC, S, NV, WH>(w, c0, ncols, p, 0u, wv);
-  float s = 0.f;
+  kp_group_load<T, VEC, S, NV, XH>(xr, c0, ncols, p, 0u, xv, xal);
+  if constexpr (W_EARLY) kp_group_load<T, VEC, S, NV, WH>(w, c0, ncols, p, 0u, wv, wal);
+  float s = xh * xh;
 #pragma unroll
   for (int n = 0; n < NV; n++) {
     float v[VEC];
@@ -88,10 +95,11 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
     for (int n = 0; n < NV; n++) {
       const int c = c0 + n * S;
       float v[VEC];
-      io::unpack(kp_norm_scale<T, VEC>(xv[n], wio::load(w, c, ncols), rs), v);
+      io::unpack(kp_norm_scale<T, VEC>(xv[n], wio::load(w, c, ncols, wal), rs), v);
       if (c < ncols) kp_store_part<T, VEC>(yr, c, ncols, v);
     }
   }
+  if (PEEL && lane < h) kp_store1(yr - h + lane, xh * rs * kp_load1(w - h + lane));
 }
 
 // Any length.  Each step of a pass handles U vectors per thread of each
@@ -105,7 +113,8 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
 // per step (it reads from L2, with less latency to cover; x and w both
 // held: fewer per step keeps the register count, and occupancy, of the
 // first pass).
-template <class T, int VEC, int THREADS, int U, bool HINTS = false, int U2 = U>
+// PEEL: as rmsnorm_regs'; thread i < h holds head element i.
+template <class T, int VEC, int THREADS, int U, bool HINTS = false, int U2 = U, bool PEEL = false>
 __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
                                              long long ldy, int rows, int cols, float eps) {
@@ -117,17 +126,21 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
   if (row >= rows) return;
   const T *xr = x + row * ldx;
   T *yr = y + row * ldy;
-  const long long n = cols;
+  const int h = PEEL ? kp_head(yr, cols) : 0;
+  const float xh = PEEL && (int)threadIdx.x < h ? kp_load1(xr + threadIdx.x) : 0.f;
+  xr += h, yr += h, w += h;
+  const bool xal = !PEEL || kp_al16(xr), wal = !PEEL || kp_al16(w);
+  const long long n = cols - h;
   const long long c0 = (long long)threadIdx.x * VEC;
   // the steps load and store whole vectors; the row's partial one, if this
   // thread holds it (tail.k >= 0), ahead of each pass's loop
   const kp_part tail = kp_part_of<T, VEC, S, KP_ALL>(c0, n);
-  float s = 0.f;
+  float s = xh * xh;
   // (the partial vector first: after the loop, ptxas spilled around it)
   if constexpr (VEC > 1)
     if (tail.k >= 0) {
       float v[VEC];
-      io::unpack(kp_part_load<T, VEC>(xr, tail, 0u), v);
+      io::unpack(kp_part_load<T, VEC>(xr, tail, 0u, xal), v);
 #pragma unroll
       for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
     }
@@ -135,7 +148,7 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
   for (long long c = c0; c < n; c += U * S) {
     typename io::raw r[U];
 #pragma unroll
-    for (int u = 0; u < U; u++) r[u] = io::load_whole(xr, c + u * S, n);
+    for (int u = 0; u < U; u++) r[u] = io::load_whole(xr, c + u * S, n, xal);
 #pragma unroll
     for (int u = 0; u < U; u++) {
       float v[VEC];
@@ -145,17 +158,20 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
     }
   }
   const float rs = rsqrtf(kp_block_sum<THREADS>(s, scratch) / (float)cols + eps);
+  if (PEEL && (int)threadIdx.x < h)
+    kp_store1(yr - h + threadIdx.x, xh * rs * kp_load1(w - h + threadIdx.x));
   if constexpr (VEC > 1)
     if (tail.k >= 0)
-      kp_part_store<T, VEC>(yr, tail, kp_norm_scale<T, VEC>(kp_part_load<T, VEC>(xr, tail, 0u),
-                                                           kp_part_load<T, VEC>(w, tail, 0u), rs));
+      kp_part_store<T, VEC>(yr, tail,
+                            kp_norm_scale<T, VEC>(kp_part_load<T, VEC>(xr, tail, 0u, xal),
+                                                  kp_part_load<T, VEC>(w, tail, 0u, wal), rs));
 #pragma unroll 1
   for (long long c = c0; c < n; c += U2 * S) {
     typename io::raw r[U2], g[U2];
 #pragma unroll
     for (int u = 0; u < U2; u++) {
-      r[u] = io2::load_whole(xr, c + u * S, n);
-      g[u] = io::load_whole(w, c + u * S, n);
+      r[u] = io2::load_whole(xr, c + u * S, n, xal);
+      g[u] = io::load_whole(w, c + u * S, n, wal);
     }
 #pragma unroll
     for (int u = 0; u < U2; u++)
@@ -233,11 +249,19 @@ local function emit(dt, kind, p)
   p.kind = kind
   local whole = p.whole and vec > 1 -- rows of a multiple of vec (twins())
   if whole then name = name .. "_w" end
+  -- 16-byte variants without hints, register caps or second-pass shapes,
+  -- other than the whole-rows twins, peel each row (PEEL): any alignment
+  -- of the element size, vectorised; the twins and the tuner's shapes keep
+  -- the 16-byte requirement and their code as it was
+  local peel = vec * esize(dt) == 16 and not whole and not p.hint and not p.minb and not p.u2
+  if peel then
+    call = call:gsub(">$", kind == "loop" and ", false, " .. p.unroll .. ", true>" or ", 0, 0, true>")
+  end
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
     max_cols = max_cols, min_rows = p.min_rows,
-    align = vec * esize(dt), cols_mult = whole and vec or nil,
+    align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call,
                                        bounds = p.minb and block .. ", " .. p.minb or block }),

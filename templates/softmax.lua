@@ -18,22 +18,25 @@ family { name = "softmax", signature = "p,l,p,l,i,i" }
 
 local KERNELS = [[
 // v <- softmax of the row whose elements the LANES threads hold in v,
-// elements past the row's end set to -inf.
-template <int NV, int VEC, int LANES>
-__device__ __forceinline__ void softmax_regs_core(float (&v)[NV][VEC], float *scratch) {
-  float m = -KP_INF;
+// elements past the row's end set to -inf.  HEAD: e is one more element (a
+// peeled row's head, -inf where the lane holds none).
+template <int NV, int VEC, int LANES, bool HEAD = false>
+__device__ __forceinline__ void softmax_regs_core(float (&v)[NV][VEC], float &e, float *scratch) {
+  float m = HEAD ? e : -KP_INF;
 #pragma unroll
   for (int n = 0; n < NV; n++)
 #pragma unroll
     for (int i = 0; i < VEC; i++) m = fmaxf(m, v[n][i]);
   m = LANES == 32 ? kp_warp_max(m) : kp_block_max<LANES>(m, scratch);
   float s = 0.f;
+  if (HEAD) { e = kp_exp(e - m); s = e; }
 #pragma unroll
   for (int n = 0; n < NV; n++)
 #pragma unroll
     for (int i = 0; i < VEC; i++) { v[n][i] = kp_exp(v[n][i] - m); s += v[n][i]; }
   s = LANES == 32 ? kp_warp_sum(s) : kp_block_sum<LANES>(s, scratch);
   const float inv = 1.f / s;
+  if (HEAD) e *= inv;
 #pragma unroll
   for (int n = 0; n < NV; n++)
 #pragma unroll
@@ -42,7 +45,10 @@ __device__ __forceinline__ void softmax_regs_core(float (&v)[NV][VEC], float *sc
 
 // Row in registers: THREADS threads share one row when ROWS_PER_BLOCK == 1,
 // or each warp owns a row (THREADS == 32 per row) otherwise.
-template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK>
+// PEEL (16-byte vectors): rows at any residue mod 16 bytes (per-row peeling,
+// kp_device.cuh): lane i < h holds head element i, the vectors start at
+// y's row's first 16-byte boundary.
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool PEEL = false>
 __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long ldx,
                                              T *__restrict__ y, long long ldy, int rows,
                                              int cols) {
@@ -54,26 +60,32 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
   const T *xr = x + row * ldx;
   T *yr = y + row * ldy;
   float v[NV][VEC];
+  float e = -KP_INF; // (PEEL) this lane's head element
   if constexpr (VEC * sizeof(T) == 16) { // the partial vector loaded and stored once
     constexpr int S = LANES * VEC;
     typedef kp_raw_io<T, VEC> io;
+    const int h = PEEL ? kp_head(yr, cols) : 0;
+    const long long n = cols - h;
+    const T *xb = xr + h;
     const long long c0 = (long long)lane * VEC;
-    const kp_part p = kp_part_of<T, VEC, S, NV>(c0, cols);
+    const kp_part p = kp_part_of<T, VEC, S, NV>(c0, n);
     uint4 r[NV];
-    kp_group_load<T, VEC, S, NV>(xr, c0, cols, p, kp_bits<T>::NEG_INF, r);
+    kp_group_load<T, VEC, S, NV>(xb, c0, n, p, kp_bits<T>::NEG_INF, r, !PEEL || kp_al16(xb));
+    if (PEEL && lane < h) e = kp_load1(xr + lane);
 #pragma unroll
-    for (int n = 0; n < NV; n++) io::unpack(r[n], v[n]);
-    softmax_regs_core<NV, VEC, LANES>(v, scratch);
+    for (int k = 0; k < NV; k++) io::unpack(r[k], v[k]);
+    softmax_regs_core<NV, VEC, LANES, PEEL>(v, e, scratch);
 #pragma unroll
-    for (int n = 0; n < NV; n++) r[n] = io::pack(v[n]);
-    kp_group_store<T, VEC, S, NV>(yr, c0, cols, p, r);
+    for (int k = 0; k < NV; k++) r[k] = io::pack(v[k]);
+    kp_group_store<T, VEC, S, NV>(yr + h, c0, n, p, r);
+    if (PEEL && lane < h) kp_store1(yr + lane, e);
   } else { // narrower vectors (kp regen's neighbours)
 #pragma unroll
     for (int n = 0; n < NV; n++) {
       const long long c = ((long long)n * LANES + lane) * VEC;
       kp_load_tail<T, VEC>(xr, c, cols, -KP_INF, v[n]);
     }
-    softmax_regs_core<NV, VEC, LANES>(v, scratch);
+    softmax_regs_core<NV, VEC, LANES>(v, e, scratch);
 #pragma unroll
     for (int n = 0; n < NV; n++) {
       const long long c = ((long long)n * LANES + lane) * VEC;
@@ -84,7 +96,8 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
 
 // Any length: pass 1 keeps a running (max, sum) per thread (online softmax),
 // pass 2 re-reads the row (from L2 when it fits) and writes.
-template <class T, int VEC, int THREADS>
+// PEEL (16-byte vectors): as softmax_regs'; thread i < h holds head element i.
+template <class T, int VEC, int THREADS, bool PEEL = false>
 __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long ldx,
                                              T *__restrict__ y, long long ldy, int rows,
                                              int cols) {
@@ -93,10 +106,17 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
   if (row >= rows) return;
   const T *xr = x + row * ldx;
   T *yr = y + row * ldy;
-  float m = -KP_INF, s = 0.f;
-  for (long long c = (long long)threadIdx.x * VEC; c < cols; c += (long long)THREADS * VEC) {
+  constexpr bool P = PEEL && VEC * sizeof(T) == 16;
+  const int h = P ? kp_head(yr, cols) : 0;
+  const float e = P && (int)threadIdx.x < h ? kp_load1(xr + threadIdx.x) : -KP_INF;
+  const long long n = cols - h;
+  const T *xb = xr + h;
+  T *yb = yr + h;
+  const bool al = !P || kp_al16(xb);
+  float m = e, s = e == -KP_INF ? 0.f : 1.f;
+  for (long long c = (long long)threadIdx.x * VEC; c < n; c += (long long)THREADS * VEC) {
     float v[VEC];
-    kp_load_tail<T, VEC>(xr, c, cols, -KP_INF, v);
+    kp_load_tail<T, VEC>(xb, c, n, -KP_INF, v, al);
     float cm = v[0];
 #pragma unroll
     for (int i = 1; i < VEC; i++) cm = fmaxf(cm, v[i]);
@@ -111,12 +131,13 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
   const float M = kp_block_max<THREADS>(m, scratch);
   const float S = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
   const float inv = 1.f / S;
-  for (long long c = (long long)threadIdx.x * VEC; c < cols; c += (long long)THREADS * VEC) {
+  if (P && (int)threadIdx.x < h) kp_store1(yr + threadIdx.x, kp_exp(e - M) * inv);
+  for (long long c = (long long)threadIdx.x * VEC; c < n; c += (long long)THREADS * VEC) {
     float v[VEC];
-    kp_load_tail<T, VEC>(xr, c, cols, -KP_INF, v);
+    kp_load_tail<T, VEC>(xb, c, n, -KP_INF, v, al);
 #pragma unroll
     for (int i = 0; i < VEC; i++) v[i] = kp_exp(v[i] - M) * inv;
-    kp_store_tail<T, VEC>(yr, c, cols, v);
+    kp_store_tail<T, VEC>(yb, c, n, v);
   }
 }
 ]]
@@ -154,11 +175,16 @@ local function emit(dt, kind, p)
   p.kind = kind
   local whole = p.whole and vec > 1 -- rows of a multiple of vec (twins())
   if whole then name = name .. "_w" end
+  -- 16-byte variants other than the whole-rows twins peel each row (PEEL):
+  -- any alignment of the element size, vectorised; the twins keep the
+  -- 16-byte requirement and the aligned code as it was
+  local peel = vec * esize(dt) == 16 and not whole
+  if peel then call = call:gsub(">$", ", true>") end
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
     max_cols = max_cols,
-    align = vec * esize(dt), cols_mult = whole and vec or nil,
+    align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
   }

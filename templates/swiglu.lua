@@ -59,16 +59,20 @@ local function emit(dt, p, max_vecs, rank_base)
   local name = string.format("swiglu_%s_t%dx%d_v%d_u%d", dt, p.tx, p.ty, p.vec, p.u)
   if p.h then name = name .. "_ef" end -- gate and up loaded evict-first
   local targs = string.format("%s, %d, %d, %d, %d", T, p.vec, p.tx, p.ty, p.u)
+  -- 16-byte rows without hints peel each row (kp_glu_rows' PEEL: any
+  -- alignment of the element size, vectorised), except at a 32-register
+  -- budget (minb * threads = 2048), where the peeling code spilled on sm_90a
+  local peel = p.vec * esize(dt) == 16 and not p.h and p.tx * p.ty * p.minb < 2048
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = p.ty,
     max_cols = max_vecs and p.tx * p.vec * max_vecs or nil,
     min_cols = p.wide and p.tx * p.vec or nil,
-    align = p.vec * esize(dt),
+    align = peel and esize(dt) or p.vec * esize(dt),
     rank = rank_base - p.tx // 8, -- smaller TX (more rows per block) first where it fits
     source = KERNELS .. subst(ENTRY, { block = block, minb = p.minb, name = name, T = T,
                                          targs = targs,
-                                         hint = p.h and ", " .. p.h or "" }),
+                                         hint = p.h and ", " .. p.h or peel and ", 0, true" or "" }),
   }
 end
 

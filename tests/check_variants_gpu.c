@@ -39,10 +39,27 @@ static uint32_t call_align(kp_family f, size_t es, int64_t rows, int64_t cols) {
   return a;
 }
 
+/* The alignment ops.c computes for a shape's tensors (ldx = cols + padx at
+** element offset offx, ldy = cols + pady at offy; w, residual and up at offy,
+** as ops_cases.c places them), from 16-byte aligned bases. */
+static uint32_t shape_align(kp_family f, size_t es, const shape *s) {
+  const int64_t k = f == KP_FAM_RMSNORM_SWIGLU ? 2 : 1;
+  uint32_t a = call_align(f, es, 1, s->cols);
+  const uint64_t v[4] = {(uint64_t)s->offx * es, (uint64_t)s->offy * es,
+                         s->rows > 1 ? (uint64_t)(k * s->cols + s->padx) * es : 0,
+                         s->rows > 1 ? (uint64_t)(s->cols + s->pady) * es : 0};
+  for (int i = 0; i < 4; i++)
+    if (align_of(v[i]) < a) a = align_of(v[i]);
+  return a;
+}
+
 /* form: GeGLU's kp_gelu (the variant computes it: kp_call.form) */
 static void run_row_case(gpu *g, kp_family f, kp_dtype dt, const shape *s, uint32_t form) {
   switch (f) {
-    case KP_FAM_SOFTMAX: softmax_case(g, dt, s->rows, s->cols, s->cols, s->cols, 0, 0, 0, 0); break;
+    case KP_FAM_SOFTMAX:
+      softmax_case(g, dt, s->rows, s->cols, s->cols + s->padx, s->cols + s->pady, s->offx, s->offy,
+                   0, 0);
+      break;
     case KP_FAM_RMSNORM: rmsnorm_case(g, dt, s); break;
     case KP_FAM_ADD_RMSNORM: add_rmsnorm_case(g, dt, s); break;
     case KP_FAM_SWIGLU: glu_case(g, dt, 0, s, 0); break;
@@ -116,6 +133,30 @@ START_TEST(test_every_variant) {
           run_row_case(&g, (kp_family)f, dt, &sh[k], form);
           runs++;
         }
+      /* Rows off the 16-byte grid (per-row peeling): odd row strides, so
+      ** that row r starts at residue r * ld * es mod 16 (9 rows: every
+      ** residue an element-aligned start can have), element offsets into
+      ** the buffers, and inputs at other residues than the output (x vs
+      ** y: shifted loads, element stores), at a length shorter than a
+      ** vector, a middling one and the longest in range.  The entries that
+      ** apply at the alignment such a call offers run (the peeling ones,
+      ** and the element-aligned fallbacks). */
+      const int64_t mid = 777 >= lo && 777 <= hi ? 777 : odd;
+      const int64_t tiny = 3 >= lo && 3 <= hi ? 3 : odd;
+      const int64_t big = min_rows > 5 ? sh[0].cols + 1 : odd; /* (odd: a min_rows entry's rows) */
+      const int64_t rr = min_rows > 9 ? min_rows : 9;
+      const shape un[5] = {{rr, mid, 0, 0, 1, 1}, {rr, mid, 2, 0, 3, 0}, {rr, tiny, 0, 4, 7, 6},
+                           {rr, mid, 0, 2, 0, 5}, {3 > min_rows ? 3 : min_rows, big, 2, 0, 5, 2}};
+      for (int k = 0; k < 5; k++) {
+        if (un[k].cols < lo || un[k].cols > hi || (un[k].cols > 8192 && rr > 9)) continue;
+        for (uint32_t form = 0; form < nforms; form++) {
+          kp_call c = {(kp_family)f, dt, shape_align((kp_family)f, es, &un[k]), form,
+                       {(uint64_t)un[k].rows, (uint64_t)un[k].cols, 1, 1}};
+          if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
+          run_row_case(&g, (kp_family)f, dt, &un[k], form);
+          runs++;
+        }
+      }
     }
     kp_force_variant(-1);
     if (!runs) {
