@@ -569,8 +569,20 @@ def main():
     ap.add_argument("--tokens", type=int, default=ROPE_T, help="rope: tokens (default 16384)")
     ap.add_argument("--shapes", help="sweep: comma list of ROWSxCOLS, each op at each shape "
                     "(rope: ROWS tokens); overrides --rows/--cols/--tokens")
+    ap.add_argument("--shapes-file", help="sweep: the distinct ROWS x COLS of a `kp tune "
+                    "--shapes` file (lines 'family rows cols', # comments), in file order")
     args = ap.parse_args()
     ROWS, COLS, ROPE_T = args.rows, args.cols, args.tokens
+    if args.shapes_file:
+        seen = []
+        with open(args.shapes_file) as f:
+            for ln in f:
+                w = ln.split("#")[0].split()
+                if len(w) == 3 and f"{w[1]}x{w[2]}" not in seen:
+                    seen.append(f"{w[1]}x{w[2]}")
+        if not seen:
+            ap.error(f"--shapes-file {args.shapes_file}: no 'family rows cols' line")
+        args.shapes = ",".join(seen)
     try:
         sweep = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")] \
             if args.shapes else [(ROWS, COLS, ROPE_T)]
