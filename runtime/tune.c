@@ -27,11 +27,12 @@ void kp_tune_key_dims(const kp_call *c, uint64_t out[KPK_DIMS]) {
 
 const char *kp_form_name(const char *family, uint32_t form) {
   static const char *const geglu[] = {"erf", "tanh"}, *const rope[] = {"neox", "gptj"},
-                           *const gemm[] = {"nk", "kn"};
+                           *const gemm[] = {"nk", "kn"}, *const attention[] = {"full", "causal"};
   if (form > 1) return NULL;
   if (!strcmp(family, "geglu")) return geglu[form];
   if (!strcmp(family, "rope")) return rope[form];
   if (!strcmp(family, "gemm")) return gemm[form];
+  if (!strcmp(family, "attention")) return attention[form]; /* causal: any mask by position */
   return NULL;
 }
 
