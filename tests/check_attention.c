@@ -16,9 +16,11 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_suites.h"
+#include "internal.h"
 #include "kernpack.h"
 
 #define Q_ DEV(0x100000)
@@ -295,6 +297,49 @@ START_TEST(test_overlap) {
 }
 END_TEST
 
+/* On the real sm_90a pack: every valid attention call (f16/bf16, lengths
+** from 1, head dims 1..256, element to 16-byte alignment, both forms) has a
+** variant, with the kernels' signature; a 16-byte aligned call at head dim
+** 64 or 128 gets a tensor-core one (not the fallback), and on an sm_80 or
+** sm_86 device too (shared memory of 163 and 99 KB). */
+START_TEST(test_pack_covers) {
+  const char *dir = getenv("KP_PACK_DIR");
+  ck_assert_msg(dir != NULL, "KP_PACK_DIR must point at the built packs (make test sets it)");
+  char path[1024], err[600];
+  snprintf(path, sizeof path, "%s/sm_90a.kpk", dir);
+  kpk_pack pk;
+  kp_status st = kpk_open(&pk, path, err, sizeof err);
+  ck_assert_msg(st == KP_OK, "%s", err);
+  static const kp_devprops dev[] = {{90, 227 * 1024, 132}, {80, 163 * 1024, 108}, {86, 99 * 1024, 84}};
+  static const uint64_t len[] = {1, 63, 64, 65, 1000, 16384, 1u << 29};
+  static const uint64_t hd[] = {1, 8, 40, 64, 96, 128, 200, 256};
+  int fast = 0;
+  for (size_t dv = 0; dv < sizeof dev / sizeof dev[0]; dv++)
+    for (int dt = KP_F16; dt <= KP_BF16; dt++)
+      for (uint32_t a = 2; a <= 16; a *= 2)
+        for (size_t q = 0; q < sizeof len / sizeof len[0]; q++)
+          for (size_t k = 0; k < sizeof len / sizeof len[0]; k += 2)
+            for (size_t h = 0; h < sizeof hd / sizeof hd[0]; h++)
+              for (uint32_t form = 0; form < 2; form++) {
+                kp_call c = {KP_FAM_ATTENTION, (kp_dtype)dt, a, form, {len[q], len[k], 1 + q * 37, hd[h]}};
+                char why[700];
+                const int i = kp_select_variant(&pk, &c, &dev[dv], why, sizeof why);
+                ck_assert_msg(i >= 0, "%s", why);
+                const kpk_entry *e = &pk.entries[i];
+                ck_assert_str_eq(e->signature, kp_family_signature(KP_FAM_ATTENTION));
+                ck_assert_str_eq(e->dims, kp_family_dims_text(KP_FAM_ATTENTION));
+                const int want_fast = a == 16 && (hd[h] == 64 || hd[h] == 128);
+                ck_assert_msg(!want_fast || !strstr(e->name, "_simple"),
+                              "sm %d %s lq %llu d %llu: a 16-byte aligned call got %s", dev[dv].sm,
+                              kp_dtype_name((kp_dtype)dt), (unsigned long long)len[q],
+                              (unsigned long long)hd[h], e->name);
+                fast += want_fast;
+              }
+  ck_assert_int_gt(fast, 0);
+  kpk_close(&pk);
+}
+END_TEST
+
 Suite *attention_suite(void) {
   Suite *s = suite_create("attention");
   TCase *tc = tcase_create("misuse");
@@ -307,5 +352,8 @@ Suite *attention_suite(void) {
   tcase_add_test(tc, test_alignment);
   tcase_add_test(tc, test_overlap);
   suite_add_tcase(s, tc);
+  TCase *pc = tcase_create("pack");
+  tcase_add_test(pc, test_pack_covers);
+  suite_add_tcase(s, pc);
   return s;
 }

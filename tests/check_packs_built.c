@@ -234,9 +234,15 @@ START_TEST(test_every_declared_variant_present) {
 }
 END_TEST
 
+/* The largest value of a dimension that the op accepts (kernpack.h). */
+static uint64_t api_max(const char *family, const char *dim) {
+  if (!strcmp(family, "attention") && !strcmp(dim, "d")) return 256; /* head_dim */
+  return ANY_COLS;
+}
+
 /* Does the pack hold a variant of family/dtype/form that takes any call:
-** element alignment, every dimension from 1 up with no multiple, and runs
-** on the pack's SM? */
+** element alignment, every dimension from 1 up (to what the op accepts)
+** with no multiple, and runs on the pack's SM? */
 static int has_any_shape(const kpk_pack *pk, const char *family, uint32_t dt, uint32_t form) {
   uint32_t sm = target_sm(pk->target);
   kp_dims dims;
@@ -249,7 +255,8 @@ static int has_any_shape(const kpk_pack *pk, const char *family, uint32_t dt, ui
     if (kp_dims_parse(e->dims, &dims, NULL, 0)) continue;
     int any = 1;
     for (int d = 0; d < dims.n; d++)
-      any &= e->dmin[d] <= 1 && (e->dmax[d] == 0 || e->dmax[d] >= ANY_COLS) && e->dmult[d] <= 1;
+      any &= e->dmin[d] <= 1 && (e->dmax[d] == 0 || e->dmax[d] >= api_max(family, dims.name[d])) &&
+             e->dmult[d] <= 1;
     if (any) return 1;
   }
   return 0;
