@@ -14,6 +14,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,23 @@ static kp_attn_desc base(void) {
 }
 
 #define CALL(c, d) kp_attention((c), KP_F16, Q_, K_, V_, O_, &(d), NULL)
+
+/* One int64 field of the base call changed, and what the call must say. */
+typedef struct field_case {
+  size_t off; /* offsetof(kp_attn_desc, field) */
+  int64_t v;
+  kp_status st;
+  const char *needle;
+} field_case;
+#define F_(field) offsetof(kp_attn_desc, field)
+
+static void expect_fields(kp_ctx *c, const field_case *T, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    kp_attn_desc d = base();
+    memcpy((char *)&d + T[i].off, &T[i].v, sizeof T[i].v);
+    EXPECT(c, CALL(c, d), T[i].st, T[i].needle);
+  }
+}
 
 /* kp_attn_desc_init: the documented defaults, every field. */
 START_TEST(test_desc_init) {
@@ -101,28 +119,23 @@ END_TEST
 ** unsupported; heads_kv must divide heads_q. */
 START_TEST(test_sizes) {
   kp_ctx *c = kp_test_pack_only();
-  static const struct { int which; int64_t v; kp_status st; const char *needle; } T[] = {
-      {0, 0, KP_ERR_INVALID_ARG, "attention: batch=0: must be >= 1"},
-      {0, -1, KP_ERR_INVALID_ARG, "attention: batch=-1"},
-      {0, (int64_t)INT_MAX + 1, KP_ERR_UNSUPPORTED, "attention: batch=2147483648: at most 2147483647"},
-      {1, 0, KP_ERR_INVALID_ARG, "attention: heads_q=0"},
-      {1, INT64_MIN, KP_ERR_INVALID_ARG, "attention: heads_q=-9223372036854775808"},
-      {2, 0, KP_ERR_INVALID_ARG, "attention: heads_kv=0"},
-      {2, 3, KP_ERR_INVALID_ARG, "attention: heads_kv=3 does not divide heads_q=4"},
-      {2, 8, KP_ERR_INVALID_ARG, "attention: heads_kv=8 does not divide heads_q=4"},
-      {3, 0, KP_ERR_INVALID_ARG, "attention: len_q=0: must be >= 1"},
-      {3, (1ll << 29) + 1, KP_ERR_UNSUPPORTED, "attention: len_q=536870913: at most 536870912"},
-      {4, -5, KP_ERR_INVALID_ARG, "attention: len_k=-5"},
-      {4, (1ll << 29) + 1, KP_ERR_UNSUPPORTED, "attention: len_k=536870913"},
-      {5, 0, KP_ERR_INVALID_ARG, "attention: head_dim=0: must be >= 1"},
-      {5, 257, KP_ERR_UNSUPPORTED, "attention: head_dim=257: at most 256"},
+  static const field_case T[] = {
+      {F_(batch), 0, KP_ERR_INVALID_ARG, "attention: batch=0: must be >= 1"},
+      {F_(batch), -1, KP_ERR_INVALID_ARG, "attention: batch=-1"},
+      {F_(batch), (int64_t)INT_MAX + 1, KP_ERR_UNSUPPORTED, "attention: batch=2147483648: at most 2147483647"},
+      {F_(heads_q), 0, KP_ERR_INVALID_ARG, "attention: heads_q=0"},
+      {F_(heads_q), INT64_MIN, KP_ERR_INVALID_ARG, "attention: heads_q=-9223372036854775808"},
+      {F_(heads_kv), 0, KP_ERR_INVALID_ARG, "attention: heads_kv=0"},
+      {F_(heads_kv), 3, KP_ERR_INVALID_ARG, "attention: heads_kv=3 does not divide heads_q=4"},
+      {F_(heads_kv), 8, KP_ERR_INVALID_ARG, "attention: heads_kv=8 does not divide heads_q=4"},
+      {F_(len_q), 0, KP_ERR_INVALID_ARG, "attention: len_q=0: must be >= 1"},
+      {F_(len_q), (1ll << 29) + 1, KP_ERR_UNSUPPORTED, "attention: len_q=536870913: at most 536870912"},
+      {F_(len_k), -5, KP_ERR_INVALID_ARG, "attention: len_k=-5"},
+      {F_(len_k), (1ll << 29) + 1, KP_ERR_UNSUPPORTED, "attention: len_k=536870913"},
+      {F_(head_dim), 0, KP_ERR_INVALID_ARG, "attention: head_dim=0: must be >= 1"},
+      {F_(head_dim), 257, KP_ERR_UNSUPPORTED, "attention: head_dim=257: at most 256"},
   };
-  for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
-    kp_attn_desc d = base();
-    int64_t *f[6] = {&d.batch, &d.heads_q, &d.heads_kv, &d.len_q, &d.len_k, &d.head_dim};
-    *f[T[i].which] = T[i].v;
-    EXPECT(c, CALL(c, d), T[i].st, T[i].needle);
-  }
+  expect_fields(c, T, sizeof T / sizeof T[0]);
   /* batch * heads_q must fit the grid's int */
   kp_attn_desc d = base();
   d.batch = 1 << 16, d.heads_q = 1 << 15, d.heads_kv = 1;
@@ -147,18 +160,16 @@ START_TEST(test_scale_and_mask) {
     d.scale = bad_scale[i];
     EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: scale=");
   }
+  static const field_case T[] = {
+      {F_(window_left), -2, KP_ERR_INVALID_ARG, "attention: window_left=-2 window_right=-1: each must be >= -1"},
+      {F_(window_right), INT64_MIN, KP_ERR_INVALID_ARG, "window_right=-9223372036854775808"},
+  };
+  expect_fields(c, T, sizeof T / sizeof T[0]);
   kp_attn_desc d = base();
   d.causal = 2;
   EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: causal=2: must be 0 or 1");
-  d = base();
   d.causal = -1;
   EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: causal=-1");
-  d = base();
-  d.window_left = -2;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: window_left=-2 window_right=-1: each must be >= -1");
-  d = base();
-  d.window_right = INT64_MIN;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "window_right=-9223372036854775808");
   /* valid masks: causal, windows of every kind, huge windows (no bound) */
   static const int64_t W[][3] = {{1, -1, -1}, {0, 0, 0}, {0, 3, 5}, {1, 4, -1},
                                  {0, INT64_MAX, INT64_MAX}, {1, INT64_MAX, 0}};
@@ -193,12 +204,11 @@ START_TEST(test_reserved) {
   d.block_table = (const int32_t *)DEV(0x600000);
   d.page_size = 16;
   EXPECT(c, CALL(c, d), KP_ERR_UNSUPPORTED, "attention: block_table: a paged KV cache is not supported");
-  d = base();
-  d.page_size = 16;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: page_size=16 block_table_stride=0 without a block_table");
-  d = base();
-  d.block_table_stride = 4;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "block_table_stride=4 without a block_table");
+  static const field_case T[] = {
+      {F_(page_size), 16, KP_ERR_INVALID_ARG, "attention: page_size=16 block_table_stride=0 without a block_table"},
+      {F_(block_table_stride), 4, KP_ERR_INVALID_ARG, "block_table_stride=4 without a block_table"},
+  };
+  expect_fields(c, T, sizeof T / sizeof T[0]);
   kp_ctx_destroy(c);
 }
 END_TEST
@@ -209,31 +219,21 @@ END_TEST
 ** dimension of size 1. */
 START_TEST(test_strides) {
   kp_ctx *c = kp_test_pack_only();
-  kp_attn_desc d = base();
-  d.q_stride_seq = -1;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: q stride_seq=-1: must be >= 0");
-  d = base();
-  d.v_stride_batch = -64;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: v stride_batch=-64");
-  d = base();
-  d.k_stride_head = -1;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: k stride_head=-1");
-  d = base();
-  d.k_stride_batch = INT64_MAX / 2;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: k with stride_batch=4611686018427387903 over 2 overflows");
-  d = base();
-  d.o_stride_seq = INT64_MAX / 8;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: o with stride_seq");
-  /* the output's rows must not share elements */
-  d = base();
-  d.o_stride_head = 32;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: o stride_head=32 < 64: its rows overlap");
-  d = base();
-  d.o_stride_seq = 0;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: o stride_seq=0 < 64");
-  d = base();
-  d.o_stride_batch = 8 * 4 * 64 - 1; /* one element short of a whole batch */
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: o stride_batch=2047 < 2048");
+  static const field_case T[] = {
+      {F_(q_stride_seq), -1, KP_ERR_INVALID_ARG, "attention: q stride_seq=-1: must be >= 0"},
+      {F_(v_stride_batch), -64, KP_ERR_INVALID_ARG, "attention: v stride_batch=-64"},
+      {F_(k_stride_head), -1, KP_ERR_INVALID_ARG, "attention: k stride_head=-1"},
+      {F_(k_stride_batch), INT64_MAX / 2, KP_ERR_INVALID_ARG,
+       "attention: k with stride_batch=4611686018427387903 over 2 overflows"},
+      {F_(o_stride_seq), INT64_MAX / 8, KP_ERR_INVALID_ARG, "attention: o with stride_seq"},
+      /* the output's rows must not share elements */
+      {F_(o_stride_head), 32, KP_ERR_INVALID_ARG, "attention: o stride_head=32 < 64: its rows overlap"},
+      {F_(o_stride_seq), 0, KP_ERR_INVALID_ARG, "attention: o stride_seq=0 < 64"},
+      /* one element short of a whole batch */
+      {F_(o_stride_batch), 8 * 4 * 64 - 1, KP_ERR_INVALID_ARG, "attention: o stride_batch=2047 < 2048"},
+  };
+  expect_fields(c, T, sizeof T / sizeof T[0]);
+  kp_attn_desc d;
   /* (batch, heads, seq, dim) for every tensor */
   d = base();
   d.q_stride_head = d.o_stride_head = 8 * 64, d.q_stride_seq = d.o_stride_seq = 64;

@@ -113,6 +113,18 @@ def test_error_classes():
     assert type(_errors.error_for("KP_SOMETHING_NEW", "x")) is kernpack.Error
 
 
+def _expect_errors(cases):
+    """Each (fn, cls, text): fn() raises cls with text in its message."""
+    for fn, cls, text in cases:
+        try:
+            fn()
+        except kernpack.Error as e:
+            assert isinstance(e, cls), (text, type(e), e)
+            assert text in str(e), (text, str(e))
+        else:
+            raise AssertionError(f"no exception for {text!r}")
+
+
 # Bad arguments are refused in Python, before any C call, with the op and argument named.
 def test_argument_checks():
     x = Fake((4, 8))
@@ -149,14 +161,7 @@ def test_argument_checks():
     ]
     if importlib.util.find_spec("torch"):  # with torch a missing out= is allocated and the
         cases = [c for c in cases if c[2] != "pass out="]  # call would launch on Fake pointers
-    for fn, cls, text in cases:
-        try:
-            fn()
-        except kernpack.Error as e:
-            assert isinstance(e, cls), (text, type(e), e)
-            assert text in str(e), (text, str(e))
-        else:
-            raise AssertionError(f"no exception for {text!r}")
+    _expect_errors(cases)
 
 
 # kernpack.attention refuses bad arguments in Python, naming them; a
@@ -185,14 +190,7 @@ def test_attention_checks():
         (lambda: kernpack.attention(q, kv, kv, out=o, lse=Fake((2, 4, 7))),
          kernpack.InvalidArgumentError, "expected float32 (2, 4, 8)"),
     ]
-    for fn, cls, text in cases:
-        try:
-            fn()
-        except kernpack.Error as e:
-            assert isinstance(e, cls), (text, type(e), e)
-            assert text in str(e), (text, str(e))
-        else:
-            raise AssertionError(f"no exception for {text!r}")
+    _expect_errors(cases)
     _lib_or_skip()
     _no_gpu_or_skip()
     for layout, shp in (("bshd", (2, 8, 4, 64)), ("bhsd", (2, 4, 8, 64))):
