@@ -144,12 +144,23 @@ endif
 # A variant depends on its source and on how it is compiled (nvrtc_compile.o,
 # which includes nvrtc_opts.h), not on the rest of kpgen: a runtime change must
 # not recompile 1170 variants.
+# Each compile prints the build's progress line (done / total, elapsed, ETA,
+# target/variant; kpgen.c): one line rewritten on a terminal, plain lines in a
+# log or with V=1, nothing with make -s.  progress-init counts the compiles
+# to run, once per make run and before any of them (an order-only prerequisite);
+# the list of every variant x target goes in a file (too long for a command).
 define kp_compile_rule
-$(B)/obj/$(1)%.bin: $(SRCDIR)/$$$$(notdir $$$$*).cu $(B)/obj/gen/nvrtc_compile.o | $(KPGEN)
+$(B)/obj/$(1)%.bin: $(SRCDIR)/$$$$(notdir $$$$*).cu $(B)/obj/gen/nvrtc_compile.o | $(KPGEN) progress-init
 	@mkdir -p $$(@D)
-	$$(call say,NVRTC,$$(notdir $$(@D))/$$(notdir $$*))
-	$$(Q)$$(KPGEN) compile $$< $$(notdir $$(@D)) $$(basename $$@)
+	$$(Q)$$(KPGEN) compile $$< $$(notdir $$(@D)) $$(basename $$@) $(PROGRESS)
 endef
+PROGRESS := $(B)/.progress
+PROGRESS_MODE = $(if $(findstring s,$(firstword -$(MAKEFLAGS))),2,$(if $(filter 1,$(V)),1,0))
+.PHONY: progress-init
+progress-init: | $(KPGEN)
+	$(file >$(PROGRESS).bins,$(foreach t,$(ARCHS),$(call variant_bins,$(t))))
+	$(Q)$(KPGEN) progress-init $(PROGRESS) $(PROGRESS_MODE) $(SRCDIR) $(B)/obj/gen/nvrtc_compile.o \
+	  @$(PROGRESS).bins
 $(eval $(call kp_compile_rule,sm_))
 $(eval $(call kp_compile_rule,compute_))
 
@@ -159,14 +170,14 @@ variant_bins = $(foreach v,$(KP_VARIANTS) $(KP_VARIANTS_$(1)),$(B)/obj/$(1)/$(v)
 
 $(B)/packs/%.kpk: $$(call variant_bins,$$*) $(TEMPLATES) $(KPGEN)
 	@mkdir -p $(@D)
-	$(Q)$(KPGEN) pack $* $(B)/obj/$* $(SRCDIR) $@ $(TEMPLATES)
+	$(Q)KP_PROGRESS=$(PROGRESS) $(KPGEN) pack $* $(B)/obj/$* $(SRCDIR) $@ $(TEMPLATES)
 
 PACKS := $(ARCHS:%=$(B)/packs/%.kpk)
 packs: $(PACKS)
 
 # ---- CLI --------------------------------------------------------------------
 TOOL_SRC := $(wildcard tools/*.c)
-$(B)/bin/kp: $(TOOL_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/pack_write.o $(B)/lib/libkernpack.a
+$(B)/bin/kp: $(TOOL_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/pack_write.o $(B)/obj/gen/progress.o $(B)/lib/libkernpack.a
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(LINK) -o $@ $^ -ldl -lpthread -lm

@@ -97,6 +97,16 @@ step warmup-cold-parallel "$OUT/warmup_cold_parallel.log" 60 env KP_PACK_DIR="$J
   --dtypes bf16
 step warmup-hot "$OUT/warmup_hot.log" 30 env KP_PACK_DIR="$JITPACKS" \
   build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
+# first use from the PTX pack alone: on sm_80..sm_9x the driver compiles the
+# pack's PTX (runtime/jit.h; per-call times in the log), cold (the driver's
+# cache off), then twice with its cache (the second run is the cache hit)
+PTXPACKS=$(mktemp -d) && cp build/packs/compute_80.kpk "$PTXPACKS/"
+step warmup-ptx-cold "$OUT/warmup_ptx_cold.log" 60 env KP_PACK_DIR="$PTXPACKS" KP_LOG=info \
+  CUDA_CACHE_DISABLE=1 build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
+step warmup-ptx-fill "$OUT/warmup_ptx_fill.log" 60 env KP_PACK_DIR="$PTXPACKS" \
+  CUDA_CACHE_PATH="$OUT/nvcache" build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
+step warmup-ptx-hot "$OUT/warmup_ptx_hot.log" 30 env KP_PACK_DIR="$PTXPACKS" KP_LOG=info \
+  CUDA_CACHE_PATH="$OUT/nvcache" build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
 step warmup-pack "$OUT/warmup_pack.log" 30 build/bin/kp warmup "$OUT/shapes.txt" --dtypes bf16
 # every variant at the benchmark's large shapes (default vs best per shape)
 step tune-large "$OUT/tune_large.log" "${KP_TUNE_LARGE_S:-150}" build/bin/kp tune \

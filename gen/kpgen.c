@@ -3,7 +3,11 @@
 **
 **   kpgen mk SRCDIR TEMPLATE...           make rules: one target per variant
 **   kpgen emit TEMPLATE SRCDIR            write SRCDIR/<variant>.cu (only if changed)
-**   kpgen compile SRC.cu TARGET OUTBASE   NVRTC -> OUTBASE.bin + OUTBASE.info
+**   kpgen compile SRC.cu TARGET OUTBASE [PROGRESS]
+**                                         NVRTC -> OUTBASE.bin + OUTBASE.info
+**   kpgen progress-init PROGRESS MODE SRCDIR DEP BIN...|@LIST
+**                                         count the BINs to build (missing or
+**                                         older than their source or DEP)
 **   kpgen pack TARGET OBJDIR SRCDIR OUT TEMPLATE...
 **                                         collect compiled variants into OUT
 **   kpgen neighbours TEMPLATE VARIANT SRCDIR [PACK]
@@ -19,15 +23,18 @@
 */
 #define _GNU_SOURCE /* memmem */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h" /* kp_dtype_from_name */
 #include "nvrtc_compile.h"
+#include "progress.h"
 #include "template.h"
 
 static char errbuf[8192];
@@ -45,7 +52,8 @@ __attribute__((format(printf, 1, 2))) static int die(const char *fmt, ...) {
 static int usage(void) {
   fputs("usage: kpgen mk SRCDIR TEMPLATE...\n"
         "       kpgen emit TEMPLATE SRCDIR\n"
-        "       kpgen compile SRC.cu TARGET OUTBASE\n"
+        "       kpgen compile SRC.cu TARGET OUTBASE [PROGRESS]\n"
+        "       kpgen progress-init PROGRESS MODE SRCDIR DEP BIN...|@LIST\n"
         "       kpgen pack TARGET OBJDIR SRCDIR OUT.kpk TEMPLATE...\n"
         "       kpgen neighbours TEMPLATE VARIANT SRCDIR [PACK]\n"
         "       kpgen extend OLD.kpk OUT.kpk TEMPLATEDIR OBJDIR SRC.cu...\n"
@@ -54,7 +62,10 @@ static int usage(void) {
         "template's defaults, or PACK's index) that is new, and prints one line per\n"
         "neighbour: '<name> new|default|pack'.  extend writes OUT: OLD's entries, then\n"
         "each SRC.cu compiled for OLD's target (OBJDIR/<name>.bin/.info are reused\n"
-        "when newer than SRC.cu), ranked below every entry of its family and dtype.\n",
+        "when newer than SRC.cu), ranked below every entry of its family and dtype.\n"
+        "PROGRESS: a file the build's compiles share (make -j) for a progress line:\n"
+        "progress-init counts the BINs to build; MODE 0 a terminal line or plain\n"
+        "lines in a log, 1 plain lines always (V=1), 2 nothing (make -s).\n",
         stderr);
   return 2;
 }
@@ -175,8 +186,9 @@ static int compile_to(const char *srcpath, const char *target, const char *outba
   base = base ? base + 1 : srcpath;
   int rc = kg_nvrtc_compile(src, base, target, &img, &size, info, &log);
   free(src);
-  if (rc) {
-    fprintf(stderr, "%s: NVRTC failed for %s:\n%s\n", srcpath, target, log ? log : "");
+  if (rc) { /* (on its own line, after a progress line on the terminal) */
+    fprintf(stderr, "%s%s: NVRTC failed for %s:\n%s\n", isatty(2) ? "\n" : "", srcpath, target,
+            log ? log : "");
     free(log);
     return 1;
   }
@@ -194,10 +206,110 @@ static int compile_to(const char *srcpath, const char *target, const char *outba
   return 0;
 }
 
+/* ---- the pack build's progress line ----------------------------------------------
+** make runs one `kpgen compile` per variant and target, several at once: they
+** share a small file, "t0 total done mode open", updated under flock.  Each
+** compile counts itself when it finishes and prints the line (what it just
+** compiled); `kpgen pack` ends an open terminal line before its own. */
+
+typedef struct build_progress {
+  double t0;
+  int total, done, mode, open;
+} build_progress;
+
+static int progress_rw(const char *path, void (*fn)(build_progress *, void *), void *arg) {
+  int fd = open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0) return -1;
+  int rc = -1;
+  if (flock(fd, LOCK_EX) == 0) {
+    char buf[128] = "";
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    build_progress bp;
+    if (n > 0 && sscanf(buf, "%lf %d %d %d %d", &bp.t0, &bp.total, &bp.done, &bp.mode,
+                        &bp.open) == 5) {
+      fn(&bp, arg);
+      int len = snprintf(buf, sizeof buf, "%.3f %d %d %d %d\n", bp.t0, bp.total, bp.done, bp.mode,
+                         bp.open);
+      rc = pwrite(fd, buf, (size_t)len, 0) == len && ftruncate(fd, len) == 0 ? 0 : -1;
+    }
+    flock(fd, LOCK_UN);
+  }
+  close(fd);
+  return rc;
+}
+
+/* one more compile done: the line for it (under the lock, so lines do not mix) */
+static void progress_step(build_progress *bp, void *arg) {
+  if (bp->mode == 2) return;
+  kp_progress p;
+  kp_progress_init(&p, stdout, "  NVRTC  ", bp->total, 0);
+  if (bp->mode == 1) p.tty = 0;
+  p.t0 = bp->t0;
+  bp->done++;
+  kp_progress_show(&p, bp->done, "%s", (const char *)arg);
+  if (bp->done > bp->total) bp->total = bp->done;
+  bp->open = p.open;
+}
+
+static void progress_close(build_progress *bp, void *arg) {
+  (void)arg;
+  if (bp->open) fputc('\n', stdout);
+  bp->open = 0;
+}
+
 static int cmd_compile(int argc, char **argv) {
-  if (argc != 3) return usage();
+  if (argc != 3 && argc != 4) return usage();
   kg_compile_info info;
-  return compile_to(argv[0], argv[1], argv[2], &info);
+  int rc = compile_to(argv[0], argv[1], argv[2], &info);
+  if (!rc && argc == 4) { /* "sm_90a/softmax_bf16_..." */
+    char what[300];
+    const char *base = strrchr(argv[2], '/');
+    snprintf(what, sizeof what, "%s/%s", argv[1], base ? base + 1 : argv[2]);
+    progress_rw(argv[3], progress_step, what);
+  }
+  return rc;
+}
+
+static int mtime_after(const struct stat *a, const struct stat *b) {
+  return a->st_mtim.tv_sec > b->st_mtim.tv_sec ||
+         (a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec > b->st_mtim.tv_nsec);
+}
+
+/* Is bin to be built: missing, or older than its source or dep? */
+static int stale(const char *bin, const char *srcdir, const struct stat *dep) {
+  const char *base = strrchr(bin, '/');
+  char path[1024];
+  struct stat st, src;
+  snprintf(path, sizeof path, "%s/%s", srcdir, base ? base + 1 : bin);
+  size_t l = strlen(path);
+  if (l > 4 && !strcmp(path + l - 4, ".bin")) snprintf(path + l - 4, sizeof path - (l - 4), ".cu");
+  return stat(bin, &st) != 0 || (dep && mtime_after(dep, &st)) ||
+         (stat(path, &src) == 0 && mtime_after(&src, &st));
+}
+
+/* PROGRESS MODE SRCDIR DEP BIN... (or @FILE, the BINs in FILE separated by
+** blanks): how many BINs make will build (an estimate: a template edit that
+** changes sources shows up as compiles past the count, which then grows). */
+static int cmd_progress_init(int argc, char **argv) {
+  if (argc < 4) return usage();
+  struct stat dep;
+  int have_dep = stat(argv[3], &dep) == 0, total = 0;
+  for (int i = 4; i < argc; i++) {
+    if (argv[i][0] != '@') {
+      total += stale(argv[i], argv[2], have_dep ? &dep : NULL);
+      continue;
+    }
+    size_t n;
+    char *list = (char *)slurp(argv[i] + 1, &n);
+    if (!list) return die("cannot read %s", argv[i] + 1);
+    for (char *b = strtok(list, " \t\n"); b; b = strtok(NULL, " \t\n"))
+      total += stale(b, argv[2], have_dep ? &dep : NULL);
+    free(list);
+  }
+  FILE *f = fopen(argv[0], "w");
+  if (!f) return die("cannot write %s", argv[0]);
+  fprintf(f, "%.3f %d 0 %d 0\n", kp_progress_now(), total, atoi(argv[1]));
+  return fclose(f) ? die("cannot write %s", argv[0]) : 0;
 }
 
 /* Add variant e (full source src) compiled as OBJBASE.bin with info to w:
@@ -283,6 +395,8 @@ static int cmd_pack(int argc, char **argv) {
   size_t size = 0;
   if (!rc && (!w || kpk_writer_finish(w, &buf, &size))) rc = die("cannot build pack %s", out);
   if (!rc && write_atomic(out, buf, size)) rc = die("cannot write %s: %s", out, strerror(errno));
+  const char *prog = getenv("KP_PROGRESS"); /* end the compiles' terminal line */
+  if (!rc && prog && *prog) progress_rw(prog, progress_close, NULL);
   if (!rc)
     printf("PACK    %s: %d variants, %d dropped for spilling, %zu bytes, NVRTC %.1f s total, "
            "%.1f ms per variant\n",
@@ -475,6 +589,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "emit")) return cmd_emit(argc - 2, argv + 2);
   if (!strcmp(cmd, "compile")) return cmd_compile(argc - 2, argv + 2);
   if (!strcmp(cmd, "pack")) return cmd_pack(argc - 2, argv + 2);
+  if (!strcmp(cmd, "progress-init")) return cmd_progress_init(argc - 2, argv + 2);
   if (!strcmp(cmd, "neighbours")) return cmd_neighbours(argc - 2, argv + 2);
   if (!strcmp(cmd, "extend")) return cmd_extend(argc - 2, argv + 2);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

@@ -172,9 +172,11 @@ static void load_pack(kp_ctx *ctx, const kp_options *o) {
       snprintf(searched + l, sizeof searched - l, "%s%s", i ? ", " : "", dirs[i]);
       score = best_pack_in(dirs[i], ctx->props.sm, path, sizeof path);
       if (score == 3 || score < 0) {
+        /* the sources' pack: the PTX pack chosen for the device if there is
+        ** one (its PTX may be loaded as is: jit.h), else any, PTX preferred */
         char src[1024];
         if (best_pack_in(dirs[i], 0, src, sizeof src) >= 0 && try_jit(ctx)) {
-          snprintf(path, sizeof path, "%s", src);
+          if (score < 0) snprintf(path, sizeof path, "%s", src);
           score = 4;
         }
       }

@@ -70,6 +70,30 @@ kp_status kp_nvrtc_version(int *major, int *minor, char *err, size_t errlen) {
   return KP_OK;
 }
 
+/* "compute_80" -> 80, "sm_90a" -> 90; 0 for anything else */
+static int target_sm(const char *t, const char *prefix) {
+  size_t n = strlen(prefix);
+  int sm = 0;
+  return !strncmp(t, prefix, n) && sscanf(t + n, "%d", &sm) == 1 ? sm : 0;
+}
+
+int kp_jit_ptx_ok(const char *pack_target, const char *target, const char *src, size_t srclen) {
+  const char *e = getenv("KP_JIT");
+  int from = target_sm(pack_target, "compute_"), to = target_sm(target, "sm_");
+  /* where NVVM's PTX for `from` is its PTX for `to` (bench/NOTES.md 28) */
+  int same = (from >= 80 && from < 100 && to >= from && to < 100) || (from == 100 && to == 100);
+  return same && !(e && !strcmp(e, "nvrtc")) && src && !memmem(src, srclen, "__CUDA_ARCH", 11);
+}
+
+int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i, const char *target) {
+  if (i >= pk->n_entries || !pk->entries[i].is_ptx) return 0;
+  size_t n = 0;
+  char *src = kpk_source_dup(pk, i, &n);
+  int ok = kp_jit_ptx_ok(pk->target, target, src, n);
+  free(src);
+  return ok;
+}
+
 /* ---- key and paths ------------------------------------------------------------ */
 
 kp_status kp_jit_key(const char *src, size_t srclen, const char *target, char key[40], char *err,

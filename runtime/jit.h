@@ -20,6 +20,7 @@
 #define KP_JIT_H
 
 #include "internal.h"
+#include "pack.h"
 
 typedef struct kp_jit_out {
   unsigned char *image; /* malloc'd cubin (or PTX for compute_XY), caller frees */
@@ -29,6 +30,25 @@ typedef struct kp_jit_out {
   char key[40];         /* hex cache key */
   char path[700];       /* cache entry path ("" when the cache is unusable) */
 } kp_jit_out;
+
+/*
+** First use from the pack's PTX: where the JIT's source pack is a PTX pack
+** (compute_80.kpk), entry i is loaded as its PTX, which the driver compiles
+** for the device (whole-program ptxas, NVRTC's own last phase), instead of
+** NVRTC compiling the source for `target`: the front end and NVVM (55-65% of
+** an NVRTC compile) are skipped.  Only where that is the same code: NVVM
+** emits the same PTX for compute_80 as for sm_80..sm_90, and for compute_100
+** as for sm_100, so ptxas makes the same SASS (checked over every variant for
+** compute_80 -> sm_90 and sm_90a and compute_100 -> sm_100, samples for
+** sm_86 and sm_89: bench/NOTES.md item 28); compute_80 PTX for sm_100 and newer, and
+** compute_100 PTX for sm_103, are different code, so those keep NVRTC.
+** Hence: PTX of compute_80..90 for an sm_80..sm_9x target, or compute_100
+** PTX (a pack built with ARCHS += compute_100) for sm_100; no __CUDA_ARCH
+** test in the source; KP_JIT is not "nvrtc".
+*/
+int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i, const char *target);
+/* The rule itself, for a pack target, a JIT target and a source (1: PTX). */
+int kp_jit_ptx_ok(const char *pack_target, const char *target, const char *src, size_t srclen);
 
 /* NVRTC version through dlopen; KP_ERR_UNSUPPORTED with a message if absent. */
 kp_status kp_nvrtc_version(int *major, int *minor, char *err, size_t errlen);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 #include "jit.h"
@@ -91,7 +92,22 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
   st = kpk_check_entry(&ctx->pack, i, err, sizeof err);
   if (st != KP_OK) return kp_fail(ctx, st, "%s", err);
   CUmodule m = NULL;
-  if (ctx->jit_target[0]) { /* no cubin for this device in the pack: compile its source */
+  if (ctx->jit_target[0] && kp_jit_from_ptx(&ctx->pack, i, ctx->jit_target)) {
+    /* no cubin for this device: the driver compiles the pack's PTX (jit.h) */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CUresult r = d->cuModuleLoadData(&m, ctx->pack.blobs + e->image_off);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (r == CUDA_SUCCESS)
+      kp_log(ctx, KP_LOG_INFO, "JIT: %s for %s from the pack's PTX (driver) took %.1f ms", e->name,
+             ctx->jit_target, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+    else { /* e.g. PTX newer than the driver: NVRTC below may still do */
+      kp_log(ctx, KP_LOG_DEBUG, "%s: the driver cannot compile its PTX (error %d): NVRTC instead",
+             e->name, (int)r);
+      m = NULL;
+    }
+  }
+  if (!m && ctx->jit_target[0]) { /* no cubin for this device in the pack: compile its source */
     kp_jit_out j;
     size_t srclen;
     char *src = kpk_source_dup(&ctx->pack, i, &srclen);
@@ -104,7 +120,7 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
     if (r != CUDA_SUCCESS)
       return kp_cu_fail(ctx, r, "cuModuleLoadData of a JIT-compiled cubin (is the driver older "
                         "than NVRTC?)", __FILE__, __LINE__);
-  } else {
+  } else if (!m) {
     CUresult r = d->cuModuleLoadData(&m, ctx->pack.blobs + e->image_off);
     if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION || r == CUDA_ERROR_NO_BINARY_FOR_GPU)
       return kp_fail(ctx, KP_ERR_UNSUPPORTED,
@@ -306,36 +322,28 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
     at.value.clusterDim.z = 1;
     CUlaunchConfig cfg;
     memset(&cfg, 0, sizeof cfg);
-    {
-      /* A persistent grid larger than the clusters that fit at once would
-      ** run its last clusters after the others: cap it at what fits (the
-      ** GPCs' SM counts can leave SMs that no cluster can use). */
-      int *fit = &ctx->clusters[e - ctx->pack.entries];
-      int n = __atomic_load_n(fit, __ATOMIC_RELAXED);
-      if (!n && d->cuOccupancyMaxActiveClusters) {
-        cfg.gridDimX = (unsigned)grid;
-        cfg.gridDimY = cfg.gridDimZ = 1;
-        cfg.blockDimX = e->block;
-        cfg.blockDimY = cfg.blockDimZ = 1;
-        cfg.sharedMemBytes = e->smem;
-        cfg.attrs = &at;
-        cfg.numAttrs = 1;
-        CUresult r = d->cuOccupancyMaxActiveClusters(&n, s->fn, &cfg);
-        if (r != CUDA_SUCCESS || n < 1) n = -1;
-        __atomic_store_n(fit, n, __ATOMIC_RELAXED);
-        kp_log(ctx, KP_LOG_INFO, "%s: %d clusters of %u fit at once (CUresult %d)", e->name, n,
-               e->cluster, (int)r);
-      }
-      if (e->persist && n > 0 && grid > (uint64_t)n * e->cluster) grid = (uint64_t)n * e->cluster;
-    }
     cfg.gridDimX = (unsigned)grid;
     cfg.gridDimY = cfg.gridDimZ = 1;
     cfg.blockDimX = e->block;
     cfg.blockDimY = cfg.blockDimZ = 1;
     cfg.sharedMemBytes = e->smem;
-    cfg.hStream = (CUstream)stream;
     cfg.attrs = &at;
     cfg.numAttrs = 1;
+    /* A persistent grid larger than the clusters that fit at once would run
+    ** its last clusters after the others: cap it at what fits (the GPCs' SM
+    ** counts can leave SMs that no cluster can use). */
+    int *fit = &ctx->clusters[e - ctx->pack.entries];
+    int n = __atomic_load_n(fit, __ATOMIC_RELAXED);
+    if (!n && d->cuOccupancyMaxActiveClusters) {
+      CUresult r = d->cuOccupancyMaxActiveClusters(&n, s->fn, &cfg);
+      if (r != CUDA_SUCCESS || n < 1) n = -1;
+      __atomic_store_n(fit, n, __ATOMIC_RELAXED);
+      kp_log(ctx, KP_LOG_INFO, "%s: %d clusters of %u fit at once (CUresult %d)", e->name, n,
+             e->cluster, (int)r);
+    }
+    if (e->persist && n > 0 && grid > (uint64_t)n * e->cluster)
+      cfg.gridDimX = (unsigned)((uint64_t)n * e->cluster);
+    cfg.hStream = (CUstream)stream;
     KP_CU(ctx, d->cuLaunchKernelEx(&cfg, s->fn, args, NULL));
   } else {
     KP_CU(ctx, d->cuLaunchKernel(s->fn, (unsigned)grid, 1, 1, e->block, 1, 1, e->smem,

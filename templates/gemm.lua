@@ -21,8 +21,9 @@
 -- The grid rule also multiplies by `split` and caps persistent cluster grids
 -- at the clusters that fit (runtime/launch.c).
 --
--- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>[_c2|_k<S>]_<nk|kn>`):
--- warp-specialised, persistent.  Warpgroup 0 is the producer: one thread
+-- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>[_c2|_k<S>][_e<EC>]_<nk|kn>`):
+-- warp-specialised, persistent.  Warpgroups 0 and 1 are the consumers, the
+-- last one the producer: one thread
 -- issues TMA loads (cp.async.bulk.tensor, 128-byte swizzle; A as (k, m,
 -- batch) and B as (k, n, batch) boxes of 64 x BM and 64 x BN, out-of-bounds
 -- elements read as zero, so any M, N, K) into a ring of STAGES shared-memory
@@ -32,8 +33,12 @@
 -- swizzle) over its 64-row (or, with BM = 64, 64-column-half) slice, keeps
 -- one wgmma group in flight, and frees a stage (its `empty` mbarrier) once
 -- the group that read it has retired.  The epilogue (alpha, beta * C, bias,
--- activation, rounding) runs from the accumulator registers while the
--- producer already loads the next tile's stages.  Needs 16-byte aligned
+-- activation, rounding) runs in the accumulator registers while the
+-- producer already loads the next tile's stages; `_e<EC>` variants then
+-- write the outputs to shared memory, EC columns at a time, and two more
+-- producer warps store them to D, coalesced, while the consumers start the
+-- next tile (f32 output, and the variants without `_e`, store from the
+-- registers).  Needs 16-byte aligned
 -- rows (align 16: TMA's rule for addresses and strides).
 
 family {
@@ -91,6 +96,23 @@ __device__ __forceinline__ void kp_gemm_store2(float a0, float a1, int row, int 
   }
 }
 
+// One output (row, col) of one batch's D, in range: the terms, then the store.
+template <class T>
+__device__ __forceinline__ void kp_gemm_store1(float v, int row, int col, const void *C,
+                                               long long ldc, void *D, long long ldd,
+                                               const T *bias, float alpha, float beta, int act,
+                                               int out_f32) {
+  v *= alpha;
+  if (C) {
+    const long long o = (long long)row * ldc + col;
+    v += beta * (out_f32 ? ((const float *)C)[o] : kp_to_f32(((const T *)C)[o]));
+  }
+  if (bias) v += kp_to_f32(bias[col]);
+  v = kp_gemm_act(v, act);
+  if (out_f32) ((float *)D)[(long long)row * ldd + col] = v;
+  else ((T *)D)[(long long)row * ldd + col] = kp_from_f32<T>(v);
+}
+
 // An output pair, or one element, in the output type O (T or float).
 template <class O> struct kp_gemm_out {
   static __device__ __forceinline__ void pair(O *o, float a, float b) {
@@ -137,11 +159,11 @@ __device__ __forceinline__ void kp_gemm_stores(const float *d, int row0, int col
 // made a 500 KB kernel that ran from the instruction cache's misses).  Pair
 // stores need col0 even and ldd even (16-byte aligned variants); PAIRS =
 // false stores element by element (element-aligned variants).
-template <class T, int MI, int NI, bool PAIRS = true>
-__device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, int M, int N,
-                                                 const void *C, long long ldc, void *D,
-                                                 long long ldd, const T *bias, float alpha,
-                                                 float beta, int act, int out_f32) {
+// kp_gemm_terms applies the terms in registers, kp_gemm_epilogue also stores.
+template <class T, int MI, int NI>
+__device__ __forceinline__ void kp_gemm_terms(float *d, int row0, int col0, int M, int N,
+                                              const void *C, long long ldc, const T *bias,
+                                              float alpha, float beta, int act, int out_f32) {
   constexpr int R = MI * NI * 4;
   if (alpha != 1.f) {
 #pragma unroll
@@ -195,6 +217,13 @@ __device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, i
     for (int i = 0; i < R; i++) d[i] = kp_gelu_tanh(d[i]);
     break;
   }
+}
+template <class T, int MI, int NI, bool PAIRS = true>
+__device__ __forceinline__ void kp_gemm_epilogue(float *d, int row0, int col0, int M, int N,
+                                                 const void *C, long long ldc, void *D,
+                                                 long long ldd, const T *bias, float alpha,
+                                                 float beta, int act, int out_f32) {
+  kp_gemm_terms<T, MI, NI>(d, row0, col0, M, N, C, ldc, bias, alpha, beta, act, out_f32);
   if (out_f32) kp_gemm_stores<float, MI, NI, PAIRS>(d, row0, col0, M, N, D, ldd);
   else kp_gemm_stores<T, MI, NI, PAIRS>(d, row0, col0, M, N, D, ldd);
 }
@@ -296,6 +325,11 @@ __device__ __forceinline__ unsigned long long kp_wg_desc_mn(const void *p) {
   return ((a & 0x3FFFF) >> 4) | (unsigned long long)(8192 >> 4) << 16 |
          (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
 }
+// a named barrier of `threads` threads (barrier.sync, not bar.sync: that is
+// the .aligned form, which a warp not converged since a branch must not run)
+__device__ __forceinline__ void kp_bar_sync(int id, int threads) {
+  asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
 __device__ __forceinline__ void kp_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void kp_wg_commit() {
   asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
@@ -343,12 +377,25 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
   constexpr bool KN = ${kn};             // B as (k, n)
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, B_SLICE = B_BYTES / CL;
   constexpr int RED_LD = BN + 4;         // SK > 1: row stride of the partial tile (floats)
+  // EC > 0: the epilogue goes through shared memory, EC columns of a
+  // consumer's 64 x WN slice at a time (rows of EC * 2 bytes, 16-byte chunk q
+  // of row r at q ^ (r % 8): conflict-free both ways), and a warp of the
+  // producer warpgroup stores them, coalesced, while the consumer goes on
+  // with its next tile.  Two named barriers of the consumer warpgroup and
+  // its store warp, where both sync, hand the buffer over: free (4 + cw)
+  // before the consumer writes (the store warp is done with the last pass),
+  // full (2 + cw) after (the store warp is already waiting there).  With
+  // bar.arrive on the consumer's side compute-sanitizer's racecheck flagged
+  // the two-pass variants; a rendezvous costs nothing here.
+  constexpr int EC = ${ec};
+  static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64), "epilogue chunks");
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
   __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte aligned stages
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
   unsigned char *sa = smem, *sb = smem + STAGES * A_BYTES;
+  unsigned char *ebuf = smem + STAGES * (A_BYTES + B_BYTES); // EC > 0: 2 x 64 x EC outputs
   // MC: the CTAs of a cluster take CL vertically adjacent tiles (a tile-row
   // past M computes zeros and stores nothing) and each loads 1/CL of the B
   // tile for all of them (TMA multicast): a stage is free again once every
@@ -378,9 +425,9 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
   }
   if (CL > 1) kp_cluster_sync();
   else __syncthreads();
-  if (wg == 0) { // producer
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
-    if (threadIdx.x == 0) {
+  if (threadIdx.x >= 256) { // producer
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
+    if (threadIdx.x == 256) {
       int stage = 0, phase = 0;
       for (int t = first; t < total; t += step) {
         kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
@@ -402,13 +449,44 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
           if (++stage == STAGES) stage = 0, phase ^= 1;
         }
       }
+    } else if (EC > 0 && !out_f32 && threadIdx.x >= 288 && threadIdx.x < 352 && first < total) {
+      // warps 1 and 2: the global stores of consumer 0 and 1
+      const int cw = (threadIdx.x - 288) / 32, lane = threadIdx.x % 32;
+      const unsigned char *eb = ebuf + cw * (64 * EC * 2);
+      const bool vec = (unsigned long long)D % 16 == 0 && ldd % 8 == 0 && sD % 8 == 0;
+      for (int t = first; t < total; t += step) {
+        kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
+        if (MC) tm = tm * CL + rank;
+        ${T} *Db = (${T} *)D + b * sD;
+        const int r0 = tm * BM + ${row_base}, c0 = tn * BN + ${col_base};
+        for (int p = 0; p < WN / EC; p++) {
+          kp_bar_sync(4 + cw, 160);
+          kp_bar_sync(2 + cw, 160);
+#pragma unroll 4
+          for (int i = lane; i < 64 * EC / 8; i += 32) {
+            const int rl = i / (EC / 8), q = i % (EC / 8);
+            const uint4 v = *(const uint4 *)(eb + rl * (EC * 2) + (q ^ (rl % 8)) * 16);
+            const int r = r0 + rl, c = c0 + p * EC + 8 * q;
+            if (r < M) {
+              ${T} *o = Db + (long long)r * ldd + c;
+              if (vec && c + 8 <= N) *(uint4 *)o = v;
+              else // element by element (registers, not a local copy of v)
+                for (int x = 0; x < 8 && c + x < N; x++) {
+                  const kp_u32 w = x < 2 ? v.x : x < 4 ? v.y : x < 6 ? v.z : v.w;
+                  ((unsigned short *)o)[x] = (unsigned short)(w >> 16 * (x & 1));
+                }
+            }
+          }
+        }
+      }
     }
   } else { // consumers
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-    const int cw = wg - 1, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
+    const int cw = wg, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
     const int a_off = ${a_off}, b_off = ${b_off}; // bytes into a stage's tiles
     float d[WN / 2];
     int stage = 0, phase = 0;
+    const unsigned long long da0 = kp_wg_desc(sa + a_off), db0 = ${b_desc}(sb + b_off);
     for (int t = first; t < total; t += step) {
       kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
       if (MC) tm = tm * CL + rank;
@@ -418,8 +496,10 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
         for (int i = 0; i < WN / 2; i++) d[i] = 0.f;
       for (int kt = kt0; kt < kt1; kt++) {
         kp_mbar_wait(&full[stage], phase);
-        const unsigned long long da = kp_wg_desc(sa + stage * A_BYTES + a_off);
-        const unsigned long long db = ${b_desc}(sb + stage * B_BYTES + b_off);
+        // a descriptor's address field is (address >> 4) and shared memory
+        // ends below 2^18 bytes: a stage's descriptor is stage 0's plus an offset
+        const unsigned long long da = da0 + stage * (A_BYTES >> 4);
+        const unsigned long long db = db0 + stage * (B_BYTES >> 4);
         kp_wg_fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++)
@@ -439,8 +519,29 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
       if (SK == 1) {
         const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
         void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
-        kp_gemm_epilogue<${T}, 1, WN / 8>(d, tm * BM + row0, tn * BN + col0, M, N, Cb, ldc, Db,
-                                         ldd, bias, alpha, beta, act, out_f32);
+        if (EC > 0 && !out_f32) {
+          kp_gemm_terms<${T}, 1, WN / 8>(d, tm * BM + row0, tn * BN + col0, M, N, Cb, ldc, bias,
+                                         alpha, beta, act, 0);
+          // this lane's rows warp * 16 + lane / 4 (+ 8) of the 64; chunk j at j ^ (lane / 4)
+          const kp_u32 eb = kp_smem_addr(ebuf) + cw * (64 * EC * 2) +
+                            (warp * 16 + lane / 4) * (EC * 2) + 4 * (lane % 4);
+          const kp_u32 sw = (lane / 4) << 4;
+#pragma unroll
+          for (int p = 0; p < WN / EC; p++) {
+            kp_bar_sync(4 + cw, 160); // the store warp is done with the last pass
+#pragma unroll
+            for (int j = 0; j < EC / 8; j++)
+#pragma unroll
+              for (int h = 0; h < 2; h++) {
+                const float *f = d + 4 * (p * EC / 8 + j) + 2 * h;
+                asm volatile("st.shared.b32 [%0], %1;" ::"r"(eb + (sw ^ (j << 4)) + h * 8 * EC * 2),
+                             "r"(kp_pair<${T}>::pack(f[0], f[1])) : "memory");
+              }
+            kp_bar_sync(2 + cw, 160);
+          }
+        } else
+          kp_gemm_epilogue<${T}, 1, WN / 8>(d, tm * BM + row0, tn * BN + col0, M, N, Cb, ldc, Db,
+                                           ldd, bias, alpha, beta, act, out_f32);
       } else {
         // this CTA's partial tile into its (now idle) stage memory, once
         // both consumers' last wgmma has read it
@@ -457,7 +558,7 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
   }
   if (SK > 1) {
     kp_cluster_sync(); // every partial tile written
-    if (wg > 0) {
+    if (threadIdx.x < 256) {
       const float *red = (const float *)smem;
       const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
       void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
@@ -465,7 +566,7 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
       static_assert(RS * BN / 2 % 256 == 0, "whole passes");
 #pragma unroll
       for (int it = 0; it < RS * BN / 2 / 256; it++) { // unrolled: remote loads in flight together
-        const int i = it * 256 + threadIdx.x - 128;
+        const int i = it * 256 + threadIdx.x;
         const int r = rank * RS + i / (BN / 2), c = 2 * (i % (BN / 2));
         float2 v = make_float2(0.f, 0.f);
 #pragma unroll
@@ -490,13 +591,16 @@ local function emit_wg(dt, p)
   local sk = p.split or 1
   local cl = sk > 1 and sk or p.cluster or 1
   local kn = p.form == "kn"
-  local name = string.format("gemm_%s_wg_%dx%d_s%d%s_%s", dt, p.bm, p.bn, p.stages,
-                             sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "", p.form or "nk")
+  local ec = p.ec or 0 -- > 0: the epilogue through shared memory, ec columns at a time
+  local name = string.format("gemm_%s_wg_%dx%d_s%d%s%s_%s", dt, p.bm, p.bn, p.stages,
+                             sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "",
+                             "", p.form or "nk")
+  if ec > 0 then name = name:gsub("_(%a%a)$", "_e" .. ec .. "_%1") end
   -- BM = 128: each consumer takes 64 rows and all BN columns; BM = 64: both
   -- take the 64 rows, each half of the columns
   local split_m = p.bm == 128
   local wn = split_m and p.bn or p.bn // 2
-  local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 1024
+  local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 2 * 64 * ec * 2 + 1024
   variant {
     name = name, dtype = dt, params = p, targets = { "sm_90a" },
     block = 384, smem = smem, align = 16, forms = kn and 2 or 1,
@@ -507,7 +611,7 @@ local function emit_wg(dt, p)
     max = (p.max_m or p.max_n) and { m = p.max_m, n = p.max_n } or nil,
     source = COMMON .. HOPPER .. wgmma_fn(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, {
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
-      sk = sk,
+      sk = sk, ec = ec,
       es = esize(dt),
       roles = split_m and "64 rows each" or "64 columns each",
       a_off = split_m and "cw * 64 * 128" or "0",
@@ -522,10 +626,15 @@ local function emit_wg(dt, p)
 end
 
 for _, dt in ipairs({ "f16", "bf16" }) do
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, rank = 910, min_m = 512 })
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, rank = 900 })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850 })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, rank = 840, min_m = 512 })
+  -- the epilogue through shared memory (`_e`) ran 4-14% faster than the
+  -- stores from the accumulator registers at m, n >= 4096 (H100, item 27)
+  -- 128x256 from m = 1024: below, 128x128 makes twice the tiles for 132 SMs
+  -- (m = 512, n = k = 4096: 33 us against 52 us, H100)
+  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 915, min_m = 1024 })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, ec = 128, rank = 910, min_m = 1024 })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 850 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, ec = 128, rank = 840, min_m = 512 })
   emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 950, max_m = 256 })
   -- split-K for m <= 256: a 128x64 tile in 2 CTAs fills 132 SMs at n <= 4352
   -- (H200, m = 128: 0.86x cuBLAS at n = k = 4096, 0.99x at k = 11008, where
@@ -533,8 +642,9 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256, max_n = 4352 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
   -- B as (k, n): wgmma's transposed-B descriptors
-  emit_wg(dt, { bm = 128, bn = 256, stages = 4, rank = 900, form = "kn" })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, rank = 850, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 905, min_m = 1024, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 850, form = "kn" })
   emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 970, max_m = 64 })
 end
 
@@ -549,12 +659,16 @@ end
 -- Every load is a whole 16-byte vector (64 contiguous bytes per row and
 -- quad of lanes), U chunks are loaded before they are used, the W warps of a
 -- block split K and add their partial tiles in shared memory.
-local GEMV_KERNEL = [[
-__device__ __forceinline__ uint4 kp_gemv_ld(const ${T} *p, long long ld, int row, int rows, int k,
+-- 8 elements of a row from column k (zeros past `rows` rows and K columns)
+local GEMV_LD = [[
+#ifndef KP_GEMV_LD
+#define KP_GEMV_LD
+template <class T>
+__device__ __forceinline__ uint4 kp_gemv_ld(const T *p, long long ld, int row, int rows, int k,
                                             int K) {
   uint4 v = make_uint4(0u, 0u, 0u, 0u);
   if (row >= rows || k >= K) return v;
-  const ${T} *q = p + (long long)row * ld + k;
+  const T *q = p + (long long)row * ld + k;
   if (k + 8 <= K) return __ldg((const uint4 *)q);
   kp_u32 x[4] = {0u, 0u, 0u, 0u}; // the row's last, partial vector (constant indices: registers)
 #pragma unroll
@@ -562,6 +676,10 @@ __device__ __forceinline__ uint4 kp_gemv_ld(const ${T} *p, long long ld, int row
     if (k + j < K) x[j / 2] |= (kp_u32)((const unsigned short *)q)[j] << (16 * (j % 2));
   return make_uint4(x[0], x[1], x[2], x[3]);
 }
+#endif
+]]
+
+local GEMV_KERNEL = [[
 __device__ __forceinline__ void kp_gemv_mma(float *c, kp_u32 a0, kp_u32 a1, kp_u32 a2, kp_u32 a3,
                                             kp_u32 b0, kp_u32 b1) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.${ab}.${ab}.f32 {%0, %1, %2, %3}, "
@@ -626,16 +744,8 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
 #pragma unroll
     for (int w = 0; w < W; w++) v += red[w][iq][l];
     const int m = 8 * i + 2 * (l % 4) + (q & 1), n = n0 + 16 * j + l / 4 + 8 * (q >> 1);
-    if (m >= M || n >= N) continue;
-    v *= alpha;
-    if (C) {
-      const long long o = (long long)m * ldc + n;
-      v += beta * (out_f32 ? ((const float *)Cb)[o] : kp_to_f32(((const ${T} *)Cb)[o]));
-    }
-    if (bias) v += kp_to_f32(bias[n]);
-    v = kp_gemm_act(v, act);
-    if (out_f32) ((float *)Db)[(long long)m * ldd + n] = v;
-    else ((${T} *)Db)[(long long)m * ldd + n] = kp_from_f32<${T}>(v);
+    if (m < M && n < N)
+      kp_gemm_store1<${T}>(v, m, n, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
   }
 }
 ]]
@@ -646,7 +756,7 @@ local function emit_gemv(dt, p)
   variant {
     name = name, dtype = dt, params = p, block = p.w * 32, align = 16, forms = 1,
     rank = p.rank, tile = { n = 16 * nt, batch = 1 }, max = { m = p.mmax },
-    source = COMMON .. subst(GEMV_KERNEL, {
+    source = COMMON .. GEMV_LD .. subst(GEMV_KERNEL, {
       name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", es = esize(dt),
       w = p.w, u = p.u, mt = p.mmax // 8, mmax = p.mmax, nt = nt,
     }),
@@ -658,6 +768,105 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_gemv(dt, { mmax = 16, w = 8, u = 4, rank = 1000 })
   emit_gemv(dt, { mmax = 16, nt = 2, w = 8, u = 2, rank = 990 })
   emit_gemv(dt, { mmax = 8, nt = 2, w = 4, u = 4, rank = 990 })
+end
+
+-- ---- skinny m, B as (k, n): CUDA-core GEMV ---------------------------------------
+-- B's rows run along n, so a tensor-core fragment would need transposed
+-- loads; at m <= 8 the FMAs (8 m per 16 bytes of B) keep up with memory.  A
+-- block takes 32 columns: lane % 4 takes 8 of them, and each of the 64
+-- (warp, lane / 4) groups 8 consecutive k-rows of every 512, so that a lane
+-- loads 16 bytes from each of 8 rows of B and from each row of A; the groups'
+-- partial sums meet through shuffles and shared memory.
+local GEMV_KN_KERNEL = [[
+template <class T> __device__ __forceinline__ void kp_gemv_unpack8(uint4 v, float *f) {
+  kp_pair<T>::unpack(v.x, f[0], f[1]);
+  kp_pair<T>::unpack(v.y, f[2], f[3]);
+  kp_pair<T>::unpack(v.z, f[4], f[5]);
+  kp_pair<T>::unpack(v.w, f[6], f[7]);
+}
+
+// ${name}: m <= ${mr}, B as (k, n), 32 columns a block of 8 warps, ${u} steps in flight
+extern "C" __global__ void __launch_bounds__(256)
+${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
+        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
+        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
+        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+  constexpr int MR = ${mr}, U = ${u};
+  __shared__ float red[8][MR][32];
+  const int tiles_n = (N + 31) / 32;
+  const int b = blockIdx.x / tiles_n, n0 = blockIdx.x % tiles_n * 32;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int col = n0 + 8 * (lane % 4), grp = warp * 8 + lane / 4;
+  const ${T} *Ab = A + (sA ? b * sA : 0), *Bb = B + (sB ? b * sB : 0);
+  float acc[MR][8];
+#pragma unroll
+  for (int i = 0; i < MR; i++)
+#pragma unroll
+    for (int x = 0; x < 8; x++) acc[i][x] = 0.f;
+  for (int k1 = 8 * grp; k1 < K; k1 += 512 * U) {
+    uint4 bv[U][8], av[U][MR]; // U steps of 512 k-rows loaded before any is used
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k0 = k1 + 512 * u;
+#pragma unroll
+      for (int j = 0; j < 8; j++) bv[u][j] = kp_gemv_ld(Bb, ldb, k0 + j, K, col, N);
+#pragma unroll
+      for (int i = 0; i < MR; i++) av[u][i] = kp_gemv_ld(Ab, lda, i, M, k0, K);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++)
+#pragma unroll
+      for (int j = 0; j < 8; j++) {
+        float bf[8];
+        kp_gemv_unpack8<${T}>(bv[u][j], bf);
+#pragma unroll
+        for (int i = 0; i < MR; i++) {
+          float af[8];
+          kp_gemv_unpack8<${T}>(av[u][i], af); // (the compiler keeps one unpack per u, i)
+#pragma unroll
+          for (int x = 0; x < 8; x++) acc[i][x] += af[j] * bf[x];
+        }
+      }
+  }
+  // the 8 groups of a warp (lane bits 2..4), then the 8 warps
+#pragma unroll
+  for (int i = 0; i < MR; i++)
+#pragma unroll
+    for (int x = 0; x < 8; x++) {
+      float v = acc[i][x];
+      v += __shfl_xor_sync(0xffffffffu, v, 4);
+      v += __shfl_xor_sync(0xffffffffu, v, 8);
+      v += __shfl_xor_sync(0xffffffffu, v, 16);
+      if (lane < 4) red[warp][i][8 * lane + x] = v;
+    }
+  __syncthreads();
+  const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
+  void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
+  for (int e = threadIdx.x; e < MR * 32; e += 256) {
+    const int i = e / 32, n = n0 + e % 32;
+    float v = 0.f;
+#pragma unroll
+    for (int w = 0; w < 8; w++) v += red[w][i][e % 32];
+    if (i < M && n < N)
+      kp_gemm_store1<${T}>(v, i, n, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
+  }
+}
+]]
+
+local function emit_gemv_kn(dt, mr, u, rank)
+  local name = string.format("gemm_%s_fma_m%d_u%d_kn", dt, mr, u)
+  variant {
+    name = name, dtype = dt, params = { mr = mr, u = u, form = "kn" }, block = 256, align = 16,
+    forms = 2, rank = rank, tile = { n = 32, batch = 1 }, max = { m = mr },
+    source = COMMON .. GEMV_LD .. subst(GEMV_KN_KERNEL, {
+      name = name, T = ctype(dt), es = esize(dt), mr = mr, u = u,
+    }),
+  }
+end
+
+for _, dt in ipairs({ "f16", "bf16" }) do
+  emit_gemv_kn(dt, 2, 4, 1010)
+  emit_gemv_kn(dt, 8, 2, 1000)
 end
 
 -- ---- any call, any target: the element-aligned fallback -------------------------

@@ -11,6 +11,8 @@
 **                       and for variants that take less than 16-byte
 **                       alignment, odd leading dims and pointers shifted by
 **                       their alignment (one element for element-aligned ones)
+**                       (KP_TEST_ONLY=<text>: only the variants whose name
+**                       holds <text>, e.g. for a compute-sanitizer run)
 **   any_call/<dt>       the selection (nothing forced) on odd shapes, both
 **                       layouts, packed odd strides and pointers one element
 **                       off: kernpack.h promises any m, n, k and element
@@ -415,11 +417,16 @@ START_TEST(test_every_variant) {
   gpu g;
   gpu_open(&g, name, _i);
   const kpk_pack *pk = &g.ctx->pack;
-  int variants = 0, cases = 0;
+  int variants = 0, cases = 0, skipped = 0;
+  const char *only = getenv("KP_TEST_ONLY");
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
     if (kp_family_from_name(e->family) != KP_FAM_GEMM || e->dtype != (uint32_t)dt) continue;
     if (!runs_here(e, &g.ctx->props)) continue;
+    if (only && *only && !strstr(e->name, only)) {
+      skipped++;
+      continue;
+    }
     variants++;
     const int runs = variant_cases(&g, dt, (int)i);
     fprintf(stderr, "%s: %s: %d cases\n", name, e->name, runs);
@@ -432,6 +439,8 @@ START_TEST(test_every_variant) {
   }
   fprintf(stderr, "%s: %d variants on sm_%d (pack %s), %d cases\n", name, variants,
           g.ctx->props.sm, pk->target, cases);
+  if (skipped)
+    fprintf(stderr, "%s: %d variants left out (KP_TEST_ONLY=%s)\n", name, skipped, only);
   if (!variants) {
     gpu_case(&g, "variants");
     gpu_fail(&g, "pack %s has no gemm %s variant that runs on sm_%d", pk->path,

@@ -47,6 +47,51 @@ static void fresh_cache(char *dir, size_t n) {
 
 #define VARIANT "softmax_bf16_warp_v8_n1"
 
+/* First use from PTX (jit.h): compute_80..90 PTX for an sm_80..sm_9x device,
+** or compute_100 PTX for sm_100, qualifies unless the source tests
+** __CUDA_ARCH__; other pairs (NVVM's PTX differs), cubin packs and
+** KP_JIT=nvrtc do not. */
+START_TEST(test_ptx_route_rule) {
+  const char *plain = "extern \"C\" __global__ void k(float *p) { *p = 1.f; }\n";
+  const char *arch = "#if __CUDA_ARCH__ >= 900\n#endif\nextern \"C\" __global__ void k() {}\n";
+  size_t n = strlen(plain);
+  unsetenv("KP_JIT");
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", plain, n), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_86", plain, n), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_100", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_120", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_90", "sm_80", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_100", plain, n), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_103", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_120", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_90", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("sm_80", "sm_90", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", arch, strlen(arch)), 0);
+  setenv("KP_JIT", "nvrtc", 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", plain, n), 0);
+  unsetenv("KP_JIT");
+  /* the packs: PTX entries by their source, cubin entries never, none past the end */
+  const char *targets[] = {"compute_80", "sm_90a"};
+  for (int t = 0; t < 2; t++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.kpk", getenv("KP_PACK_DIR"), targets[t]);
+    kpk_pack pk;
+    ck_assert_msg(kpk_open(&pk, path, err, sizeof err) == KP_OK, "%s", err);
+    for (uint32_t i = 0; i < pk.n_entries; i++) {
+      size_t len;
+      char *src = kpk_source_dup(&pk, i, &len);
+      ck_assert_ptr_nonnull(src);
+      ck_assert_int_eq(kp_jit_from_ptx(&pk, i, "sm_90"),
+                       pk.entries[i].is_ptx && kp_jit_ptx_ok(pk.target, "sm_90", src, len));
+      ck_assert_int_eq(kp_jit_from_ptx(&pk, i, "sm_100"), 0);
+      free(src);
+    }
+    ck_assert_int_eq(kp_jit_from_ptx(&pk, pk.n_entries, "sm_90"), 0);
+    kpk_close(&pk);
+  }
+}
+END_TEST
+
 /* The key changes with the source and the exact target, and only with them. */
 START_TEST(test_key_sensitivity) {
   size_t n;
@@ -271,6 +316,48 @@ START_TEST(test_gpu_jit_from_source) {
 }
 END_TEST
 
+/* Files under dir (recursively), to tell whether NVRTC wrote cache entries. */
+static int count_files(const char *dir) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "find '%s' -type f -name '*.bin' | wc -l", dir);
+  FILE *p = popen(cmd, "r");
+  int n = -1;
+  if (p && fscanf(p, "%d", &n) != 1) n = -1;
+  if (p) pclose(p);
+  return n;
+}
+
+/* The PTX pack on an sm_80..sm_9x GPU: first use goes through the driver's
+** compilation of the pack's PTX (no NVRTC, nothing in the cache) and computes
+** correctly; with KP_JIT=nvrtc (and on Blackwell) the same calls compile the
+** sources and fill the cache. */
+START_TEST(test_gpu_jit_from_ptx) {
+  gpu g;
+  gpu_open(&g, "jit_from_ptx", 0);
+  static const int64_t shapes[][2] = {{1, 7}, {64, 4096}, {3, 65537}};
+  for (int nvrtc = 0; nvrtc < 2; nvrtc++) {
+    char dir[64];
+    fresh_cache(dir, sizeof dir);
+    if (nvrtc) setenv("KP_JIT", "nvrtc", 1);
+    else unsetenv("KP_JIT");
+    kp_status st;
+    kp_ctx *ctx = ctx_with_pack("compute_80", 0, &st);
+    ck_assert_msg(st == KP_OK, "%s: %s", kp_status_name(st), kp_ctx_errmsg(ctx));
+    kp_device_info di;
+    ck_assert(kp_ctx_device_info(ctx, &di) == KP_OK);
+    int ptx = !nvrtc && di.sm < 100;
+    for (int s = 0; s < 3; s++)
+      rmsnorm_case(&g, ctx, shapes[s][0], shapes[s][1], ptx ? "JIT (PTX)" : "JIT (NVRTC)");
+    kp_ctx_destroy(ctx);
+    int files = count_files(dir);
+    if (!ptx) ck_assert_msg(files > 0, "NVRTC route: no cache entry in %s", dir);
+    else ck_assert_msg(files == 0, "PTX route: %d NVRTC cache entries in %s", files, dir);
+  }
+  unsetenv("KP_JIT");
+  gpu_close(&g);
+}
+END_TEST
+
 /* Strict mode refuses to compile and says so. */
 START_TEST(test_gpu_strict_mode) {
   gpu g;
@@ -381,6 +468,7 @@ Suite *jit_suite(void) {
   TCase *tc = tcase_create("cache");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_key_sensitivity);
+  tcase_add_test(tc, test_ptx_route_rule);
   tcase_add_test(tc, test_compile_then_hit);
   tcase_add_test(tc, test_concurrent_processes);
   tcase_add_test(tc, test_damaged_entries);
@@ -389,6 +477,7 @@ Suite *jit_suite(void) {
   suite_add_tcase(s, tc);
   KP_GPU_TCASE(gt, "jit_gpu");
   KP_ADD_GPU_TEST(gt, test_gpu_jit_from_source);
+  KP_ADD_GPU_TEST(gt, test_gpu_jit_from_ptx);
   KP_ADD_GPU_TEST(gt, test_gpu_strict_mode);
   KP_ADD_GPU_TEST(gt, test_gpu_table_steers);
   KP_ADD_GPU_TEST(gt, test_gpu_online_autotune);

@@ -6,6 +6,7 @@
 ** only sm_80), every attention variant but the `_simple` fallback HMMA too,
 ** and no gemm or attention variant touches local memory (LDL/STL: spills
 ** or a register array indexed at run time), whatever ptxas reported.
+** ("_fma_" variants, the (k, n) GEMV, run on the CUDA cores by design.)
 **
 ** cuobjdump: $CUOBJDUMP (the Makefile sets it: $(CUDA_HOME)/bin/cuobjdump,
 ** else one on PATH, else the one pip's nvidia-cuda-cuobjdump installed),

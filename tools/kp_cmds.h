@@ -74,7 +74,7 @@ int kp_read_shapes(const char *path, kp_shape *out, int max);
 /* Is name one of the comma-separated items of list (NULL: everything)? */
 int kp_in_list(const char *list, const char *name);
 double kp_now_s(void); /* monotonic seconds */
-void kp_fmt_eta(double s, char *out, size_t n); /* "42s", "3m07s", "--" */
+#include "progress.h" /* the progress line of tune, regen, warmup */
 
 /* kp tune's timing, shared with kp regen (kp_tune.c).  A bench holds a
 ** stream, events and an L2-flush buffer on ctx's device. */

@@ -44,7 +44,7 @@ static const char usage_regen[] =
     "usage: kp regen TABLE --pack PACK -o NEWPACK [--table-out NEWTABLE]\n"
     "                [--time-budget S] [--rounds N] [--families a,b] [--dtypes bf16,...]\n"
     "                [--device N] [--reps N] [--jobs N] [--templates DIR] [--workdir DIR]\n"
-    "                [--dry-run]\n"
+    "                [--dry-run] [-q]\n"
     "Search the template variant space around TABLE's winners.  Each round asks\n"
     "kpgen for the neighbours of every key's winner (next/previous threads, vectors\n"
     "per thread, vector width, ...: each template declares them), compiles the new\n"
@@ -58,12 +58,14 @@ static const char usage_regen[] =
     "searched.  --dry-run does one round of generation, compilation and packing\n"
     "without a GPU and writes NEWPACK.  Templates: --templates, $KP_TEMPLATE_DIR,\n"
     "or templates/ of the source tree kp was built in; kpgen: $KP_KPGEN or beside\n"
-    "kp.  Work files go to --workdir (default NEWPACK.d).\n";
+    "kp.  Work files go to --workdir (default NEWPACK.d).  Progress (done/total,\n"
+    "elapsed, ETA, what runs) goes to stderr: one line on a terminal, plain lines\n"
+    "in a log; -q leaves it out.\n";
 
 typedef struct regen_opts {
   const char *table, *pack, *out, *table_out, *families, *dtypes, *templates, *workdir;
   double budget_s;
-  int rounds, reps, device, jobs, dry_run;
+  int rounds, reps, device, jobs, dry_run, quiet;
 } regen_opts;
 
 /* One key of the table being searched: its shape and its best variant so far. */
@@ -97,7 +99,6 @@ typedef struct regen {
   int n_fresh;
   int no_space[KP_FAM_COUNT]; /* the family's template declares no variant space */
   double t0;
-  int tty;
 } regen;
 
 /* ---- options and inputs ----------------------------------------------------- */
@@ -126,6 +127,7 @@ static int parse(int argc, char **argv, regen_opts *o) {
     else if (OPT("--templates")) o->templates = v;
     else if (OPT("--workdir")) o->workdir = v;
     else if (!strcmp(a, "--dry-run")) o->dry_run = 1;
+    else if (!strcmp(a, "-q")) o->quiet = 1;
     else if (a[0] != '-' && !o->table) o->table = a;
     else return fprintf(stderr, "kp regen: unknown or incomplete option '%s'\n%s", a, usage_regen);
 #undef OPT
@@ -420,7 +422,11 @@ static int compile_fresh(regen *r, int round) {
   int *bad = calloc((size_t)r->n_fresh + 1, sizeof *bad);
   if (!pids || !which || !bad) return free(pids), free(which), free(bad), -1;
   int next = 0, running = 0, done = 0;
-  double t0 = kp_now_s();
+  char title[48];
+  snprintf(title, sizeof title, "kp regen: round %d: compiling", round);
+  kp_progress prog;
+  kp_progress_init(&prog, stderr, title, r->n_fresh, r->o.quiet);
+  prog.log_every_s = 10; /* a log gets a line now and then */
   while (next < r->n_fresh || running) {
     while (running < r->o.jobs && next < r->n_fresh) {
       char src[PATH_MAX + 200], base[PATH_MAX + 200], info[PATH_MAX + 210];
@@ -447,19 +453,16 @@ static int compile_fresh(regen *r, int round) {
     int st;
     pid_t pid = wait(&st);
     if (pid < 0) break;
+    const char *last = "";
     for (int s = 0; s < r->o.jobs; s++)
       if (pids[s] == pid) {
         pids[s] = 0, running--, done++;
+        last = r->fresh[which[s]];
         if (!WIFEXITED(st) || WEXITSTATUS(st)) bad[which[s]] = 1;
       }
-    char eta[32];
-    double el = kp_now_s() - t0;
-    kp_fmt_eta(done ? el / done * (r->n_fresh - done) : -1, eta, sizeof eta);
-    if (r->tty || done % 50 == 0 || done == r->n_fresh) /* a log gets a line now and then */
-      fprintf(stderr, "%skp regen: round %d: compiled %d/%d  ETA %-8s%s", r->tty ? "\r" : "",
-              round, done, r->n_fresh, eta, r->tty ? "" : "\n");
+    kp_progress_show(&prog, done, "%s/%s", r->target, last);
   }
-  if (r->tty && r->n_fresh) fputc('\n', stderr);
+  kp_progress_break(&prog);
   int k = 0; /* keep the ones that compiled */
   for (int i = 0; i < r->n_fresh; i++) {
     if (bad[i]) {
@@ -613,30 +616,36 @@ static int time_round(regen *r, int round, kp_device_info *info) {
   kp_bench *b = kp_bench_open(ctx);
   int rc = b ? 0 : -1, n = 0, done = 0, rejected = 0;
   for (int k = 0; k < r->n_keys; k++) n += r->keys[k].active;
-  double t0 = kp_now_s();
+  char title[48];
+  snprintf(title, sizeof title, "kp regen: round %d: timing", round);
+  kp_progress prog;
+  kp_progress_init(&prog, stderr, title, n, r->o.quiet);
   for (int k = 0; k < r->n_keys && !rc; k++) {
     rkey *key = &r->keys[k];
     if (!key->active) continue;
     if (kp_now_s() - r->t0 > r->o.budget_s) {
+      kp_progress_break(&prog);
       fprintf(stderr, "kp regen: time budget of %.0f s reached after %d of %d keys\n",
               r->o.budget_s, done, n);
       break;
     }
-    char eta[32], label[48], shape[96];
+    char label[48], shape[96];
     const char *c[256];
     int nc = candidates(r, key, &ctx->pack, c, 256);
     kp_shape sh = key_shape(key->fam, key->dim, key->form);
-    kp_fmt_eta(done ? (kp_now_s() - t0) / done * (n - done) : -1, eta, sizeof eta);
-    fprintf(stderr, "kp regen: round %d [%3d/%3d] %-15s %-4s %-17s %3d candidates ETA %s\n",
-            round, done + 1, n, kp_fam_label(key->fam, key->form, label, sizeof label),
-            kp_dtype_name(key->dt), kp_shape_text(&sh, shape, sizeof shape), nc, eta);
+    kp_progress_show(&prog, done, "%s %s %s on %s, %d candidates",
+                     kp_fam_label(key->fam, key->form, label, sizeof label), kp_dtype_name(key->dt),
+                     kp_shape_text(&sh, shape, sizeof shape), r->target, nc);
     done++;
     if (nc < 2) continue; /* no neighbour made it into the pack */
     if (time_key(r, ctx, b, key, &rt, &rejected)) {
+      kp_progress_break(&prog);
       fprintf(stderr, "kp regen: device error; keeping what was measured\n");
       rc = -1;
     }
   }
+  if (!rc && done == n) kp_progress_show(&prog, done, "done");
+  kp_progress_break(&prog);
   if (rejected)
     fprintf(stderr, "kp regen: round %d: %d candidates rejected (output differs)\n", round,
             rejected);
@@ -778,7 +787,6 @@ int kp_cmd_regen(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   if (parse(argc, argv, &r.o)) return 2;
   r.t0 = kp_now_s();
-  r.tty = isatty(2);
   int rc = validate(&r);
   if (!rc && !r.o.dry_run) rc = probe_device(&r);
   if (!rc) {

@@ -24,6 +24,7 @@
 typedef struct tune_opts {
   int device, list;
   const char *families, *dtypes, *shapes, *out, *pack, *tune, *devices;
+  int quiet; /* -q: no progress line */
   double budget_s;
   int shard, nshards, reps;
 } tune_opts;
@@ -477,12 +478,6 @@ static void env_close(bench_env *env) {
   env->d->cuStreamDestroy(env->stream);
 }
 
-void kp_fmt_eta(double s, char *out, size_t n) {
-  if (s < 0 || !isfinite(s)) snprintf(out, n, "--");
-  else if (s < 60) snprintf(out, n, "%.0fs", s);
-  else snprintf(out, n, "%dm%02ds", (int)s / 60, (int)s % 60);
-}
-
 static int named(const char *name, const char *const *only, int n_only) {
   if (!only) return 1;
   for (int i = 0; i < n_only; i++)
@@ -620,7 +615,7 @@ int kp_bench_shape(kp_ctx *ctx, kp_bench *b, kp_tune_table *t, const kp_shape *s
 
 static const char usage_tune[] =
     "usage: kp tune [-o TABLE] [--device N] [--families a,b] [--dtypes bf16,...]\n"
-    "               [--shapes FILE] [--time-budget SECONDS] [--reps N] [--shard I/N] [--list]\n"
+    "               [--shapes FILE] [--time-budget SECONDS] [--reps N] [--shard I/N] [--list] [-q]\n"
     "Time every applicable variant of each family, dtype and shape on GPU N\n"
     "(median of --reps runs, default 15, L2 flushed before each), reject variants\n"
     "whose output differs from the default variant's, and write the table\n"
@@ -637,7 +632,9 @@ static const char usage_tune[] =
     "--list prints the tasks and their table keys, and exits (no GPU needed).\n"
     "--shard I/N tunes every N-th task starting at I, for one process per GPU;\n"
     "merge the tables with `kp merge`.  --devices 0,1,.. does that for you: one\n"
-    "process per listed GPU (of one kind), tables merged.\n";
+    "process per listed GPU (of one kind), tables merged.\n"
+    "Progress (done/total, elapsed, ETA, the task) goes to stderr: one line on a\n"
+    "terminal, plain lines in a log; -q leaves it out.\n";
 
 static int parse_common(int argc, char **argv, tune_opts *o, const char *usage) {
   memset(o, 0, sizeof *o);
@@ -658,6 +655,7 @@ static int parse_common(int argc, char **argv, tune_opts *o, const char *usage) 
     else if (OPT("--pack")) o->pack = v;
     else if (OPT("--tune")) o->tune = v;
     else if (!strcmp(a, "--list")) o->list = 1;
+    else if (!strcmp(a, "-q")) o->quiet = 1;
     else if (OPT("--shard")) {
       if (sscanf(v, "%d/%d", &o->shard, &o->nshards) != 2 || o->nshards < 1 || o->shard < 0 ||
           o->shard >= o->nshards) {
@@ -715,6 +713,7 @@ static int tune_devices(int argc, char **argv, const tune_opts *o) {
       av[ac++] = "--shard", av[ac++] = shard;
       av[ac++] = "-o", av[ac++] = parts[k];
       av[ac] = NULL;
+      setenv("KP_PROGRESS_PLAIN", "1", 1); /* N shards share the terminal: plain lines */
       execv(exe, av);
       _exit(127);
     }
@@ -832,7 +831,9 @@ int kp_cmd_tune(int argc, char **argv) {
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) ntask += wanted(&o, &shapes[k], dt);
   int mine = (ntask - o.shard + o.nshards - 1) / o.nshards;
   double t0 = kp_now_s();
-  int idx = -1, tty = isatty(2);
+  int idx = -1;
+  kp_progress prog;
+  kp_progress_init(&prog, stderr, "kp tune", mine, o.quiet);
   fprintf(stderr, "kp tune: %s (sm_%d), pack %s, %d tasks%s -> %s\n", ctx->info.name,
           ctx->info.sm, ctx->pack.path, mine, o.nshards > 1 ? " (this shard)" : "", out);
   for (int k = 0; k < ns; k++)
@@ -840,28 +841,29 @@ int kp_cmd_tune(int argc, char **argv) {
       if (!wanted(&o, &shapes[k], dt) || ++idx % o.nshards != o.shard) continue;
       double el = kp_now_s() - t0;
       if (el > o.budget_s) {
-        fprintf(stderr, "\nkp tune: time budget of %.0f s reached after %d of %d tasks\n",
+        kp_progress_break(&prog);
+        fprintf(stderr, "kp tune: time budget of %.0f s reached after %d of %d tasks\n",
                 o.budget_s, done_tasks, mine);
         goto save;
       }
-      char eta[32], label[48], shape[96];
-      kp_fmt_eta(done_tasks ? el / done_tasks * (mine - done_tasks) : -1, eta, sizeof eta);
-      fprintf(stderr, "%s[%3d/%3d] %3.0f%% %-15s %-4s %-17s ETA %-8s", tty ? "\r" : "",
-              done_tasks + 1, mine, 100.0 * done_tasks / (mine ? mine : 1),
-              kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label), kp_dtype_name((kp_dtype)dt),
-              kp_shape_text(&shapes[k], shape, sizeof shape), eta);
-      if (!tty) fputc('\n', stderr);
+      char label[48], shape[96];
+      kp_progress_show(&prog, done_tasks, "%s %s %s",
+                       kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label),
+                       kp_dtype_name((kp_dtype)dt), kp_shape_text(&shapes[k], shape, sizeof shape));
       int a = tune_one(ctx, env, &t, &shapes[k], (kp_dtype)dt, o.reps, NULL, 0, &rejected);
       if (a < 0) {
-        fprintf(stderr, "\nkp tune: device error; saving what was measured\n");
+        kp_progress_break(&prog);
+        fprintf(stderr, "kp tune: device error; saving what was measured\n");
         goto save;
       }
       rows_added += a;
       done_tasks++;
     }
 save:
-  fprintf(stderr, "%skp tune: %d tasks, %d measurements, %d variants rejected, %.1f s\n",
-          tty ? "\n" : "", done_tasks, rows_added, rejected, kp_now_s() - t0);
+  if (done_tasks == mine) kp_progress_show(&prog, done_tasks, "done");
+  kp_progress_break(&prog);
+  fprintf(stderr, "kp tune: %d tasks, %d measurements, %d variants rejected, %.1f s\n",
+          done_tasks, rows_added, rejected, kp_now_s() - t0);
   {
     kp_tune_table old;
     char err[800];

@@ -277,13 +277,17 @@ int kp_cmd_merge(int argc, char **argv) {
 /* ---- kp warmup ------------------------------------------------------------------- */
 
 static const char usage_warmup[] =
-    "usage: kp warmup SHAPES [--device N] [--dtypes bf16,...] [-j JOBS]\n"
+    "usage: kp warmup SHAPES [--device N] [--dtypes bf16,...] [-j JOBS] [-q]\n"
     "Load, and JIT-compile into the cache where the pack has no cubin for the\n"
     "device, every variant the calls in SHAPES (kp tune's shape lines: 'family\n"
     "rows cols', 'gemm m n k [batch]', '*' for every row family) will use, so\n"
     "that the first real call is fast (GeGLU, RoPE and GEMM in both their forms\n"
     "unless the line names one: erf and tanh, NeoX and GPT-J, nk and kn).\n"
-    "Compiles run JOBS at a time (default: the CPUs online, at most 16).\n";
+    "Compiles run JOBS at a time (default: the CPUs online, at most 16).  Where\n"
+    "the pack is PTX (compute_80.kpk) the driver compiles each variant as it is\n"
+    "loaded instead (runtime/jit.h).  Prints each variant's compile (NVRTC) and\n"
+    "each call's load time; progress (done/total, elapsed, ETA, the variant) goes\n"
+    "to stderr: one line on a terminal, plain lines in a log; -q leaves it out.\n";
 
 typedef struct warm_call {
   kp_call c;
@@ -297,10 +301,11 @@ typedef struct warm_jit {
   kp_ctx *ctx;
   const int *idx;
   int n;
-  int next;
+  int next, done;
   pthread_mutex_t lock;
   double *ms;
   int *failed;
+  kp_progress *prog;
 } warm_jit;
 
 static void *warm_worker(void *arg) {
@@ -315,32 +320,41 @@ static void *warm_worker(void *arg) {
     char *src = kpk_source_dup(&w->ctx->pack, (uint32_t)w->idx[k], &len);
     kp_jit_out j;
     char err[600];
-    if (!src || kp_jit_get(w->ctx, e->name, src, len, w->ctx->jit_target, &j, err,
-                           sizeof err) != KP_OK) {
-      fprintf(stderr, "kp warmup: %s: %s\n", e->name, src ? err : "out of memory");
+    int have_src = src != NULL;
+    int ok = have_src && kp_jit_get(w->ctx, e->name, src, len, w->ctx->jit_target, &j, err,
+                                    sizeof err) == KP_OK;
+    free(src);
+    pthread_mutex_lock(&w->lock);
+    if (!ok) {
+      kp_progress_break(w->prog);
+      fprintf(stderr, "kp warmup: %s: %s\n", e->name, have_src ? err : "out of memory");
       w->failed[k] = 1;
     } else {
       w->ms[k] = j.ms;
       free(j.image);
     }
-    free(src);
+    kp_progress_show(w->prog, ++w->done, "%s for %s", e->name, w->ctx->jit_target);
+    pthread_mutex_unlock(&w->lock);
   }
 }
 
 /* Compile the distinct variants the calls will use, JOBS at a time. */
-static int warm_jit_all(kp_ctx *ctx, const warm_call *calls, int ncalls, int jobs) {
+static int warm_jit_all(kp_ctx *ctx, const warm_call *calls, int ncalls, int jobs, int quiet) {
   int *idx = malloc((size_t)ncalls * sizeof *idx), n = 0, rc = 0;
   if (!idx) return 1;
   for (int i = 0; i < ncalls; i++) {
     char why[64];
     int e = kp_explain(ctx, &calls[i].c, why, sizeof why);
-    int seen = e < 0;
+    /* (entries the driver compiles from the pack's PTX load in the calls' loop) */
+    int seen = e < 0 || kp_jit_from_ptx(&ctx->pack, (uint32_t)e, ctx->jit_target);
     for (int k = 0; k < n && !seen; k++) seen = idx[k] == e;
     if (!seen) idx[n++] = e;
   }
   if (jobs > 16) jobs = 16;
-  warm_jit w = {ctx, idx, n, 0, PTHREAD_MUTEX_INITIALIZER, calloc((size_t)n + 1, sizeof(double)),
-                calloc((size_t)n + 1, sizeof(int))};
+  kp_progress prog;
+  kp_progress_init(&prog, stderr, "kp warmup: NVRTC", n, quiet);
+  warm_jit w = {ctx,  idx, n, 0, 0, PTHREAD_MUTEX_INITIALIZER, calloc((size_t)n + 1, sizeof(double)),
+                calloc((size_t)n + 1, sizeof(int)), &prog};
   pthread_t th[16];
   int nt = jobs < n ? jobs : n, started = 0;
   struct timespec t0, t1;
@@ -351,6 +365,7 @@ static int warm_jit_all(kp_ctx *ctx, const warm_call *calls, int ncalls, int job
   if (started == 0 && n > 0) warm_worker(&w);
   for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
   clock_gettime(CLOCK_MONOTONIC, &t1);
+  kp_progress_break(&prog);
   for (int k = 0; w.ms && w.failed && k < n; k++) {
     if (w.failed[k]) rc = 1;
     else printf("jit %-42s %8.1f ms\n", ctx->pack.entries[idx[k]].name, w.ms[k]);
@@ -400,7 +415,13 @@ int kp_cmd_warmup(int argc, char **argv) {
   const char *dtypes = NULL;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   int jobs = cpus < 1 ? 1 : cpus > 16 ? 16 : (int)cpus;
-  for (int i = 2; i + 1 < argc; i += 2) {
+  int quiet = 0;
+  for (int i = 2; i < argc; i += 2) {
+    if (!strcmp(argv[i], "-q")) {
+      quiet = 1, i--;
+      continue;
+    }
+    if (i + 1 >= argc) return fprintf(stderr, "kp warmup: bad option %s\n%s", argv[i], usage_warmup), 2;
     if (!strcmp(argv[i], "--device")) o.device = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--dtypes")) dtypes = argv[i + 1];
     else if (!strcmp(argv[i], "-j") && atoi(argv[i + 1]) >= 1) jobs = atoi(argv[i + 1]);
@@ -417,28 +438,48 @@ int kp_cmd_warmup(int argc, char **argv) {
     free(calls);
     return 1;
   }
-  int rc = ctx->jit_target[0] ? warm_jit_all(ctx, calls, ncalls, jobs) : 0;
+  int rc = ctx->jit_target[0] ? warm_jit_all(ctx, calls, ncalls, jobs, quiet) : 0;
   int n = 0;
-  for (int i = 0; i < ncalls; i++) { /* load each (from the cache just filled) */
+  /* load each (from the cache just filled, or the driver compiles the PTX):
+  ** the progress line while they load, the per-call lines after */
+  const kpk_entry **ents = calloc((size_t)ncalls + 1, sizeof *ents);
+  double *mss = calloc((size_t)ncalls + 1, sizeof *mss);
+  kp_progress prog;
+  kp_progress_init(&prog, stderr, "kp warmup: loading", ncalls, quiet || !ents || !mss);
+  for (int i = 0; ents && mss && i < ncalls; i++) {
     const warm_call *w = &calls[i];
-    const kpk_entry *e = NULL;
+    char label[48];
+    kp_progress_show(&prog, i, "%s %s", kp_fam_label(w->c.family, w->c.form, label, sizeof label),
+                     kp_dtype_name(w->c.dtype));
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    s = kp_prepare(ctx, &w->c, &e);
+    s = kp_prepare(ctx, &w->c, &ents[i]);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+    mss[i] = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
     if (s != KP_OK) {
+      kp_progress_break(&prog);
       fprintf(stderr, "kp warmup: %s:%d: %s %s: %s\n", argv[1], w->line,
               kp_family_name(w->c.family), kp_dtype_name(w->c.dtype), kp_ctx_errmsg(ctx));
+      ents[i] = NULL;
       rc = 1;
-      continue;
     }
+  }
+  if (ents && mss) kp_progress_show(&prog, ncalls, "done");
+  kp_progress_break(&prog);
+  for (int i = 0; ents && mss && i < ncalls; i++) {
+    const warm_call *w = &calls[i];
+    const kpk_entry *e = ents[i];
+    double ms = mss[i];
+    if (!e) continue;
     char label[48], shape[96];
     printf("%-15s %-4s %-20s %-42s %8.1f ms\n", kp_fam_label(w->c.family, w->c.form, label, sizeof label),
            kp_dtype_name(w->c.dtype), kp_shape_str(&w->c, shape, sizeof shape), e->name, ms);
     n++;
   }
+  if (!ents || !mss) fprintf(stderr, "kp warmup: out of memory\n"), rc = 1;
   printf("kp warmup: %d calls prepared for %s (%s)\n", n, ctx->info.name, ctx->info.target);
+  free(ents);
+  free(mss);
   kp_ctx_destroy(ctx);
   free(calls);
   return rc;
