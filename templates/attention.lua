@@ -23,13 +23,14 @@
 -- first under a right bound (causal: it has the most keys).
 --
 -- The variant families:
--- - `attention_<dt>_d<D>_<BR>x<BC>_w<W>_s<S>` (every target from sm_80,
---   16-byte alignment, head dim D = 64 or 128): FlashAttention-2's forward.
---   W warps of 16 query rows each (BR = 16 W); K and V tiles of BC keys
+-- - `attention_<dt>_d<D>_<BR>x<BC>_w<W>_s<S>[_qs]` (every target from sm_80
+--   unless noted, 16-byte alignment, head dim D = 64 or 128):
+--   FlashAttention-2's forward.  W warps of MI x 16 query rows each (BR = 16
+--   MI W; with MI = 2 each K and V fragment serves two row blocks); K and V tiles of BC keys
 --   through an S-stage cp.async ring (zero-filled past Lk); shared memory rows
 --   of D elements, 16-byte chunk c of row r stored at c ^ (r % 8), so that
 --   ldmatrix's 8 row addresses hit 8 different bank quads; Q fragments held in
---   registers; S = Q K^T and O += P V with mma.sync m16n8k16 (fp32
+--   registers (`_qs`: read from shared memory again every tile); S = Q K^T and O += P V with mma.sync m16n8k16 (fp32
 --   accumulation), P taken from S's accumulators without a trip through
 --   shared memory; online softmax in fp32 with exp2 and scale * log2(e)
 --   folded into one FMA; key tiles outside the mask's band skipped (causal
@@ -148,12 +149,14 @@ __device__ __forceinline__ void kp_attn_load(T *dst, const T *src, long long ld,
   }
 }
 
-// ${name}: ${br} query rows (${w} warps of 16) x ${bc}-key tiles, head dim ${d}, ${stages} K/V stages
+// ${name}: ${br} query rows (${w} warps of ${mi} x 16) x ${bc}-key tiles, head dim ${d}, ${stages} K/V stages
 extern "C" __global__ void __launch_bounds__(${threads})
 ${name}(${args}) {
   constexpr int D = ${d}, BR = ${br}, BC = ${bc}, S = ${stages}, NT = ${threads};
-  constexpr int CH = D / 8, DF = D / 8, KF = BC / 8; // chunks a row; O and S fragments a warp
-  static_assert(BR == 16 * (NT / 32) && S >= 2, "a warp per 16 rows; a ring of >= 2 stages");
+  constexpr int MI = ${mi};          // 16-row fragments a warp: K and V fragments serve MI of them
+  constexpr bool QREG = ${qreg};     // Q fragments held in registers, else read again every tile
+  constexpr int CH = D / 8, DF = D / 8, KF = BC / 8; // chunks a row; O and S fragments a row block
+  static_assert(BR == 16 * MI * (NT / 32) && S >= 2, "a warp per 16 MI rows; a ring of >= 2 stages");
   extern __shared__ __align__(128) unsigned char kp_dyn[];
   ${T} *sq = (${T} *)kp_dyn;     // [BR][D]: Q, then each warp's O rows
   ${T} *sk = sq + BR * D;        // [S][BC][D]
@@ -163,6 +166,7 @@ ${name}(${args}) {
   kp_attn_tile(BR, Lq, Hq, wr, b, h, tm);
   const int hk = h / (Hq / Hkv), m0 = tm * BR;
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
+  const int wr0 = 16 * MI * w;   // this warp's first row in the tile: rows wr0 + 16 mi + [0, 16)
   const ${T} *Qb = Q + b * sqb + h * sqh, *Kb = K + b * skb + hk * skh, *Vb = V + b * svb + hk * svh;
   int lo, hi;
   kp_attn_keys(m0, min(Lq, m0 + BR) - 1, Lq, Lk, wl, wr, lo, hi);
@@ -181,14 +185,24 @@ ${name}(${args}) {
   }
   asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
   __syncthreads(); // Q and the first stage landed
-  kp_u32 qf[D / 16][4];
+  // Q fragment (mi, kd): rows wr0 + 16 mi + lane % 16, chunk 2 kd + lane / 16
+  auto q_at = [&](int mi, int kd) { return sq + at(wr0 + 16 * mi + lane % 16, 2 * kd + lane / 16); };
+  kp_u32 qf[QREG ? MI : 1][QREG ? D / 16 : 1][4];
+  if (QREG) {
 #pragma unroll
-  for (int kd = 0; kd < D / 16; kd++) kp_attn_ldsm<false>(qf[kd], sq + at(16 * w + lane % 16, 2 * kd + lane / 16));
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+      for (int kd = 0; kd < D / 16; kd++) kp_attn_ldsm<false>(qf[QREG ? mi : 0][QREG ? kd : 0], q_at(mi, kd));
+  }
 
-  float o[DF][4], mrow[2] = {KP_NINF, KP_NINF}, lsum[2] = {0.f, 0.f};
+  float o[MI][DF][4], mrow[MI][2], lsum[MI][2];
 #pragma unroll
-  for (int f = 0; f < DF; f++) o[f][0] = o[f][1] = o[f][2] = o[f][3] = 0.f;
-  const int off = Lk - Lq, i0 = m0 + 16 * w + g; // this thread's rows: i0, i0 + 8
+  for (int mi = 0; mi < MI; mi++) {
+    mrow[mi][0] = mrow[mi][1] = KP_NINF, lsum[mi][0] = lsum[mi][1] = 0.f;
+#pragma unroll
+    for (int f = 0; f < DF; f++) o[mi][f][0] = o[mi][f][1] = o[mi][f][2] = o[mi][f][3] = 0.f;
+  }
+  const int off = Lk - Lq, i0 = m0 + wr0 + g; // this thread's rows: i0 + 16 mi (+ 8)
   for (int nb = nb0, it = 0; nb < nb1; nb++, it++) {
     if (it) {
       asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
@@ -197,123 +211,161 @@ ${name}(${args}) {
     if (nb + S - 1 < nb1) load_kv((it + S - 1) % S, nb + S - 1);
     asm volatile("cp.async.commit_group;" ::: "memory");
     const ${T} *ks = sk + it % S * BC * D, *vs = sv + it % S * BC * D;
-    // S = Q K^T for this warp's 16 rows x BC keys
-    float s[KF][4];
+    // S = Q K^T for this warp's MI x 16 rows x BC keys; each K fragment serves MI row blocks
+    float s[MI][KF][4];
 #pragma unroll
-    for (int f = 0; f < KF; f++) s[f][0] = s[f][1] = s[f][2] = s[f][3] = 0.f;
+    for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-    for (int kd = 0; kd < D / 16; kd++)
+      for (int f = 0; f < KF; f++) s[mi][f][0] = s[mi][f][1] = s[mi][f][2] = s[mi][f][3] = 0.f;
+#pragma unroll
+    for (int kd = 0; kd < D / 16; kd++) {
+      kp_u32 qt[QREG ? 1 : MI][4];
+      if (!QREG) {
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++) kp_attn_ldsm<false>(qt[QREG ? 0 : mi], q_at(mi, kd));
+      }
 #pragma unroll
       for (int nj = 0; nj < BC / 16; nj++) {
         kp_u32 kf[4];
         kp_attn_ldsm<false>(kf, ks + at(16 * nj + lane % 8 + lane / 16 * 8, 2 * kd + lane / 8 % 2));
-        kp_attn_mma(s[2 * nj], qf[kd], kf[0], kf[1]);
-        kp_attn_mma(s[2 * nj + 1], qf[kd], kf[2], kf[3]);
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++) {
+          const kp_u32 *a = QREG ? qf[QREG ? mi : 0][QREG ? kd : 0] : qt[QREG ? 0 : mi];
+          kp_attn_mma(s[mi][2 * nj], a, kf[0], kf[1]);
+          kp_attn_mma(s[mi][2 * nj + 1], a, kf[2], kf[3]);
+        }
       }
+    }
     // the mask, on tiles that straddle one of its bounds (or Lk)
     const int n0 = nb * BC;
     if (n0 + BC > Lk || (wr >= 0 && n0 + BC - 1 > m0 + off + wr) ||
         (wl >= 0 && n0 < m0 + BR - 1 + off - wl)) {
 #pragma unroll
-      for (int f = 0; f < KF; f++)
+      for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-        for (int e = 0; e < 4; e++)
-          if (kp_attn_hidden(i0 + 8 * (e / 2), n0 + 8 * f + 2 * t + e % 2, Lq, Lk, wl, wr))
-            s[f][e] = KP_NINF;
+        for (int f = 0; f < KF; f++)
+#pragma unroll
+          for (int e = 0; e < 4; e++)
+            if (kp_attn_hidden(i0 + 16 * mi + 8 * (e / 2), n0 + 8 * f + 2 * t + e % 2, Lq, Lk, wl, wr))
+              s[mi][f][e] = KP_NINF;
     }
-    // online softmax: rows r = 0 (i0) and 1 (i0 + 8), each spread over a quad of lanes
+    // online softmax: rows (mi, r) = i0 + 16 mi + 8 r, each spread over a quad of lanes
 #pragma unroll
-    for (int r = 0; r < 2; r++) {
-      float mx = KP_NINF;
+    for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-      for (int f = 0; f < KF; f++) mx = fmaxf(mx, fmaxf(s[f][2 * r], s[f][2 * r + 1]));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-      const float mnew = fmaxf(mrow[r], mx);
-      const float ms = mnew == KP_NINF ? 0.f : mnew * scale_log2; // no -inf - -inf
-      const float alpha = kp_attn_exp2(mrow[r] * scale_log2 - ms);  // 0 while mrow is -inf
-      mrow[r] = mnew;
-      float sum = 0.f;
+      for (int r = 0; r < 2; r++) {
+        float mx = KP_NINF;
 #pragma unroll
-      for (int f = 0; f < KF; f++) {
-        s[f][2 * r] = kp_attn_exp2(fmaf(s[f][2 * r], scale_log2, -ms));
-        s[f][2 * r + 1] = kp_attn_exp2(fmaf(s[f][2 * r + 1], scale_log2, -ms));
-        sum += s[f][2 * r] + s[f][2 * r + 1];
+        for (int f = 0; f < KF; f++) mx = fmaxf(mx, fmaxf(s[mi][f][2 * r], s[mi][f][2 * r + 1]));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+        const float mnew = fmaxf(mrow[mi][r], mx);
+        const float ms = mnew == KP_NINF ? 0.f : mnew * scale_log2; // no -inf - -inf
+        const float alpha = kp_attn_exp2(mrow[mi][r] * scale_log2 - ms); // 0 while mrow is -inf
+        mrow[mi][r] = mnew;
+        float sum = 0.f;
+#pragma unroll
+        for (int f = 0; f < KF; f++) {
+          s[mi][f][2 * r] = kp_attn_exp2(fmaf(s[mi][f][2 * r], scale_log2, -ms));
+          s[mi][f][2 * r + 1] = kp_attn_exp2(fmaf(s[mi][f][2 * r + 1], scale_log2, -ms));
+          sum += s[mi][f][2 * r] + s[mi][f][2 * r + 1];
+        }
+        lsum[mi][r] = lsum[mi][r] * alpha + sum; // this lane's part; the quad adds up at the end
+#pragma unroll
+        for (int f = 0; f < DF; f++) o[mi][f][2 * r] *= alpha, o[mi][f][2 * r + 1] *= alpha;
       }
-      lsum[r] = lsum[r] * alpha + sum; // this lane's part; the quad adds up at the end
-#pragma unroll
-      for (int f = 0; f < DF; f++) o[f][2 * r] *= alpha, o[f][2 * r + 1] *= alpha;
-    }
-    // O += P V
+    // O += P V; each V fragment serves MI row blocks
 #pragma unroll
     for (int kk = 0; kk < BC / 16; kk++) {
-      kp_u32 pf[4];
-      pf[0] = kp_pair<${T}>::pack(s[2 * kk][0], s[2 * kk][1]);
-      pf[1] = kp_pair<${T}>::pack(s[2 * kk][2], s[2 * kk][3]);
-      pf[2] = kp_pair<${T}>::pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-      pf[3] = kp_pair<${T}>::pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+      kp_u32 pf[MI][4];
+#pragma unroll
+      for (int mi = 0; mi < MI; mi++) {
+        pf[mi][0] = kp_pair<${T}>::pack(s[mi][2 * kk][0], s[mi][2 * kk][1]);
+        pf[mi][1] = kp_pair<${T}>::pack(s[mi][2 * kk][2], s[mi][2 * kk][3]);
+        pf[mi][2] = kp_pair<${T}>::pack(s[mi][2 * kk + 1][0], s[mi][2 * kk + 1][1]);
+        pf[mi][3] = kp_pair<${T}>::pack(s[mi][2 * kk + 1][2], s[mi][2 * kk + 1][3]);
+      }
 #pragma unroll
       for (int dj = 0; dj < D / 16; dj++) {
         kp_u32 vf[4];
         kp_attn_ldsm<true>(vf, vs + at(16 * kk + lane % 16, 2 * dj + lane / 16));
-        kp_attn_mma(o[2 * dj], pf, vf[0], vf[1]);
-        kp_attn_mma(o[2 * dj + 1], pf, vf[2], vf[3]);
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++) {
+          kp_attn_mma(o[mi][2 * dj], pf[mi], vf[0], vf[1]);
+          kp_attn_mma(o[mi][2 * dj + 1], pf[mi], vf[2], vf[3]);
+        }
       }
     }
   }
   asm volatile("cp.async.wait_group 0;" ::: "memory");
 
-  // epilogue: O / l through this warp's 16 rows of sq (only it read them), then 16-byte stores
-  float inv[2];
+  // epilogue: O / l through this warp's 16 MI rows of sq (only it read them), then 16-byte stores
+  ${T} *so = sq + wr0 * D;
 #pragma unroll
-  for (int r = 0; r < 2; r++) {
-    float l = lsum[r];
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    l += __shfl_xor_sync(0xffffffffu, l, 2);
-    inv[r] = kp_attn_inv(l);
-    const int i = i0 + 8 * r;
-    if (LSE && t == 0 && i < Lq)
-      LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(mrow[r] * scale_log2, l);
-  }
-  ${T} *so = sq + 16 * w * D;
+  for (int mi = 0; mi < MI; mi++) {
+    float inv[2];
 #pragma unroll
-  for (int f = 0; f < DF; f++) {
-    *(kp_u32 *)(so + at(g, f) + 2 * t) = kp_pair<${T}>::pack(o[f][0] * inv[0], o[f][1] * inv[0]);
-    *(kp_u32 *)(so + at(g + 8, f) + 2 * t) = kp_pair<${T}>::pack(o[f][2] * inv[1], o[f][3] * inv[1]);
+    for (int r = 0; r < 2; r++) {
+      float l = lsum[mi][r];
+      l += __shfl_xor_sync(0xffffffffu, l, 1);
+      l += __shfl_xor_sync(0xffffffffu, l, 2);
+      inv[r] = kp_attn_inv(l);
+      const int i = i0 + 16 * mi + 8 * r;
+      if (LSE && t == 0 && i < Lq)
+        LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(mrow[mi][r] * scale_log2, l);
+    }
+#pragma unroll
+    for (int f = 0; f < DF; f++) {
+      *(kp_u32 *)(so + at(16 * mi + g, f) + 2 * t) =
+          kp_pair<${T}>::pack(o[mi][f][0] * inv[0], o[mi][f][1] * inv[0]);
+      *(kp_u32 *)(so + at(16 * mi + g + 8, f) + 2 * t) =
+          kp_pair<${T}>::pack(o[mi][f][2] * inv[1], o[mi][f][3] * inv[1]);
+    }
   }
   __syncwarp();
   ${T} *Ob = O + b * sob + h * soh;
 #pragma unroll
-  for (int k = 0; k < 16 * CH / 32; k++) {
-    const int x = lane + 32 * k, r = x / CH, c = x % CH, i = m0 + 16 * w + r;
+  for (int k = 0; k < 16 * MI * CH / 32; k++) {
+    const int x = lane + 32 * k, r = x / CH, c = x % CH, i = m0 + wr0 + r;
     if (i < Lq) *(uint4 *)(Ob + i * sos + 8 * c) = *(const uint4 *)(so + at(r, c));
   }
 }
 ]]
 
+-- p: d (head dim), w (warps), mi (16-row blocks a warp, default 1), bc, stages,
+-- qreg (Q held in registers; default when mi = 1), rank, targets (default all)
 local function emit_fa2(dt, p)
-  local threads = 32 * p.w
-  local name = string.format("attention_%s_d%d_%dx%d_w%d_s%d", dt, p.d, 16 * p.w, p.bc, p.w,
-                             p.stages)
+  local threads, mi = 32 * p.w, p.mi or 1
+  local br, qreg = 16 * p.w * mi, p.qreg == nil and mi == 1 or p.qreg
+  local name = string.format("attention_%s_d%d_%dx%d_w%d_s%d%s", dt, p.d, br, p.bc, p.w,
+                             p.stages, qreg and "" or "_qs")
   variant {
-    name = name, dtype = dt, block = threads, align = 16, rank = p.rank,
-    params = { d = p.d, br = 16 * p.w, bc = p.bc, w = p.w, stages = p.stages, rank = p.rank },
-    smem = (16 * p.w + 2 * p.stages * p.bc) * p.d * 2,
-    tile = { lq = 16 * p.w, bh = 1 }, min = { d = p.d }, max = { d = p.d },
+    name = name, dtype = dt, block = threads, align = 16, rank = p.rank, targets = p.targets,
+    params = { d = p.d, br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg, stages = p.stages,
+               rank = p.rank },
+    smem = (br + 2 * p.stages * p.bc) * p.d * 2,
+    tile = { lq = br, bh = 1 }, min = { d = p.d }, max = { d = p.d },
     source = COMMON .. subst(FA2_KERNEL, {
       name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", d = p.d,
-      br = 16 * p.w, bc = p.bc, w = p.w, stages = p.stages, threads = threads,
-      args = subst(ARGS, { T = ctype(dt) }),
+      br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg and "true" or "false",
+      stages = p.stages, threads = threads, args = subst(ARGS, { T = ctype(dt) }),
     }),
   }
 end
 
 for _, dt in ipairs({ "f16", "bf16" }) do
-  -- 2 stages: with 3, ptxas for sm_120 holds it to 128 registers and spills
+  -- 2 stages: with 3, ptxas for sm_120 holds these to 128 registers and spills
   emit_fa2(dt, { d = 64, w = 4, bc = 64, stages = 2, rank = 190 })
-  emit_fa2(dt, { d = 64, w = 8, bc = 64, stages = 3, rank = 200 })
+  emit_fa2(dt, { d = 64, w = 8, bc = 64, stages = 2, rank = 200 })
   emit_fa2(dt, { d = 128, w = 4, bc = 64, stages = 2, rank = 190 })
   emit_fa2(dt, { d = 128, w = 8, bc = 64, stages = 2, rank = 200 })
+  -- FlashAttention-2's shape: 4 warps of 2 x 16 rows, each K and V fragment
+  -- read once for 32 rows (half the shared-memory reads of a warp per 16
+  -- rows); at 254-255 registers.  d128 keeps Q in shared memory and takes
+  -- 32-key tiles to fit, and spills on sm_120: not built there.
+  emit_fa2(dt, { d = 64, w = 4, mi = 2, bc = 64, stages = 2, qreg = true, rank = 210 })
+  emit_fa2(dt, { d = 128, w = 4, mi = 2, bc = 32, stages = 2, qreg = false, rank = 210,
+                 targets = { "sm_80", "sm_86", "sm_89", "sm_90a" } })
 end
 
 -- ---- any call, any target: the element-aligned fallback ---------------------------
