@@ -212,8 +212,9 @@ static int declared_anywhere(const tpl_set *ts, const char *name) {
   return 0;
 }
 
-/* Every variant the templates declare for this target's SM is in the pack,
-** unchanged (so none was dropped for spilling and the pack is not stale),
+/* Every variant the templates declare for this target (its `targets`) and
+** its SM is in the pack, unchanged (so none was dropped for spilling and the
+** pack is not stale),
 ** and the pack holds nothing the templates no longer declare. */
 START_TEST(test_every_declared_variant_present) {
   tpl_set ts = load_templates();
@@ -223,7 +224,9 @@ START_TEST(test_every_declared_variant_present) {
   for (int t = 0; t < ts.n; t++)
     for (int v = 0; v < ts.t[t].n; v++) {
       const kpk_entry *d = &ts.t[t].v[v].e;
-      if (d->min_sm <= sm && (d->max_sm == 0 || d->max_sm >= sm)) check_declared(&pk, &ts.t[t].v[v]);
+      if (kg_variant_for_target(&ts.t[t].v[v], pk.target) && d->min_sm <= sm &&
+          (d->max_sm == 0 || d->max_sm >= sm))
+        check_declared(&pk, &ts.t[t].v[v]);
     }
   for (uint32_t i = 0; i < pk.n_entries; i++)
     ck_assert_msg(declared_anywhere(&ts, pk.entries[i].name),
