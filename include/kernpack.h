@@ -266,6 +266,59 @@ KP_API void kp_gemm_desc_init(kp_gemm_desc *desc, int64_t m, int64_t n, int64_t 
 KP_API kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *d,
                          const kp_gemm_desc *desc, void *stream);
 
+/* ---- attention -----------------------------------------------------------
+**
+**   O = softmax(scale * Q K^T + mask) V      per batch b and query head h
+**
+** Q, O: (batch, len_q, heads_q, head_dim); K, V: (batch, len_k, heads_kv,
+** head_dim); element (b, i, h, d) of Q at q + b*q_stride_batch +
+** i*q_stride_seq + h*q_stride_head + d (strides in elements, >= 0; the head
+** dim is contiguous), so (batch, seq, heads, dim) and (batch, heads, seq,
+** dim) are both strides.  Query head h reads KV head h / (heads_q /
+** heads_kv) (GQA; MQA is heads_kv = 1); heads_kv must divide heads_q.
+** dt = f16 or bf16 in and out; fp32 scores and softmax statistics.  Any
+** len_q, len_k >= 1 (at most 2^29), head_dim 1..256 (64 and 128 have the
+** fast variants, which also need 16-byte aligned pointers and strides).
+**
+** Mask: key j is visible to query i when, with off = len_k - len_q (the
+** diagonal aligned bottom-right, as for a prefill after a KV cache),
+**   causal:              j <= i + off
+**   window_right >= 0:   j <= i + off + window_right
+**   window_left >= 0:    j >= i + off - window_left
+** (-1: no bound).  A query row that sees no key gets O = 0 and LSE = -inf.
+** lse (optional): f32 (batch, heads_q, len_q), packed: the natural log of
+** the row's sum of exp(scale * score) -- to merge partial results or for a
+** backward pass.  O must not overlap Q, K, V or lse, nor itself.
+** Reserved for variable-length batches and paged KV caches (both
+** KP_ERR_UNSUPPORTED for now): cu_seqlens_q / cu_seqlens_k (int32,
+** batch + 1 offsets into a packed token dimension) and block_table (int32
+** page indices per sequence, row stride block_table_stride, pages of
+** page_size tokens); NULL and 0 otherwise.
+*/
+typedef struct kp_attn_desc {
+  int64_t batch, heads_q, heads_kv, len_q, len_k, head_dim;
+  int64_t q_stride_batch, q_stride_seq, q_stride_head;
+  int64_t k_stride_batch, k_stride_seq, k_stride_head;
+  int64_t v_stride_batch, v_stride_seq, v_stride_head;
+  int64_t o_stride_batch, o_stride_seq, o_stride_head;
+  float scale;            /* > 0, finite */
+  int causal;             /* 0 or 1 */
+  int64_t window_left, window_right; /* >= -1 */
+  float *lse;             /* NULL: not written */
+  const int32_t *cu_seqlens_q, *cu_seqlens_k; /* reserved: varlen (NULL) */
+  const int32_t *block_table;                 /* reserved: paged KV (NULL) */
+  int64_t block_table_stride, page_size;      /* reserved (0) */
+  int64_t reserved_[4];   /* zero (kp_attn_desc_init): room for fields to come */
+} kp_attn_desc;
+
+/* Packed (batch, seq, heads, dim) strides for Q, K, V and O, scale
+** 1/sqrt(head_dim), not causal, no window, no lse, nothing reserved. */
+KP_API void kp_attn_desc_init(kp_attn_desc *desc, int64_t batch, int64_t heads_q,
+                              int64_t heads_kv, int64_t len_q, int64_t len_k, int64_t head_dim);
+
+KP_API kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k,
+                              const void *v, void *o, const kp_attn_desc *desc, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,13 +34,20 @@
   X(GEGLU, "geglu", "p,p,l,p,l,i,i,i", KP_ROW_DIMS)                                 \
   X(RMSNORM_SWIGLU, "rmsnorm_swiglu", "p,l,p,p,l,i,i,f", KP_ROW_DIMS)               \
   X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,d", KP_ROW_DIMS)                   \
-  X(GEMM, "gemm", "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T", "m:pow2,n,k,batch:pow2")
+  X(GEMM, "gemm", "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T", "m:pow2,n,k,batch:pow2") \
+  X(ATTENTION, "attention", "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,f",       \
+    "lq:pow2,lk:pow2,bh:pow2,d")
 
 /* Row families' dimension indices: pack.h (KP_ROWS, KP_COLS).  GEMM's: */
 #define KP_GM 0
 #define KP_GN 1
 #define KP_GK 2
 #define KP_GBATCH 3
+/* Attention's: query and key lengths, batch x query heads, head dim. */
+#define KP_ALQ 0
+#define KP_ALK 1
+#define KP_ABH 2
+#define KP_AD 3
 
 typedef enum kp_family {
 #define KP_FAMILY_ENUM_(id, name, sig, dims) KP_FAM_##id,

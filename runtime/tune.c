@@ -27,11 +27,12 @@ void kp_tune_key_dims(const kp_call *c, uint64_t out[KPK_DIMS]) {
 
 const char *kp_form_name(const char *family, uint32_t form) {
   static const char *const geglu[] = {"erf", "tanh"}, *const rope[] = {"neox", "gptj"},
-                           *const gemm[] = {"nk", "kn"};
+                           *const gemm[] = {"nk", "kn"}, *const attention[] = {"full", "causal"};
   if (form > 1) return NULL;
   if (!strcmp(family, "geglu")) return geglu[form];
   if (!strcmp(family, "rope")) return rope[form];
   if (!strcmp(family, "gemm")) return gemm[form];
+  if (!strcmp(family, "attention")) return attention[form]; /* causal: any mask by position */
   return NULL;
 }
 
@@ -149,11 +150,10 @@ static kp_status data_line(kp_tune_table *t, char *line, const char *path, int l
     while (r.form < 2 && (!kp_form_name(fam, r.form) || strcmp(form, kp_form_name(fam, r.form))))
       r.form++;
     if (r.form == 2)
-      return perr(err, errlen, path, ln, "'%s' is not a form of %s%s", form, fam,
-                  !strcmp(fam, "geglu")  ? " (erf, tanh)"
-                  : !strcmp(fam, "rope") ? " (neox, gptj)"
-                  : !strcmp(fam, "gemm") ? " (nk, kn)"
-                                         : " (it has none)");
+      return kp_form_name(fam, 1)
+                 ? perr(err, errlen, path, ln, "'%s' is not a form of %s (%s, %s)", form, fam,
+                        kp_form_name(fam, 0), kp_form_name(fam, 1))
+                 : perr(err, errlen, path, ln, "'%s' is not a form of %s (it has none)", form, fam);
   }
   int d = kp_dtype_from_name(dt);
   if (d < 0) return perr(err, errlen, path, ln, "unknown dtype '%s'", dt);

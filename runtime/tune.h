@@ -60,7 +60,8 @@ typedef struct kp_tune_table {
 uint64_t kp_rows_bucket(uint64_t rows);
 /* The table's shape key of a call: its dims, pow2 ones bucketed. */
 void kp_tune_key_dims(const kp_call *c, uint64_t out[KPK_DIMS]);
-/* The name of a family's form ("erf", "tanh", "neox", "gptj", "nk", "kn"),
+/* The name of a family's form ("erf", "tanh", "neox", "gptj", "nk", "kn",
+** attention's "full" and "causal" -- causal or a sliding window),
 ** or NULL where the family has no such form. */
 const char *kp_form_name(const char *family, uint32_t form);
 /* "<target>.<device slug>.tune", e.g. "sm_90a.nvidia-h200.tune": the default

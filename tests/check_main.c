@@ -61,6 +61,8 @@ int main(void) {
   srunner_add_suite(sr, gemm_gpu_suite());
   srunner_add_suite(sr, regen_suite());
   srunner_add_suite(sr, sass_suite());
+  srunner_add_suite(sr, attention_suite());
+  srunner_add_suite(sr, attention_gpu_suite());
 
   const char *req = getenv("KP_REQUIRE_GPU");
   if (!gpu) {

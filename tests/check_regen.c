@@ -499,7 +499,8 @@ static const struct {
     {"gemm 1 4096 3000000000\n", "shapes:2: expected 'gemm[/nk|/kn] m n k [batch]': k = '3000000000'"},
     {"* 1 2 3\n", "shapes:2: expected '* rows cols', got 3 numbers"},
     {"*/nk 1 2\n", "shapes:2: '*/nk': '*' takes no form"},
-    {"attention 1 2\n", "shapes:2: unknown family 'attention' (softmax, "},
+    {"conv2d 1 2\n", "shapes:2: unknown family 'conv2d' (softmax, "},
+    {"attention 1 2\n", "shapes:2: expected 'attention[/full|/causal] lq lk bh d', got 2 numbers"},
     {"geglu 7\n", "shapes:2: expected 'geglu[/erf|/tanh] rows cols', got 1 number"},
     {"gemm 65536 65536 65536 16\n", "shapes:2: gemm: a tensor of 68719476736 elements: too large"},
 };

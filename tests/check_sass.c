@@ -3,9 +3,10 @@
 ** -sass (no GPU needed): every gemm variant whose name has "_wg_" issues
 ** HGMMA (wgmma reached the tensor cores instead of being lowered away),
 ** every one with "_mma_" or "_gemv_" HMMA (mma.sync; checked on every cubin target, not
-** only sm_80), and no gemm variant touches local memory (LDL/STL: spills or
-** a register array indexed at run time), whatever ptxas reported.  ("_fma_"
-** variants, the (k, n) GEMV, run on the CUDA cores by design.)
+** only sm_80), every attention variant but the `_simple` fallback HMMA too,
+** and no gemm or attention variant touches local memory (LDL/STL: spills
+** or a register array indexed at run time), whatever ptxas reported.
+** ("_fma_" variants, the (k, n) GEMV, run on the CUDA cores by design.)
 **
 ** cuobjdump: $CUOBJDUMP (the Makefile sets it: $(CUDA_HOME)/bin/cuobjdump,
 ** else one on PATH, else the one pip's nvidia-cuda-cuobjdump installed),
@@ -161,7 +162,7 @@ START_TEST(test_gemm_sass) {
   ck_assert_msg(dir != NULL, "KP_PACK_DIR must point at the built packs");
   DIR *d = opendir(dir);
   ck_assert_msg(d != NULL, "cannot open %s", dir);
-  int packs = 0, cubins = 0, wg = 0, mma = 0, bad = 0;
+  int packs = 0, cubins = 0, wg = 0, mma = 0, attns = 0, bad = 0;
   char first_bad[600] = "";
   struct dirent *de;
   while ((de = readdir(d)) != NULL) {
@@ -175,7 +176,8 @@ START_TEST(test_gemm_sass) {
     packs++;
     for (uint32_t i = 0; i < pk.n_entries; i++) {
       const kpk_entry *e = &pk.entries[i];
-      if (strcmp(e->family, "gemm") || e->is_ptx) continue;
+      const int attn = !strcmp(e->family, "attention");
+      if ((strcmp(e->family, "gemm") && !attn) || e->is_ptx) continue;
       ck_assert_msg(kpk_check_entry(&pk, i, err, sizeof err) == KP_OK, "%s", err);
       char *text = disassemble(tool, pk.blobs + e->image_off, e->image_size, err, sizeof err);
       ck_assert_msg(text != NULL, "%s %s: %s", pk.target, e->name, err);
@@ -191,12 +193,16 @@ START_TEST(test_gemm_sass) {
       else if ((strstr(e->name, "_mma_") || strstr(e->name, "_gemv_")) && !s.hmma)
         snprintf(why, sizeof why, "an mma.sync (_mma_/_gemv_) variant without HMMA (%d "
                  "instructions)", s.instrs);
+      else if (attn && !strstr(e->name, "_simple") && !s.hmma)
+        snprintf(why, sizeof why, "an mma.sync attention variant without HMMA (%d instructions)",
+                 s.instrs);
       else if (s.ldl || s.stl)
         snprintf(why, sizeof why, "local memory: %d LDL, %d STL (ptxas: stack %u, spill stores %u, "
                  "loads %u); first: %s", s.ldl, s.stl, e->stack, e->spill_stores, e->spill_loads,
                  s.first_local);
       wg += strstr(e->name, "_wg_") != NULL;
       mma += strstr(e->name, "_mma_") != NULL || strstr(e->name, "_gemv_") != NULL;
+      attns += attn;
       if (why[0]) {
         fprintf(stderr, "sass: %s %s: %s\n", pk.target, e->name, why);
         if (!bad++) snprintf(first_bad, sizeof first_bad, "%s %s: %s", pk.target, e->name, why);
@@ -205,8 +211,8 @@ START_TEST(test_gemm_sass) {
     kpk_close(&pk);
   }
   closedir(d);
-  printf("sass: %d gemm cubins in %d packs disassembled with %s (%d _wg_, %d _mma_): %d bad\n",
-         cubins, packs, tool, wg, mma, bad);
+  printf("sass: %d gemm and attention cubins in %d packs disassembled with %s (%d _wg_, %d "
+         "_mma_, %d attention): %d bad\n", cubins, packs, tool, wg, mma, attns, bad);
   fflush(stdout);
   ck_assert_msg(packs > 0, "no .kpk in %s", dir);
   ck_assert_msg(cubins > 0, "no gemm cubin in the packs of %s", dir);

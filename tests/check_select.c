@@ -384,7 +384,8 @@ START_TEST(test_real_pack_covers) {
     for (uint32_t i = 0; i < pk.n_entries; i++)
       present |= strcmp(pk.entries[i].family, kp_family_name((kp_family)f)) == 0;
     if (!present) continue; /* family coverage is check_packs_built's job */
-    if (f == KP_FAM_GEMM) continue; /* not a row family: check_gemm_gpu.c covers its calls */
+    /* not row families: check_gemm_gpu.c and check_attention(_gpu).c cover their calls */
+    if (f == KP_FAM_GEMM || f == KP_FAM_ATTENTION) continue;
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
       for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
         for (uint32_t a = kp_dtype_size((kp_dtype)dt); a <= 16; a *= 2)

@@ -129,3 +129,34 @@ void ref_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b,
       if (mag) mag[i * n + j] = sm;
     }
 }
+
+double ref_attention_row(const double *q, const double *k, const double *v, int64_t hd,
+                         int64_t lo, int64_t hi, double scale, double *out, double *mag,
+                         double *smag) {
+  for (int64_t d = 0; d < hd; d++) out[d] = mag[d] = 0.0;
+  *smag = 0.0;
+  if (lo >= hi) return -INFINITY;
+  double m = -INFINITY;
+  for (int64_t j = lo; j < hi; j++) {
+    double s = 0.0, sa = 0.0;
+    for (int64_t d = 0; d < hd; d++) {
+      s += q[d] * k[j * hd + d];
+      sa += fabs(q[d] * k[j * hd + d]);
+    }
+    if (scale * s > m) m = scale * s;
+    if (scale * sa > *smag) *smag = scale * sa;
+  }
+  double l = 0.0;
+  for (int64_t j = lo; j < hi; j++) {
+    double s = 0.0;
+    for (int64_t d = 0; d < hd; d++) s += q[d] * k[j * hd + d];
+    const double p = exp(scale * s - m);
+    l += p;
+    for (int64_t d = 0; d < hd; d++) {
+      out[d] += p * v[j * hd + d];
+      mag[d] += p * fabs(v[j * hd + d]);
+    }
+  }
+  for (int64_t d = 0; d < hd; d++) out[d] /= l, mag[d] /= l;
+  return m + log(l);
+}

@@ -42,4 +42,13 @@ void ref_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b,
               double alpha, double beta, const double *c, const double *bias, int act,
               double *pre, double *out, double *mag);
 
+/* One query row of attention over the keys [lo, hi) (none when lo >= hi):
+** p_j = softmax_j(scale * q . k_j), out[d] = sum_j p_j v_j[d]; k and v are
+** dense (*, hd) rows.  mag[d] = sum_j p_j |v_j[d]| and *smag = max_j scale *
+** sum_d |q_d k_jd|, what the GPU's rounding errors scale with.  Returns the
+** log-sum-exp ln sum_j exp(scale q . k_j); with no key: -inf, out and mag 0. */
+double ref_attention_row(const double *q, const double *k, const double *v, int64_t hd,
+                         int64_t lo, int64_t hi, double scale, double *out, double *mag,
+                         double *smag);
+
 #endif

@@ -33,7 +33,8 @@ int kp_is_row_family(kp_family fam) {
 }
 
 int kp_shape_dtype_ok(kp_family fam, kp_dtype dt) {
-  return fam != KP_FAM_GEMM || dt == KP_F16 || dt == KP_BF16; /* kernpack.h: GEMM's inputs */
+  /* kernpack.h: GEMM's and attention's inputs */
+  return (fam != KP_FAM_GEMM && fam != KP_FAM_ATTENTION) || dt == KP_F16 || dt == KP_BF16;
 }
 
 /* The largest power of two <= 16 dividing v (as runtime/ops.c computes it). */
@@ -63,6 +64,14 @@ uint32_t kp_shape_align(const kp_shape *sh, kp_dtype dt) {
     if (m > 1) lower(&a, k * es), lower(&a, n * es);
     if ((nk ? n : k) > 1) lower(&a, (nk ? k : n) * es);
     if (nb > 1) lower(&a, m * k * es), lower(&a, n * k * es), lower(&a, m * n * es);
+    return a;
+  }
+  if (sh->fam == KP_FAM_ATTENTION) {
+    // Q, O: (1, lq, bh, d); K, V: (1, lk, bh, d); packed (kp_tune's job)
+    const uint64_t lq = (uint64_t)sh->dim[KP_ALQ], lk = (uint64_t)sh->dim[KP_ALK],
+                   bh = (uint64_t)sh->dim[KP_ABH], d = (uint64_t)sh->dim[KP_AD];
+    if (bh > 1) lower(&a, d * es);
+    if (lq > 1 || lk > 1) lower(&a, bh * d * es);
     return a;
   }
   const uint64_t rows = (uint64_t)sh->dim[KP_ROWS], cols = (uint64_t)sh->dim[KP_COLS];
@@ -105,6 +114,10 @@ uint64_t kp_shape_elems(const kp_shape *sh) {
     uint64_t mk = mul_sat(m, k), nk = mul_sat(n, k), mn = mul_sat(m, n);
     uint64_t big = mk > nk ? mk : nk;
     return mul_sat(big > mn ? big : mn, (uint64_t)sh->dim[KP_GBATCH]);
+  }
+  if (sh->fam == KP_FAM_ATTENTION) { /* the longer of (lq, bh, d) and (lk, bh, d) */
+    const int64_t l = sh->dim[KP_ALQ] > sh->dim[KP_ALK] ? sh->dim[KP_ALQ] : sh->dim[KP_ALK];
+    return mul_sat(mul_sat((uint64_t)l, (uint64_t)sh->dim[KP_ABH]), (uint64_t)sh->dim[KP_AD]);
   }
   uint64_t rc = mul_sat((uint64_t)sh->dim[KP_ROWS], (uint64_t)sh->dim[KP_COLS]);
   if (sh->fam == KP_FAM_ROPE) return mul_sat(rc, KP_TUNE_ROPE_HQ); /* q: (tokens, heads_q, head_dim) */
@@ -171,6 +184,15 @@ int kp_builtin_shapes(kp_shape *out, int max) {
       kp_shape sh = mk(KP_FAM_GEMM, m_kn[a], kn[b][1], kn[b][0], 1);
       if (kp_shape_elems(&sh) <= KP_TUNE_BUILTIN_ELEMS) n = put_shape(out, n, max, sh, KP_B_KN);
     }
+  /* attention: 16 heads, batch x seq = 16K at seq 1K and 4K (bh = 16 x
+  ** batch), head dims 64 and 128, full and causal; decode over 8K keys */
+  static const int64_t seq[] = {1024, 4096}, hdim[] = {64, 128};
+  for (size_t a = 0; a < 2; a++)
+    for (size_t b = 0; b < 2; b++) {
+      kp_shape sh = mk(KP_FAM_ATTENTION, seq[a], seq[a], 16 * (16384 / seq[a]), hdim[b]);
+      if (kp_shape_elems(&sh) <= KP_TUNE_BUILTIN_ELEMS) n = put_shape(out, n, max, sh, -1);
+    }
+  n = put_shape(out, n, max, mk(KP_FAM_ATTENTION, 1, 8192, 32, 128), 0);
   return n;
 }
 

@@ -225,6 +225,21 @@ static int job_alloc(bench_env *env, job *j) {
       j->out = &j->c;
       break;
     }
+    case KP_FAM_ATTENTION: {
+      // Q, O: (1, lq, bh, d); K, V: (1, lk, bh, d); packed.  a = Q, b = K, d = V, c = O
+      const size_t lq = (size_t)j->sh.dim[KP_ALQ], lk = (size_t)j->sh.dim[KP_ALK],
+                   bhd = (size_t)j->sh.dim[KP_ABH] * (size_t)j->sh.dim[KP_AD];
+      if (j->dt != KP_F16 && j->dt != KP_BF16) {
+        fprintf(stderr, "\nkp: attention %s: attention takes f16 and bf16 only\n", kp_dtype_name(j->dt));
+        return -1;
+      }
+      rc_ok = buf_random(env, &j->a, lq * bhd, j->dt, 2.f, 0.f) ||
+              buf_random(env, &j->b, lk * bhd, j->dt, 2.f, 0.f) ||
+              buf_random(env, &j->d, lk * bhd, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->c, lq * bhd, j->dt, 1.f, 0.f);
+      j->out = &j->c;
+      break;
+    }
     default:
       fprintf(stderr, "\nkp: %s: kp tune has no job for this family\n", kp_family_name(j->sh.fam));
       return -1;
@@ -291,6 +306,13 @@ static kp_status job_run(kp_ctx *ctx, bench_env *env, job *j) {
       g.ldb = g.b_layout == KP_B_KN ? n : k;
       g.stride_a = m * k, g.stride_b = n * k, g.stride_d = m * n;
       return kp_gemm(ctx, j->dt, PTR(j->a), PTR(j->b), PTR(j->c), &g, s);
+    }
+    case KP_FAM_ATTENTION: { /* batch 1, bh heads (no GQA), causal for form 1 */
+      kp_attn_desc a;
+      kp_attn_desc_init(&a, 1, j->sh.dim[KP_ABH], j->sh.dim[KP_ABH], j->sh.dim[KP_ALQ],
+                        j->sh.dim[KP_ALK], j->sh.dim[KP_AD]);
+      a.causal = form == 1;
+      return kp_attention(ctx, j->dt, PTR(j->a), PTR(j->b), PTR(j->d), PTR(j->c), &a, s);
     }
     default: return KP_ERR_INVALID_ARG;
   }
@@ -600,11 +622,13 @@ static const char usage_tune[] =
     "(default <cache dir>/<target>.<device>.tune; an existing table there of the\n"
     "same device is merged into, one of another device is never overwritten).\n"
     "Shapes: built-in LLM-typical ones, or FILE with a shape per line: the family\n"
-    "and its dims in its order -- 'softmax ROWS COLS', 'gemm M N K [BATCH]' --\n"
-    "('*' for every row family).  GeGLU, RoPE and GEMM shapes are tuned in each\n"
-    "form (erf and tanh, neox and gptj, B as (n,k) and (k,n)) unless the line\n"
+    "and its dims in its order -- 'softmax ROWS COLS', 'gemm M N K [BATCH]',\n"
+    "'attention LQ LK BH D' (BH = batch x heads) -- ('*' for every row family).\n"
+    "GeGLU, RoPE, GEMM and attention shapes are tuned in each form (erf and tanh,\n"
+    "neox and gptj, B as (n,k) and (k,n), full and causal) unless the line\n"
     "names one: 'gemm/nk 128 4096 4096', 'geglu/tanh 4096 8192'; the table's\n"
-    "rows say which.  GEMM is tuned in f16 and bf16 only (A, B random, D = A B).\n"
+    "rows say which.  GEMM and attention are tuned in f16 and bf16 only (GEMM:\n"
+    "A, B random, D = A B; attention: one batch of BH heads, packed).\n"
     "--list prints the tasks and their table keys, and exits (no GPU needed).\n"
     "--shard I/N tunes every N-th task starting at I, for one process per GPU;\n"
     "merge the tables with `kp merge`.  --devices 0,1,.. does that for you: one\n"

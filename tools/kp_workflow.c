@@ -30,9 +30,11 @@ static const char usage_explain[] =
     "the nearest key within reach, or the template ranking.  With --pack and no --device\n"
     "no GPU is needed (--sm gives the device's SM, default the pack's).\n"
     "SHAPE is the call's dimensions joined by 'x' in the family's order: ROWSxCOLS\n"
-    "for the row families, MxNxK[xBATCH] for gemm.  ALIGN is the alignment of the\n"
+    "for the row families, MxNxK[xBATCH] for gemm, LQxLKxBHxD for attention (BH:\n"
+    "batch x query heads, D: head dim).  ALIGN is the alignment of the\n"
     "call's pointers and row strides (default 16); F the call's form (geglu: 0 erf,\n"
-    "1 tanh; rope: 0 NeoX, 1 GPT-J; gemm: 0 B as (n,k), 1 B as (k,n); default 0).\n";
+    "1 tanh; rope: 0 NeoX, 1 GPT-J; gemm: 0 B as (n,k), 1 B as (k,n); attention:\n"
+    "0 full, 1 causal or windowed; default 0).\n";
 
 /* "4096x11008x4096" -> c->dim in the family's order; missing trailing dims 1.
 ** 0 on success. */

@@ -5,7 +5,8 @@
     y = kernpack.rmsnorm(x, torch.ones(4096, device="cuda", dtype=torch.bfloat16))
 
 Ops: softmax, rmsnorm, add_rmsnorm, swiglu, geglu, rmsnorm_swiglu, rope,
-gemm (see kernpack.ops and kernpack.gemm for the shapes).  They run in the
+gemm, attention (see kernpack.ops, kernpack.gemm and kernpack.attention for
+the shapes).  They run in the
 caller's current CUDA context on torch's current stream (or `stream=`),
 allocate outputs unless `out=` is given and raise kernpack.Error subclasses
 carrying the kp_status name and the library's message.
@@ -18,6 +19,7 @@ from ._errors import (CudaError, Error, InvalidArgumentError, KpIOError, Library
                       MisalignedError, NoDeviceError, NoDriverError, NoVariantError,
                       OutOfMemoryError, PackCorruptError, PackNotFoundError, PackVersionError,
                       UnsupportedError)
+from .attention import attention
 from .gemm import gemm
 from .info import gpu_available, info
 from .ops import add_rmsnorm, geglu, rmsnorm, rmsnorm_swiglu, rope, softmax, swiglu
@@ -33,7 +35,7 @@ def library_version():
 
 __all__ = [
     "softmax", "rmsnorm", "add_rmsnorm", "swiglu", "geglu", "rmsnorm_swiglu", "rope", "gemm",
-    "info", "gpu_available", "library_version",
+    "attention", "info", "gpu_available", "library_version",
     "Error", "LibraryNotFoundError", "InvalidArgumentError", "UnsupportedError",
     "MisalignedError", "NoDriverError", "NoDeviceError", "CudaError", "PackNotFoundError",
     "PackCorruptError", "PackVersionError", "NoVariantError", "KpIOError", "OutOfMemoryError",

@@ -97,6 +97,24 @@ class KpGemmDesc(ctypes.Structure):
     ]
 
 
+class KpAttnDesc(ctypes.Structure):
+    _fields_ = [
+        ("batch", c_i64), ("heads_q", c_i64), ("heads_kv", c_i64),
+        ("len_q", c_i64), ("len_k", c_i64), ("head_dim", c_i64),
+        ("q_stride_batch", c_i64), ("q_stride_seq", c_i64), ("q_stride_head", c_i64),
+        ("k_stride_batch", c_i64), ("k_stride_seq", c_i64), ("k_stride_head", c_i64),
+        ("v_stride_batch", c_i64), ("v_stride_seq", c_i64), ("v_stride_head", c_i64),
+        ("o_stride_batch", c_i64), ("o_stride_seq", c_i64), ("o_stride_head", c_i64),
+        ("scale", c_f32),
+        ("causal", c_int),
+        ("window_left", c_i64), ("window_right", c_i64),
+        ("lse", c_vp),                   # float *
+        ("cu_seqlens_q", c_vp), ("cu_seqlens_k", c_vp), ("block_table", c_vp),  # reserved
+        ("block_table_stride", c_i64), ("page_size", c_i64),
+        ("reserved_", c_i64 * 4),
+    ]
+
+
 _P = ctypes.POINTER
 # name: (restype, argtypes); argument names as in kernpack.h
 SIGNATURES = {
@@ -133,6 +151,10 @@ SIGNATURES = {
     "kp_gemm_desc_init": (None, [_P(KpGemmDesc), c_i64, c_i64, c_i64]),
     # (ctx, dt, a, b, d, desc, stream)
     "kp_gemm": (c_int, [c_vp, c_int, c_vp, c_vp, c_vp, _P(KpGemmDesc), c_vp]),
+    # (desc, batch, heads_q, heads_kv, len_q, len_k, head_dim)
+    "kp_attn_desc_init": (None, [_P(KpAttnDesc), c_i64, c_i64, c_i64, c_i64, c_i64, c_i64]),
+    # (ctx, dt, q, k, v, o, desc, stream)
+    "kp_attention": (c_int, [c_vp, c_int, c_vp, c_vp, c_vp, c_vp, _P(KpAttnDesc), c_vp]),
 }
 
 
@@ -152,24 +174,39 @@ def _candidates():
     return out
 
 
-def _check_gemm_desc(lib):
-    """The mirror of kp_gemm_desc against the library: kp_gemm_desc_init()
-    on a buffer longer than the mirror, filled with a marker byte, must
-    write exactly sizeof(mirror) bytes and put m, n, k, the strides and
-    alpha where the mirror has them."""
-    n = ctypes.sizeof(KpGemmDesc)
+def _check_desc(init, cls, args, want):
+    """The mirror `cls` of a descriptor against the library: its init
+    function on a buffer longer than the mirror, filled with a marker byte,
+    must write exactly sizeof(mirror) bytes and put the fields in `want`
+    where the mirror has them."""
+    n = ctypes.sizeof(cls)
     buf = (ctypes.c_ubyte * (n + 64))(*([0xAB] * (n + 64)))
-    lib.kp_gemm_desc_init(ctypes.cast(buf, _P(KpGemmDesc)), 3, 5, 7)
+    init(ctypes.cast(buf, _P(cls)), *args)
     written = max(i for i in range(n + 64) if buf[i] != 0xAB) + 1
-    d = KpGemmDesc.from_buffer_copy(bytes(buf[:n]))
-    want = dict(m=3, n=5, k=7, batch=1, b_layout=KP_B_NK, lda=7, ldb=7, ldc=5, ldd=5,
-                stride_a=21, stride_b=35, stride_c=15, stride_d=15, alpha=1.0, beta=0.0,
-                c=None, bias=None, act=0, out_f32=0)
+    d = cls.from_buffer_copy(bytes(buf[:n]))
     got = {f: getattr(d, f) for f in want}
     if written > n or got != want:
-        raise Error(f"kp_gemm_desc in the library does not match this binding "
+        raise Error(f"{init.__name__}: the library's descriptor does not match this binding "
                     f"(wrote {written} bytes, mirror {n}; fields {got}): update kernpack/_lib.py",
                     status_name="KP_BINDING_MISMATCH")
+
+
+def _check_gemm_desc(lib):
+    _check_desc(lib.kp_gemm_desc_init, KpGemmDesc, (3, 5, 7),
+                dict(m=3, n=5, k=7, batch=1, b_layout=KP_B_NK, lda=7, ldb=7, ldc=5, ldd=5,
+                     stride_a=21, stride_b=35, stride_c=15, stride_d=15, alpha=1.0, beta=0.0,
+                     c=None, bias=None, act=0, out_f32=0))
+
+
+def _check_attn_desc(lib):
+    _check_desc(lib.kp_attn_desc_init, KpAttnDesc, (3, 8, 2, 5, 7, 64),
+                dict(batch=3, heads_q=8, heads_kv=2, len_q=5, len_k=7, head_dim=64,
+                     q_stride_batch=2560, q_stride_seq=512, q_stride_head=64,
+                     k_stride_batch=896, k_stride_seq=128, k_stride_head=64,
+                     v_stride_batch=896, v_stride_seq=128, v_stride_head=64,
+                     o_stride_batch=2560, o_stride_seq=512, o_stride_head=64, scale=0.125,
+                     causal=0, window_left=-1, window_right=-1, lse=None, cu_seqlens_q=None,
+                     cu_seqlens_k=None, block_table=None, block_table_stride=0, page_size=0))
 
 
 class Library:
@@ -191,6 +228,7 @@ class Library:
                         f"binding's mirror {ctypes.sizeof(KpOptions)}: update kernpack/_lib.py",
                         status_name="KP_BINDING_MISMATCH")
         _check_gemm_desc(cdll)
+        _check_attn_desc(cdll)
 
     def __getattr__(self, name):
         return getattr(self.cdll, name)

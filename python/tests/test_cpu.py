@@ -113,6 +113,18 @@ def test_error_classes():
     assert type(_errors.error_for("KP_SOMETHING_NEW", "x")) is kernpack.Error
 
 
+def _expect_errors(cases):
+    """Each (fn, cls, text): fn() raises cls with text in its message."""
+    for fn, cls, text in cases:
+        try:
+            fn()
+        except kernpack.Error as e:
+            assert isinstance(e, cls), (text, type(e), e)
+            assert text in str(e), (text, str(e))
+        else:
+            raise AssertionError(f"no exception for {text!r}")
+
+
 # Bad arguments are refused in Python, before any C call, with the op and argument named.
 def test_argument_checks():
     x = Fake((4, 8))
@@ -149,14 +161,47 @@ def test_argument_checks():
     ]
     if importlib.util.find_spec("torch"):  # with torch a missing out= is allocated and the
         cases = [c for c in cases if c[2] != "pass out="]  # call would launch on Fake pointers
-    for fn, cls, text in cases:
+    _expect_errors(cases)
+
+
+# kernpack.attention refuses bad arguments in Python, naming them; a
+# well-formed call in either layout, without a GPU, reaches the library.
+def test_attention_checks():
+    def h(shape, strides=None):
+        return Fake(shape, "<f2", strides=strides)
+    q, kv, o = h((2, 8, 4, 64)), h((2, 16, 2, 64)), h((2, 8, 4, 64))
+    cases = [
+        (lambda: kernpack.attention(q, kv, kv, layout="sbhd", out=o),
+         kernpack.InvalidArgumentError, "layout='sbhd'"),
+        (lambda: kernpack.attention(h((8, 4, 64)), kv, kv, out=o),
+         kernpack.InvalidArgumentError, "q has shape (8, 4, 64): must be 4-D"),
+        (lambda: kernpack.attention(q, h((2, 16, 2, 32)), kv, out=o),
+         kernpack.InvalidArgumentError, "do not agree"),
+        (lambda: kernpack.attention(q, kv, h((2, 15, 2, 64)), out=o),
+         kernpack.InvalidArgumentError, "do not agree"),
+        (lambda: kernpack.attention(Fake((2, 8, 4, 64)), kv, kv, out=o),
+         kernpack.UnsupportedError, "must be one of float16, bfloat16"),
+        (lambda: kernpack.attention(q, kv, kv, window=3, out=o),
+         kernpack.InvalidArgumentError, "window=3"),
+        (lambda: kernpack.attention(q, kv, kv, out=h((2, 8, 4, 63))),
+         kernpack.InvalidArgumentError, "out has shape (2, 8, 4, 63)"),
+        (lambda: kernpack.attention(q, h((2, 16, 2, 64), strides=(8192, 512, 128, 4)), kv, out=o),
+         kernpack.InvalidArgumentError, "the last dim must be contiguous"),
+        (lambda: kernpack.attention(q, kv, kv, out=o, lse=Fake((2, 4, 7))),
+         kernpack.InvalidArgumentError, "expected float32 (2, 4, 8)"),
+    ]
+    _expect_errors(cases)
+    _lib_or_skip()
+    _no_gpu_or_skip()
+    for layout, shp in (("bshd", (2, 8, 4, 64)), ("bhsd", (2, 4, 8, 64))):
         try:
-            fn()
-        except kernpack.Error as e:
-            assert isinstance(e, cls), (text, type(e), e)
-            assert text in str(e), (text, str(e))
+            kernpack.attention(h(shp), kv if layout == "bshd" else h((2, 2, 16, 64)),
+                               kv if layout == "bshd" else h((2, 2, 16, 64)), causal=True,
+                               layout=layout, out=h(shp), lse=Fake((2, 4, 8)))
+        except (kernpack.NoDriverError, kernpack.NoDeviceError) as e:
+            assert e.status_name in ("KP_ERR_NO_DRIVER", "KP_ERR_NO_DEVICE"), e
         else:
-            raise AssertionError(f"no exception for {text!r}")
+            raise AssertionError("attention ran without a GPU")
 
 
 # A well-formed call on a machine without a GPU reaches the library and

@@ -49,8 +49,8 @@ def tol(torch, dt):
             torch.float32: (1e-4, 1e-5)}[dt]
 
 
-def close(torch, out, ref, dt, what):
-    rtol, arel = tol(torch, dt)
+def close(torch, out, ref, dt, what, tols=None):
+    rtol, arel = tols or tol(torch, dt)
     o, r = out.double(), ref.double()
     assert o.shape == r.shape, (what, o.shape, r.shape)
     assert bool(torch.isfinite(o).all()), f"{what}: non-finite output"
@@ -567,3 +567,92 @@ def test_info_gpu():
     assert d["name"] and d["sm"] >= 70 and d["sm_count"] > 0 and d["target"], d
     assert d["pack_path"], d
     assert any("error" not in p for p in i["packs"]), i["packs"]
+
+
+# ---- attention --------------------------------------------------------------------------
+def ref_attention(torch, q, k, v, causal, scale, window=(-1, -1)):
+    """float64 (out, lse) in (batch, heads, seq, dim) with kernpack's mask:
+    causal and the window aligned bottom-right; GQA by repeating KV heads; a
+    row with no visible key gives zeros and -inf."""
+    hq, hkv, lq, lk = q.shape[1], k.shape[1], q.shape[2], k.shape[2]
+    k = k.double().repeat_interleave(hq // hkv, dim=1)
+    v = v.double().repeat_interleave(hq // hkv, dim=1)
+    s = (q.double() @ k.transpose(-1, -2)) * scale
+    i = torch.arange(lq, device=q.device)[:, None]
+    j = torch.arange(lk, device=q.device)[None, :]
+    off, (wl, wr) = lk - lq, window
+    vis = torch.ones(lq, lk, dtype=torch.bool, device=q.device)
+    if causal:
+        vis &= j <= i + off
+    if wr >= 0:
+        vis &= j <= i + off + wr
+    if wl >= 0:
+        vis &= j >= i + off - wl
+    s = s.masked_fill(~vis, -math.inf)
+    return torch.softmax(s, -1).nan_to_num(0.0) @ v, torch.logsumexp(s, -1)
+
+
+def attn_tol(torch, dt):
+    """(rtol, atol as a fraction of max |ref|) for attention: P is rounded to
+    dt before P V, so a term errs by u (2^-8 bf16, 2^-11 f16) of |p v|, the
+    output once more by u |out|; an indexing error is O(max |ref|)."""
+    u = 2.0 ** -8 if dt == torch.bfloat16 else 2.0 ** -11
+    return 2 * u, 8 * u
+
+
+ATTN_CASES = [  # batch, heads_q, heads_kv, len_q, len_k, head_dim, causal, window
+    (1, 1, 1, 1, 1, 64, False, (-1, -1)),
+    (2, 4, 4, 1, 300, 128, False, (-1, -1)),
+    (1, 8, 2, 100, 100, 128, True, (-1, -1)),
+    (2, 4, 1, 37, 200, 64, True, (-1, -1)),
+    (1, 2, 2, 200, 37, 128, True, (-1, -1)),  # rows with no key
+    (2, 3, 3, 130, 260, 64, False, (50, 20)),
+    (1, 2, 2, 65, 513, 96, False, (-1, -1)),  # the fallback
+]
+
+
+# attention against float64 in both layouts (bshd as a transposed view of
+# bhsd storage, no copy), GQA/MQA, causal Lq <=> Lk, windows; lse too.
+def test_attention():
+    torch = need_gpu()
+    for dt in (torch.float16, torch.bfloat16):
+        for n, (b, hq, hkv, lq, lk, d, causal, window) in enumerate(ATTN_CASES):
+            layout = "bhsd" if n % 2 else "bshd"
+            q, k, v = (rand(torch, (b, h, s, d), dt) for h, s in ((hq, lq), (hkv, lk), (hkv, lk)))
+            ref, ref_lse = ref_attention(torch, q, k, v, causal, 1 / math.sqrt(d), window)
+            if layout == "bshd":  # (b, s, h, d) views of (b, h, s, d) storage: strides only
+                q, k, v = (x.transpose(1, 2) for x in (q, k, v))
+            out, lse = kernpack.attention(q, k, v, causal=causal, window=window, layout=layout,
+                                          return_lse=True)
+            if layout == "bshd":
+                out = out.transpose(1, 2)
+            what = f"attention {dt} {layout} case {n}"
+            close(torch, out, ref, dt, what, attn_tol(torch, dt))
+            fin = torch.isfinite(ref_lse)
+            assert bool((lse[~fin] == -math.inf).all()), f"{what}: lse of empty rows"
+            err = (lse.double()[fin] - ref_lse[fin]).abs()
+            assert err.numel() == 0 or err.max().item() < 2e-3, f"{what}: lse off by {err.max()}"
+
+
+# The same calls as torch's scaled_dot_product_attention (Lq = Lk, where its
+# top-left causal diagonal is ours), with GQA expanded for it; a run twice
+# gives the same bits; the library's own check of the head counts comes back.
+def test_attention_vs_sdpa():
+    torch = need_gpu()
+    import torch.nn.functional as F
+    for dt in (torch.float16, torch.bfloat16):
+        for d in (64, 128):
+            for causal in (False, True):
+                q = rand(torch, (2, 8, 333, d), dt)
+                k, v = rand(torch, (2, 2, 333, d), dt), rand(torch, (2, 2, 333, d), dt)
+                want = F.scaled_dot_product_attention(q, k.repeat_interleave(4, 1),
+                                                      v.repeat_interleave(4, 1), is_causal=causal)
+                got = kernpack.attention(q, k, v, causal=causal, layout="bhsd")
+                close(torch, got, want, dt, f"attention vs sdpa {dt} d={d} causal={causal}",
+                      attn_tol(torch, dt))
+                again = kernpack.attention(q, k, v, causal=causal, layout="bhsd")
+                assert torch.equal(got, again), "two runs differ"
+    q = rand(torch, (1, 4, 16, 64), torch.float16)
+    kv = rand(torch, (1, 3, 16, 64), torch.float16)
+    raises(kernpack.InvalidArgumentError, lambda: kernpack.attention(q, kv, kv, layout="bhsd"),
+           "attention: heads_kv=3 does not divide heads_q=4")

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""attn_bench.py -- kp_attention next to torch SDPA (flash and cuDNN backends) in
+one process on one GPU: issue 13's bars.
+
+For each head dim (128, 64), sequence length (1K, 4K, 16K with batch x seq =
+16K), causal and not, 16 heads, bf16 (--dtypes), (batch, seq, heads, dim)
+tensors for kernpack, the same memory seen as (batch, heads, seq, dim) for SDPA:
+  1. correctness: kp_attention against SDPA's flash backend on the same inputs
+     (max error over max |ref|); kernpack's output is poisoned (NaN) first;
+  2. timing: warm-up, then the median of --reps repetitions each timed with
+     CUDA events around the call alone, the implementations taking turns; L2
+     flushed (a 256 MB read) before every repetition, outside the timed
+     region (gemm_bench.py's method, its helpers).
+
+TFLOP/s count 4 * batch * heads * seq^2 * dim (two matmuls), halved for
+causal, as FlashAttention's benchmarks do.  The ratios are SDPA's time over
+kernpack's (> 1: kernpack faster); the bars are >= 1.0x cuDNN at every shape
+and never below 1.3x flash.  A backend this torch or GPU lacks is shown as
+n/a.  Also a decode row (seq_q 1, seq_k 32K, 32 query / 8 KV heads, batch 8).
+
+    python3 bench/attn_bench.py [--json out.json] [--dtypes bf16,f16] [--reps 20]
+"""
+import argparse
+import ctypes
+import datetime
+import json
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "python"))
+from gemm_bench import time_pair  # noqa: E402
+from kernpack._lib import KpAttnDesc  # noqa: E402  (the checked mirror of kp_attn_desc)
+from side_by_side import Kernpack, KpError, stream  # noqa: E402
+
+KDT = {torch.float16: 1, torch.bfloat16: 2}
+DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
+
+
+def setup(kp):
+    L = kp.lib
+    P = ctypes.POINTER(KpAttnDesc)
+    L.kp_attn_desc_init.restype = None
+    L.kp_attn_desc_init.argtypes = [P] + [ctypes.c_int64] * 6
+    L.kp_attention.restype = ctypes.c_int
+    L.kp_attention.argtypes = [ctypes.c_void_p, ctypes.c_int] + [ctypes.c_void_p] * 4 + \
+        [P, ctypes.c_void_p]
+
+
+def kp_attention(kp, q, k, v, o, causal):
+    """A call of kp_attention, the descriptor built once (outside the timed
+    region).  q, o: (batch, seq_q, heads_q, dim); k, v: (batch, seq_k,
+    heads_kv, dim), any strides."""
+    b, lq, hq, d = q.shape
+    lk, hkv = k.shape[1], k.shape[2]
+    a = KpAttnDesc()
+    kp.lib.kp_attn_desc_init(ctypes.byref(a), b, hq, hkv, lq, lk, d)
+    for name, t in (("q", q), ("k", k), ("v", v), ("o", o)):
+        setattr(a, f"{name}_stride_batch", t.stride(0))
+        setattr(a, f"{name}_stride_seq", t.stride(1))
+        setattr(a, f"{name}_stride_head", t.stride(2))
+    a.causal = 1 if causal else 0
+    fn, ctx, dt, st = kp.lib.kp_attention, kp.ctx, KDT[q.dtype], stream()
+    ptrs, ref = (q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr()), ctypes.byref(a)
+
+    def run():
+        kp.check(fn(ctx, dt, *ptrs, ref, st), "kp_attention")
+    run.desc = a  # keeps the descriptor alive with the closure
+    return run
+
+
+def sdpa_backends():
+    """{name: context manager factory} of the SDPA backends this torch has"""
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:
+        return {}
+    out = {}
+    for name, attr in (("flash", "FLASH_ATTENTION"), ("cudnn", "CUDNN_ATTENTION")):
+        if hasattr(SDPBackend, attr):
+            out[name] = lambda be=getattr(SDPBackend, attr): sdpa_kernel(be)
+    return out
+
+
+def sdpa(backend, q, k, v, causal):
+    """q, k, v as (batch, seq, heads, dim): SDPA on their (batch, heads, seq, dim) views;
+    GQA through enable_gqa where the heads differ"""
+    qt, kt, vt = (x.transpose(1, 2) for x in (q, k, v))
+    kw = {"enable_gqa": True} if k.shape[2] != q.shape[2] else {}
+    with backend():
+        return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal, **kw)
+
+
+def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps):
+    q = torch.randn(b, lq, hq, d, device="cuda", dtype=dt)
+    k = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
+    v = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
+    o = torch.full_like(q, float("nan"))
+    run = kp_attention(kp, q, k, v, o, causal)
+    run()
+    torch.cuda.synchronize()
+    row = {"dtype": str(dt)[6:], "batch": b, "heads_q": hq, "heads_kv": hkv, "seq_q": lq,
+           "seq_k": lk, "dim": d, "causal": causal}
+    ref = None
+    fns, names = [run], ["kp"]
+    for name, be in backends.items():
+        try:
+            r = sdpa(be, q, k, v, causal).transpose(1, 2)
+        except RuntimeError as e:  # backend unavailable for this shape/GPU
+            row[f"{name}_error"] = str(e).split("\n")[0][:160]
+            continue
+        ref = r if ref is None else ref
+        fns.append(lambda be=be: sdpa(be, q, k, v, causal))
+        names.append(name)
+    if ref is not None:
+        if torch.isnan(o).any():
+            row["err"] = float("nan")
+        else:
+            row["err"] = ((o.float() - ref.float()).abs().max() / ref.float().abs().max()).item()
+    ts = time_pair(fns, reps, l2)
+    # causal with seq_q == seq_k does half the work; a decode row counts seq_q x seq_k
+    flops = 4.0 * b * hq * lq * lk * d * (0.5 if causal and lq == lk else 1.0)
+    for name, us in zip(names, ts):
+        row[f"{name}_us"] = us
+        row[f"{name}_TF"] = flops / us / 1e6
+    for name in names[1:]:
+        row[f"vs_{name}"] = row[f"{name}_us"] / row["kp_us"]
+    return row
+
+
+def fmt(row, key, spec, na="n/a"):
+    return format(row[key], spec) if key in row else format(na, ">" + spec.split(".")[0].lstrip(">"))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", default=os.path.join(REPO, "build/lib/libkernpack.so"))
+    ap.add_argument("--dtypes", default="bf16")
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--dims", default="128,64")
+    ap.add_argument("--seqs", default="1024,4096,16384")
+    ap.add_argument("--tokens", type=int, default=16384, help="batch x seq")
+    ap.add_argument("--heads", type=int, default=16)
+    ap.add_argument("--no-decode", action="store_true")
+    ap.add_argument("--json")
+    o = ap.parse_args()
+    torch.manual_seed(0)
+    torch.zeros(1, device="cuda")  # torch first: it makes the primary context current
+    torch.cuda.synchronize()
+    kp = Kernpack(o.lib)
+    setup(kp)
+    dev = torch.cuda.get_device_name()
+    backends = sdpa_backends()
+    print(f"kernpack {kp.version} on {dev} (sm_{kp.info.sm}, pack {kp.info.pack_path.decode()}), "
+          f"torch {torch.__version__}, SDPA backends {sorted(backends)}, "
+          f"{datetime.datetime.utcnow():%Y-%m-%dT%H:%MZ}")
+    l2 = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    res = {"device": dev, "torch": torch.__version__, "date": f"{datetime.datetime.utcnow():%Y-%m-%d}",
+           "perf": []}
+    shapes = []
+    for d in (int(x) for x in o.dims.split(",")):
+        for s in (int(x) for x in o.seqs.split(",")):
+            for causal in (False, True):
+                shapes.append((max(1, o.tokens // s), o.heads, o.heads, s, s, d, causal))
+    if not o.no_decode:
+        shapes.append((8, 32, 8, 1, 32768, 128, False))
+    print(f"{'dtype':5s} {'batch':>5s} {'hq/hkv':>6s} {'seq_q':>6s} {'seq_k':>6s} {'dim':>4s} "
+          f"{'causal':>6s} | {'kp us':>9s} {'TF':>6s} | {'flash us':>9s} {'TF':>6s} {'ratio':>6s} | "
+          f"{'cudnn us':>9s} {'TF':>6s} {'ratio':>6s} | err")
+    bad = 0
+    for dt in (DTYPES[x] for x in o.dtypes.split(",")):
+        for (b, hq, hkv, lq, lk, d, causal) in shapes:
+            try:
+                row = bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, o.reps)
+            except KpError as e:
+                print(f"{str(dt)[6:]:5s} {b:5d} {hq:3d}/{hkv:<2d} {lq:6d} {lk:6d} {d:4d} "
+                      f"{str(causal):>6s} | kernpack failed: {e}")
+                bad += 1
+                continue
+            res["perf"].append(row)
+            err = row.get("err")
+            bad += err is not None and not (err <= (2e-2 if dt == torch.bfloat16 else 4e-3))
+            print(f"{str(dt)[6:]:5s} {b:5d} {hq:3d}/{hkv:<2d} {lq:6d} {lk:6d} {d:4d} "
+                  f"{str(causal):>6s} | {row['kp_us']:9.1f} {row['kp_TF']:6.1f} | "
+                  f"{fmt(row, 'flash_us', '9.1f')} {fmt(row, 'flash_TF', '6.1f')} "
+                  f"{fmt(row, 'vs_flash', '5.2f')}x | {fmt(row, 'cudnn_us', '9.1f')} "
+                  f"{fmt(row, 'cudnn_TF', '6.1f')} {fmt(row, 'vs_cudnn', '5.2f')}x | "
+                  f"{'n/a' if err is None else format(err, '.1e')}")
+    if o.json:
+        with open(o.json, "w") as f:
+            json.dump(res, f, indent=1)
+    print(f"{bad} shape(s) failed or disagreed with SDPA")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""kp_attention: O = softmax(scale * Q K^T + mask) V, per batch and query head.
+
+Shapes (layout="bshd", flash-attn's): q (batch, seq_q, heads_q, dim); k, v
+(batch, seq_k, heads_kv, dim); out like q.  layout="bhsd" (torch SDPA's):
+(batch, heads, seq, dim).  Any strides with the last dim contiguous (a
+transposed view is passed as it is); heads_kv divides heads_q (GQA, MQA).
+float16 or bfloat16, fp32 softmax; dim 1..256 (64 and 128 are the fast
+ones, with 16-byte aligned strides).
+
+causal aligns the diagonal bottom-right (query i sees keys j <= i + seq_k -
+seq_q), as flash-attn does; torch SDPA's is_causal aligns it top-left, the
+same only when seq_q == seq_k.  window=(left, right): query i sees keys
+i + seq_k - seq_q - left .. + right (-1: unbounded).  A query that sees no
+key gets zeros (and lse -inf).  return_lse=True also returns the float32
+(batch, heads_q, seq_q) log-sum-exp of the scaled scores.
+"""
+import math
+
+from . import _lib
+from ._arrays import as_arr, check_device, check_dtype, empty
+from ._call import Call
+from ._errors import invalid
+
+__all__ = ["attention"]
+
+_LAYOUTS = ("bshd", "bhsd")
+
+
+def _bshd(a, layout):
+    """(shape, strides) of a 4-D array seen as (batch, seq, heads, dim)."""
+    if a.ndim != 4:
+        raise invalid(f"attention: {a.name} has shape {tuple(a.shape)}: must be 4-D "
+                      f"({'batch, seq, heads, dim' if layout == 'bshd' else 'batch, heads, seq, dim'})")
+    sh, st = list(a.shape), list(a.strides)
+    if layout == "bhsd":
+        sh[1], sh[2], st[1], st[2] = sh[2], sh[1], st[2], st[1]
+    if sh[3] > 1 and st[3] != 1:
+        raise invalid(f"attention: {a.name} strides {tuple(a.strides)}: the last dim must be "
+                      f"contiguous")
+    return sh, st
+
+
+def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bshd",
+              return_lse=False, out=None, lse=None, stream=None):
+    """softmax(scale * q @ k^T + mask) @ v; see the module doc.  scale
+    defaults to 1/sqrt(dim).  Returns out, or (out, lse) with return_lse (or
+    an lse= given)."""
+    op = "attention"
+    if layout not in _LAYOUTS:
+        raise invalid(f"attention: layout={layout!r}: must be 'bshd' or 'bhsd'")
+    try:
+        wl, wr = (int(w) for w in window)
+    except (TypeError, ValueError):
+        raise invalid(f"attention: window={window!r}: must be (left, right), -1 for none") from None
+    qa, ka, va = as_arr(q, "q", op), as_arr(k, "k", op), as_arr(v, "v", op)
+    dt = check_dtype([qa, ka, va], op, (_lib.KP_F16, _lib.KP_BF16))
+    dev = check_device([qa, ka, va], op)
+    (b, lq, hq, d), sq = _bshd(qa, layout)
+    (bk, lk, hkv, dk), sk = _bshd(ka, layout)
+    vsh, sv = _bshd(va, layout)
+    if (bk, dk) != (b, d) or tuple(vsh) != (bk, lk, hkv, dk):
+        raise invalid(f"attention: q {tuple(qa.shape)}, k {tuple(ka.shape)}, v "
+                      f"{tuple(va.shape)} do not agree (layout {layout})")
+    call = Call(op, dev, stream)
+    if out is None:
+        with call.on_stream():
+            oa = empty(qa.shape, dt, dev, op)
+    else:
+        oa = as_arr(out, "out", op)
+        if tuple(oa.shape) != tuple(qa.shape):
+            raise invalid(f"attention: out has shape {tuple(oa.shape)}, expected {tuple(qa.shape)}")
+    check_dtype([qa, oa], op)
+    _, so = _bshd(oa, layout)
+    la = None
+    if lse is not None or return_lse:
+        if lse is None:
+            with call.on_stream():
+                la = empty((b, hq, lq), _lib.KP_F32, dev, op)
+        else:
+            la = as_arr(lse, "lse", op)
+            if tuple(la.shape) != (b, hq, lq) or la.dtype != _lib.KP_F32:
+                raise invalid(f"attention: lse is {la.dtype_str} {tuple(la.shape)}, expected "
+                              f"float32 {(b, hq, lq)}")
+            if la.numel() > 1 and tuple(la.strides) != (hq * lq, lq, 1):
+                raise invalid(f"attention: lse strides {tuple(la.strides)}: must be packed")
+    check_device([qa, oa] + ([la] if la is not None else []), op)
+    if qa.numel() == 0:
+        return (oa.obj, la.obj) if la is not None else oa.obj
+    if ka.numel() == 0:
+        raise invalid(f"attention: k has shape {tuple(ka.shape)}: no keys to attend to")
+
+    desc = _lib.KpAttnDesc()
+    call.lib.kp_attn_desc_init(desc, b, hq, hkv, lq, lk, d)
+    for name, st in (("q", sq), ("k", sk), ("v", sv), ("o", so)):
+        setattr(desc, f"{name}_stride_batch", st[0])
+        setattr(desc, f"{name}_stride_seq", st[1])
+        setattr(desc, f"{name}_stride_head", st[2])
+    desc.scale = float(scale) if scale is not None else 1.0 / math.sqrt(d)
+    desc.causal = 1 if causal else 0
+    desc.window_left, desc.window_right = wl, wr
+    if la is not None:
+        desc.lse = la.ptr
+    call.check(call.lib.kp_attention(call.ctx.handle, dt, qa.ptr, ka.ptr, va.ptr, oa.ptr, desc,
+                                     call.stream))
+    return (oa.obj, la.obj) if la is not None else oa.obj

@@ -1,0 +1,231 @@
+/*
+** ops_attention.c -- kp_attention: check every argument (nothing is launched,
+** so nothing is written, unless all pass), fold causal and the window into
+** the kernels' two bounds, work out the call's alignment and pack the
+** arguments in the order of the family's signature (internal.h,
+** templates/attention.lua).
+*/
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define ATTN_MAX_LEN (1ll << 29) /* the kernels' mask arithmetic stays in int */
+#define ATTN_MAX_HEAD_DIM 256
+
+#define TRY(x) do { kp_status s_ = (x); if (s_ != KP_OK) return s_; } while (0)
+
+void kp_attn_desc_init(kp_attn_desc *d, int64_t batch, int64_t heads_q, int64_t heads_kv,
+                       int64_t len_q, int64_t len_k, int64_t head_dim) {
+  memset(d, 0, sizeof *d);
+  d->batch = batch, d->heads_q = heads_q, d->heads_kv = heads_kv;
+  d->len_q = len_q, d->len_k = len_k, d->head_dim = head_dim;
+  /* unsigned: absurd sizes wrap here and are refused by kp_attention */
+  const uint64_t qrow = (uint64_t)heads_q * (uint64_t)head_dim,
+                 krow = (uint64_t)heads_kv * (uint64_t)head_dim;
+  d->q_stride_head = d->k_stride_head = d->v_stride_head = d->o_stride_head = head_dim;
+  d->q_stride_seq = d->o_stride_seq = (int64_t)qrow;
+  d->k_stride_seq = d->v_stride_seq = (int64_t)krow;
+  d->q_stride_batch = d->o_stride_batch = (int64_t)(qrow * (uint64_t)len_q);
+  d->k_stride_batch = d->v_stride_batch = (int64_t)(krow * (uint64_t)len_k);
+  d->scale = head_dim > 0 ? (float)(1.0 / sqrt((double)head_dim)) : 1.f;
+  d->window_left = d->window_right = -1;
+}
+
+/* Largest power of two <= 16 dividing v (16 for v == 0). */
+static uint32_t align16(uint64_t v) {
+  uint32_t a = 16;
+  while (a > 1 && v % a) a >>= 1;
+  return a;
+}
+
+/* One of Q, K, V, O: (batch, len, heads, head_dim) with three strides.  The
+** bytes [lo, hi) it spans, for the overlap checks. */
+typedef struct atensor {
+  const char *name;
+  const void *p;
+  int64_t n[3], s[3]; /* batch, seq, head: sizes and strides */
+  uintptr_t lo, hi;
+} atensor;
+
+static const char *const STRIDE_NAME[3] = {"stride_batch", "stride_seq", "stride_head"};
+
+/* Checks a tensor (NULL, alignment, strides >= 0, addressable span) and
+** lowers *align to what its pointer and used strides allow.  out: the
+** tensor is written, so no two of its (b, i, h) rows may share an element. */
+static kp_status check_tensor(kp_ctx *ctx, atensor *t, int64_t hd, size_t es, int out,
+                              uint32_t *align) {
+  if (!t->p) return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: %s is NULL", t->name);
+  if ((uintptr_t)t->p % es)
+    return kp_fail(ctx, KP_ERR_MISALIGNED, "attention: %s=%p is not aligned to %zu bytes", t->name,
+                   t->p, es);
+  uint64_t last = (uint64_t)hd; /* elements up to and including the last one, + 1 */
+  for (int i = 0; i < 3; i++) {
+    if (t->s[i] < 0)
+      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: %s %s=%lld: must be >= 0", t->name,
+                     STRIDE_NAME[i], (long long)t->s[i]);
+    if (t->n[i] < 2) continue;
+    const uint64_t room = (uint64_t)INT64_MAX / es - last;
+    if (t->s[i] && (uint64_t)(t->n[i] - 1) > room / (uint64_t)t->s[i])
+      return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                     "attention: %s with %s=%lld over %lld overflows the address space", t->name,
+                     STRIDE_NAME[i], (long long)t->s[i], (long long)t->n[i]);
+    last += (uint64_t)(t->n[i] - 1) * (uint64_t)t->s[i];
+    const uint32_t a = align16((uint64_t)t->s[i] * es);
+    if (a < *align) *align = a;
+  }
+  const uint32_t a = align16((uintptr_t)t->p);
+  if (a < *align) *align = a;
+  t->lo = (uintptr_t)t->p;
+  t->hi = t->lo + (uintptr_t)(last * es);
+  if (!out) return KP_OK;
+  /* distinct rows never share an element: taking the used dims by
+  ** increasing stride, each stride reaches past everything below it */
+  int ord[3], k = 0;
+  for (int i = 0; i < 3; i++)
+    if (t->n[i] > 1) ord[k++] = i;
+  for (int a1 = 1; a1 < k; a1++)
+    for (int b1 = a1; b1 > 0 && t->s[ord[b1]] < t->s[ord[b1 - 1]]; b1--) {
+      const int x = ord[b1];
+      ord[b1] = ord[b1 - 1], ord[b1 - 1] = x;
+    }
+  uint64_t span = (uint64_t)hd;
+  for (int i = 0; i < k; i++) {
+    const int d = ord[i];
+    if ((uint64_t)t->s[d] < span)
+      return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                     "attention: %s %s=%lld < %llu: its rows overlap (the output needs distinct "
+                     "elements)", t->name, STRIDE_NAME[d], (long long)t->s[d],
+                     (unsigned long long)span);
+    span = (uint64_t)t->s[d] * (uint64_t)(t->n[d] - 1) + span;
+  }
+  return KP_OK;
+}
+
+static int overlaps(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uintptr_t bhi) {
+  return alo < bhi && blo < ahi;
+}
+
+/* batch, heads, lengths, head dim: >= 1 and within the kernels' int range */
+static kp_status check_sizes(kp_ctx *ctx, const kp_attn_desc *d) {
+  const struct { const char *name; int64_t v, max; } S[] = {
+      {"batch", d->batch, INT_MAX},       {"heads_q", d->heads_q, INT_MAX},
+      {"heads_kv", d->heads_kv, INT_MAX}, {"len_q", d->len_q, ATTN_MAX_LEN},
+      {"len_k", d->len_k, ATTN_MAX_LEN},  {"head_dim", d->head_dim, ATTN_MAX_HEAD_DIM},
+  };
+  for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
+    if (S[i].v < 1)
+      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: %s=%lld: must be >= 1", S[i].name,
+                     (long long)S[i].v);
+    if (S[i].v > S[i].max)
+      return kp_fail(ctx, KP_ERR_UNSUPPORTED, "attention: %s=%lld: at most %lld", S[i].name,
+                     (long long)S[i].v, (long long)S[i].max);
+  }
+  if (d->batch > INT_MAX / d->heads_q)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "attention: batch*heads_q = %lld*%lld: at most %d",
+                   (long long)d->batch, (long long)d->heads_q, INT_MAX);
+  if (d->heads_q % d->heads_kv)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                   "attention: heads_kv=%lld does not divide heads_q=%lld", (long long)d->heads_kv,
+                   (long long)d->heads_q);
+  return KP_OK;
+}
+
+/* What this library does not do yet, and fields that must be unset. */
+static kp_status check_reserved(kp_ctx *ctx, const kp_attn_desc *d) {
+  for (int i = 0; i < 4; i++)
+    if (d->reserved_[i])
+      return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                     "attention: reserved_[%d]=%lld: must be 0 (start from kp_attn_desc_init)", i,
+                     (long long)d->reserved_[i]);
+  if (d->cu_seqlens_q || d->cu_seqlens_k)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED,
+                   "attention: cu_seqlens_%s: variable-length batches are not supported yet",
+                   d->cu_seqlens_q ? "q" : "k");
+  if (d->block_table)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED,
+                   "attention: block_table: a paged KV cache is not supported yet");
+  if (d->page_size || d->block_table_stride)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                   "attention: page_size=%lld block_table_stride=%lld without a block_table: "
+                   "must be 0", (long long)d->page_size, (long long)d->block_table_stride);
+  return KP_OK;
+}
+
+/* scale, causal and the window */
+static kp_status check_mask(kp_ctx *ctx, const kp_attn_desc *d, float *scale_log2) {
+  *scale_log2 = (float)((double)d->scale * 1.4426950408889634074);
+  if (!(d->scale > 0.f) || !isfinite(*scale_log2) || !(*scale_log2 > 0.f))
+    return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                   "attention: scale=%g: must be > 0 with scale*log2(e) a finite float > 0",
+                   (double)d->scale);
+  if (d->causal != 0 && d->causal != 1)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: causal=%d: must be 0 or 1", d->causal);
+  if (d->window_left < -1 || d->window_right < -1)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                   "attention: window_left=%lld window_right=%lld: each must be >= -1 (-1: no "
+                   "bound)", (long long)d->window_left, (long long)d->window_right);
+  return KP_OK;
+}
+
+kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, const void *v,
+                       void *o, const kp_attn_desc *d, void *stream) {
+  if (!ctx) return kp_fail(NULL, KP_ERR_INVALID_ARG, "attention: ctx is NULL");
+  if (!d) return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: desc is NULL");
+  const size_t es = kp_dtype_size(dt);
+  if (!es)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "attention: dtype %d is not one of f32, f16, bf16",
+                   (int)dt);
+  if (dt != KP_F16 && dt != KP_BF16)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "attention: dtype %s: must be f16 or bf16",
+                   kp_dtype_name(dt));
+  TRY(check_reserved(ctx, d));
+  TRY(check_sizes(ctx, d));
+  float scale_log2;
+  TRY(check_mask(ctx, d, &scale_log2));
+  atensor t[4] = {
+      {"q", q, {d->batch, d->len_q, d->heads_q}, {d->q_stride_batch, d->q_stride_seq, d->q_stride_head}, 0, 0},
+      {"k", k, {d->batch, d->len_k, d->heads_kv}, {d->k_stride_batch, d->k_stride_seq, d->k_stride_head}, 0, 0},
+      {"v", v, {d->batch, d->len_k, d->heads_kv}, {d->v_stride_batch, d->v_stride_seq, d->v_stride_head}, 0, 0},
+      {"o", o, {d->batch, d->len_q, d->heads_q}, {d->o_stride_batch, d->o_stride_seq, d->o_stride_head}, 0, 0},
+  };
+  uint32_t align = 16;
+  for (int i = 0; i < 4; i++) TRY(check_tensor(ctx, &t[i], d->head_dim, es, i == 3, &align));
+  for (int i = 0; i < 3; i++)
+    if (overlaps(t[3].lo, t[3].hi, t[i].lo, t[i].hi))
+      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: o overlaps %s", t[i].name);
+  if (d->lse) {
+    if ((uintptr_t)d->lse % 4)
+      return kp_fail(ctx, KP_ERR_MISALIGNED, "attention: lse=%p is not aligned to 4 bytes",
+                     (const void *)d->lse);
+    /* batch * heads_q <= INT_MAX and len_q <= 2^29: no overflow */
+    const uintptr_t lo = (uintptr_t)d->lse,
+                    hi = lo + (uintptr_t)((uint64_t)(d->batch * d->heads_q) * (uint64_t)d->len_q * 4);
+    for (int i = 0; i < 4; i++)
+      if (overlaps(lo, hi, t[i].lo, t[i].hi))
+        return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: lse overlaps %s", t[i].name);
+  }
+
+  /* the kernels' bounds (templates/attention.lua): causal is a right bound
+  ** of 0; a bound that hides nothing is none (and keeps their sums in int) */
+  int64_t wl = d->window_left, wr = d->causal ? 0 : d->window_right;
+  if (wl >= d->len_k) wl = -1;
+  if (wr >= d->len_q) wr = -1;
+  kp_call call = {KP_FAM_ATTENTION, dt, align, wl >= 0 || wr >= 0,
+                  {(uint64_t)d->len_q, (uint64_t)d->len_k, (uint64_t)(d->batch * d->heads_q),
+                   (uint64_t)d->head_dim}};
+  long long sq[3] = {d->q_stride_batch, d->q_stride_seq, d->q_stride_head},
+            sk[3] = {d->k_stride_batch, d->k_stride_seq, d->k_stride_head},
+            sv[3] = {d->v_stride_batch, d->v_stride_seq, d->v_stride_head},
+            so[3] = {d->o_stride_batch, d->o_stride_seq, d->o_stride_head};
+  int lq = (int)d->len_q, lk = (int)d->len_k, hq = (int)d->heads_q, hkv = (int)d->heads_kv,
+      hd = (int)d->head_dim, iwl = (int)wl, iwr = (int)wr;
+  float *lse = d->lse;
+  void *args[] = {&q,     &sq[0], &sq[1], &sq[2], &k,   &sk[0], &sk[1], &sk[2],
+                  &v,     &sv[0], &sv[1], &sv[2], &o,   &so[0], &so[1], &so[2],
+                  &lse,   &lq,    &lk,    &hq,    &hkv, &hd,    &iwl,   &iwr,
+                  &scale_log2};
+  return kp_launch(ctx, &call, args, stream);
+}

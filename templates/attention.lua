@@ -1,0 +1,455 @@
+-- attention.lua -- O = softmax(scale * Q K^T + mask) V, f16/bf16 in and out, fp32
+-- softmax statistics, optional log-sum-exp per query row (kp_attention,
+-- include/kernpack.h).
+--
+-- Kernel arguments (every variant, signature below):
+--   (const T *Q, long long sqb, long long sqs, long long sqh,
+--    const T *K, long long skb, long long sks, long long skh,
+--    const T *V, long long svb, long long svs, long long svh,
+--    T *O, long long sob, long long sos, long long soh,
+--    float *LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr, float scale_log2)
+-- Q, O: element (b, i, h, d) at b*s?b + i*s?s + h*s?h + d (query row i < Lq,
+-- head h < Hq); K, V: (b, j, h / (Hq / Hkv), d), key j < Lk; any layout through
+-- the strides, the head dim contiguous.  LSE (or NULL): f32 (batch, Hq, Lq),
+-- packed, natural log.  scale_log2 = scale * log2(e) > 0.
+-- Mask: key j of query i is visible when j < Lk and, with off = Lk - Lq (the
+-- bottom-right alignment), j <= i + off + wr where wr >= 0 and j >= i + off - wl
+-- where wl >= 0 (causal is wr = 0, folded in by the op; the op also bounds Lq,
+-- Lk <= 2^29 and wl < Lk, wr < Lq, so every sum below fits an int).  A row
+-- with no visible key gets O = 0 and LSE = -inf.
+-- Dimensions: lq, lk (pow2 buckets), bh = batch * Hq (pow2) and d (exact).
+-- The grid is ceil(Lq / BR) * batch * Hq blocks (tile lq = BR, bh = 1): the
+-- query tiles of one head adjacent (they share K and V in L2), the last tile
+-- first under a right bound (causal: it has the most keys).
+--
+-- The variant families:
+-- - `attention_<dt>_d<D>_<BR>x<BC>_w<W>_s<S>[_qs]` (every target from sm_80
+--   unless noted, 16-byte alignment, head dim D = 64 or 128):
+--   FlashAttention-2's forward.  W warps of MI x 16 query rows each (BR = 16
+--   MI W; with MI = 2 each K and V fragment serves two row blocks); K and V tiles of BC keys
+--   through an S-stage cp.async ring (zero-filled past Lk); shared memory rows
+--   of D elements, 16-byte chunk c of row r stored at c ^ (r % 8), so that
+--   ldmatrix's 8 row addresses hit 8 different bank quads; Q fragments held in
+--   registers (`_qs`: read from shared memory again every tile); S = Q K^T and O += P V with mma.sync m16n8k16 (fp32
+--   accumulation), P taken from S's accumulators without a trip through
+--   shared memory; online softmax in fp32 with exp2 and scale * log2(e)
+--   folded into one FMA; key tiles outside the mask's band skipped (causal
+--   early exit), masks applied only on the tiles that straddle a bound; O
+--   staged through the warp's own Q rows for 16-byte stores.
+-- - `attention_<dt>_simple` (every target, element alignment, any head dim
+--   <= 256): a warp per 4 query rows, a lane per key of a 32-key tile, scalar
+--   fp32.  Rank lowest: it is there so that every valid call has a variant.
+
+family {
+  name = "attention",
+  dims = "lq:pow2,lk:pow2,bh:pow2,d",
+  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,f",
+}
+
+local ARGS = [[
+const ${T} *__restrict__ Q, long long sqb, long long sqs, long long sqh,
+        const ${T} *__restrict__ K, long long skb, long long sks, long long skh,
+        const ${T} *__restrict__ V, long long svb, long long svs, long long svh,
+        ${T} *__restrict__ O, long long sob, long long sos, long long soh,
+        float *__restrict__ LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr,
+        float scale_log2]]
+
+-- ---- shared device code ----------------------------------------------------------
+local COMMON = [[
+#ifndef KP_ATTN_COMMON
+#define KP_ATTN_COMMON
+#define KP_LN2 0.69314718055994530942f
+#define KP_NINF __int_as_float(0xff800000) // -inf (NVRTC has no INFINITY)
+__device__ __forceinline__ float kp_attn_exp2(float x) { // exp2(-inf) = 0
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+// The keys [lo, hi) that some query row in [r0, r1] may see (hi <= lo: none).
+__device__ __forceinline__ void kp_attn_keys(int r0, int r1, int Lq, int Lk, int wl, int wr,
+                                             int &lo, int &hi) {
+  const int off = Lk - Lq;
+  lo = wl >= 0 ? max(0, r0 + off - wl) : 0;
+  hi = wr >= 0 ? min(Lk, r1 + off + wr + 1) : Lk;
+}
+// Is key j hidden from query row i?
+__device__ __forceinline__ bool kp_attn_hidden(int i, int j, int Lq, int Lk, int wl, int wr) {
+  const int rel = j - i - (Lk - Lq);
+  return j >= Lk || (wr >= 0 && rel > wr) || (wl >= 0 && rel < -wl);
+}
+// blockIdx.x -> batch b, head h, query tile tm (file comment: the grid)
+__device__ __forceinline__ void kp_attn_tile(int br, int Lq, int Hq, int wr, int &b, int &h,
+                                             int &tm) {
+  const int tiles = (Lq + br - 1) / br, bh = blockIdx.x / tiles;
+  tm = blockIdx.x - bh * tiles;
+  if (wr >= 0) tm = tiles - 1 - tm;
+  b = bh / Hq;
+  h = bh - b * Hq;
+}
+// The row's statistics at the end: 1 / l (0 for a row with no visible key)
+// and LSE = ln(sum exp(scale s)) = (m2 + log2 l) ln 2, m2 the row's max of
+// scale * log2(e) * s; -inf for an empty row.
+__device__ __forceinline__ float kp_attn_inv(float l) { return l > 0.f ? 1.f / l : 0.f; }
+__device__ __forceinline__ float kp_attn_lse(float m2, float l) {
+  return l > 0.f ? (m2 + __log2f(l)) * KP_LN2 : KP_NINF;
+}
+#endif
+]]
+
+-- ---- sm_80+: FlashAttention-2 with mma.sync ----------------------------------------
+-- mma.sync.m16n8k16 (f16/bf16 in, f32 accumulate), per the PTX ISA's fragment
+-- layouts, with g = lane / 4 and t = lane % 4:
+--   A (16 x 16, row-major), 4 x .b32, two elements each (low half = lower column):
+--     a0 = (g, 2t..2t+1)  a1 = (g+8, 2t..2t+1)  a2 = (g, 2t+8..2t+9)  a3 = (g+8, 2t+8..2t+9)
+--   B (16 x 8, "col": element (k, n) at n*16 + k), 2 x .b32:
+--     b0 = (k 2t..2t+1, n g)  b1 = (k 2t+8..2t+9, n g)
+--   C, D (16 x 8 f32): c0, c1 = (g, 2t), (g, 2t+1)  c2, c3 = (g+8, 2t), (g+8, 2t+1)
+-- ldmatrix.m8n8.x4: lanes 8i..8i+7 give the row addresses of matrix i; lane
+-- gets, in register i, row g of matrix i, elements 2t, 2t+1 -- A's and B's
+-- register layout when the matrices' rows run along m (A) or n (B).  With
+-- .trans lane gets column g, rows 2t, 2t+1: B's layout when the stored rows
+-- run along k (V as (key, d)).  So, per warp (16 query rows):
+--   Q (A of S = Q K^T), k-step kd: rows lane % 16, chunk 2 kd + lane / 16;
+--   K (B, rows = keys), keys 16 nj..+15 and k-step kd: key 16 nj + lane % 8 +
+--     8 (lane / 16), chunk 2 kd + (lane / 8) % 2 -> regs {b0, b1} of key
+--     fragment 2 nj, then of 2 nj + 1;
+--   P (A of O += P V), key step kk: S fragments 2 kk and 2 kk + 1 as they are:
+--     a0 = pack(s[2kk][0..1]), a1 = pack(s[2kk][2..3]), a2, a3 likewise of 2kk+1;
+--   V (B via .trans, rows = keys), keys 16 kk..+15, d 16 dj..+15: key 16 kk +
+--     lane % 16, chunk 2 dj + lane / 16 -> {b0, b1} of d fragment 2 dj, then 2 dj + 1.
+local FA2_KERNEL = [[
+__device__ __forceinline__ void kp_attn_mma(float *c, const kp_u32 *a, kp_u32 b0, kp_u32 b1) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.${ab}.${ab}.f32 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+template <bool TRANS> __device__ __forceinline__ void kp_attn_ldsm(kp_u32 *r, const void *p) {
+  const kp_u32 a = (kp_u32)__cvta_generic_to_shared(p);
+  if (TRANS)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+}
+// ROWS rows of D elements from src (row stride ld) starting at row r0 into a
+// swizzled tile; rows >= limit are zero-filled (cp.async's src-size 0).
+template <class T, int ROWS, int D, int NT>
+__device__ __forceinline__ void kp_attn_load(T *dst, const T *src, long long ld, int r0, int limit) {
+  constexpr int CH = D / 8;
+  static_assert(ROWS * CH % NT == 0, "whole rounds of 16-byte copies");
+#pragma unroll
+  for (int k = 0; k < ROWS * CH / NT; k++) {
+    const int i = threadIdx.x + k * NT, r = i / CH, c = i % CH, row = r0 + r;
+    const bool in = row < limit;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(
+                     (kp_u32)__cvta_generic_to_shared(dst + r * D + 8 * (c ^ (r & 7)))),
+                 "l"(in ? src + row * ld + 8 * c : src), "r"(in ? 16 : 0) : "memory");
+  }
+}
+
+// ${name}: ${br} query rows (${w} warps of ${mi} x 16) x ${bc}-key tiles, head dim ${d}, ${stages} K/V stages
+extern "C" __global__ void __launch_bounds__(${threads})
+${name}(${args}) {
+  constexpr int D = ${d}, BR = ${br}, BC = ${bc}, S = ${stages}, NT = ${threads};
+  constexpr int MI = ${mi};          // 16-row fragments a warp: K and V fragments serve MI of them
+  constexpr bool QREG = ${qreg};     // Q fragments held in registers, else read again every tile
+  constexpr int CH = D / 8, DF = D / 8, KF = BC / 8; // chunks a row; O and S fragments a row block
+  static_assert(BR == 16 * MI * (NT / 32) && S >= 2, "a warp per 16 MI rows; a ring of >= 2 stages");
+  extern __shared__ __align__(128) unsigned char kp_dyn[];
+  ${T} *sq = (${T} *)kp_dyn;     // [BR][D]: Q, then each warp's O rows
+  ${T} *sk = sq + BR * D;        // [S][BC][D]
+  ${T} *sv = sk + S * BC * D;    // [S][BC][D]
+  auto at = [](int r, int c) { return r * D + 8 * (c ^ (r & 7)); }; // chunk c of row r
+  int b, h, tm;
+  kp_attn_tile(BR, Lq, Hq, wr, b, h, tm);
+  const int hk = h / (Hq / Hkv), m0 = tm * BR;
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
+  const int wr0 = 16 * MI * w;   // this warp's first row in the tile: rows wr0 + 16 mi + [0, 16)
+  const ${T} *Qb = Q + b * sqb + h * sqh, *Kb = K + b * skb + hk * skh, *Vb = V + b * svb + hk * svh;
+  int lo, hi;
+  kp_attn_keys(m0, min(Lq, m0 + BR) - 1, Lq, Lk, wl, wr, lo, hi);
+  const int nb0 = lo / BC, nb1 = hi > lo ? (hi + BC - 1) / BC : nb0; // key tiles [nb0, nb1)
+  auto load_kv = [&](int s, int nb) {
+    kp_attn_load<${T}, BC, D, NT>(sk + s * BC * D, Kb, sks, nb * BC, Lk);
+    kp_attn_load<${T}, BC, D, NT>(sv + s * BC * D, Vb, svs, nb * BC, Lk);
+  };
+  kp_attn_load<${T}, BR, D, NT>(sq, Qb, sqs, m0, Lq);
+  if (nb0 < nb1) load_kv(0, nb0);
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#pragma unroll
+  for (int s = 1; s < S - 1; s++) {
+    if (nb0 + s < nb1) load_kv(s, nb0 + s);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+  asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
+  __syncthreads(); // Q and the first stage landed
+  // Q fragment (mi, kd): rows wr0 + 16 mi + lane % 16, chunk 2 kd + lane / 16
+  auto q_at = [&](int mi, int kd) { return sq + at(wr0 + 16 * mi + lane % 16, 2 * kd + lane / 16); };
+  kp_u32 qf[QREG ? MI : 1][QREG ? D / 16 : 1][4];
+  if (QREG) {
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+      for (int kd = 0; kd < D / 16; kd++) kp_attn_ldsm<false>(qf[QREG ? mi : 0][QREG ? kd : 0], q_at(mi, kd));
+  }
+
+  float o[MI][DF][4], mrow[MI][2], lsum[MI][2];
+#pragma unroll
+  for (int mi = 0; mi < MI; mi++) {
+    mrow[mi][0] = mrow[mi][1] = KP_NINF, lsum[mi][0] = lsum[mi][1] = 0.f;
+#pragma unroll
+    for (int f = 0; f < DF; f++) o[mi][f][0] = o[mi][f][1] = o[mi][f][2] = o[mi][f][3] = 0.f;
+  }
+  const int off = Lk - Lq, i0 = m0 + wr0 + g; // this thread's rows: i0 + 16 mi (+ 8)
+  for (int nb = nb0, it = 0; nb < nb1; nb++, it++) {
+    if (it) {
+      asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
+      __syncthreads(); // tile nb landed; every warp is done with stage (it - 1) % S
+    }
+    if (nb + S - 1 < nb1) load_kv((it + S - 1) % S, nb + S - 1);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    const ${T} *ks = sk + it % S * BC * D, *vs = sv + it % S * BC * D;
+    // S = Q K^T for this warp's MI x 16 rows x BC keys; each K fragment serves MI row blocks
+    float s[MI][KF][4];
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+      for (int f = 0; f < KF; f++) s[mi][f][0] = s[mi][f][1] = s[mi][f][2] = s[mi][f][3] = 0.f;
+#pragma unroll
+    for (int kd = 0; kd < D / 16; kd++) {
+      kp_u32 qt[QREG ? 1 : MI][4];
+      if (!QREG) {
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++) kp_attn_ldsm<false>(qt[QREG ? 0 : mi], q_at(mi, kd));
+      }
+#pragma unroll
+      for (int nj = 0; nj < BC / 16; nj++) {
+        kp_u32 kf[4];
+        kp_attn_ldsm<false>(kf, ks + at(16 * nj + lane % 8 + lane / 16 * 8, 2 * kd + lane / 8 % 2));
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++) {
+          const kp_u32 *a = QREG ? qf[QREG ? mi : 0][QREG ? kd : 0] : qt[QREG ? 0 : mi];
+          kp_attn_mma(s[mi][2 * nj], a, kf[0], kf[1]);
+          kp_attn_mma(s[mi][2 * nj + 1], a, kf[2], kf[3]);
+        }
+      }
+    }
+    // the mask, on tiles that straddle one of its bounds (or Lk)
+    const int n0 = nb * BC;
+    if (n0 + BC > Lk || (wr >= 0 && n0 + BC - 1 > m0 + off + wr) ||
+        (wl >= 0 && n0 < m0 + BR - 1 + off - wl)) {
+#pragma unroll
+      for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+        for (int f = 0; f < KF; f++)
+#pragma unroll
+          for (int e = 0; e < 4; e++)
+            if (kp_attn_hidden(i0 + 16 * mi + 8 * (e / 2), n0 + 8 * f + 2 * t + e % 2, Lq, Lk, wl, wr))
+              s[mi][f][e] = KP_NINF;
+    }
+    // online softmax: rows (mi, r) = i0 + 16 mi + 8 r, each spread over a quad of lanes
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+      for (int r = 0; r < 2; r++) {
+        float mx = KP_NINF;
+#pragma unroll
+        for (int f = 0; f < KF; f++) mx = fmaxf(mx, fmaxf(s[mi][f][2 * r], s[mi][f][2 * r + 1]));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+        const float mnew = fmaxf(mrow[mi][r], mx);
+        const float ms = mnew == KP_NINF ? 0.f : mnew * scale_log2; // no -inf - -inf
+        const float alpha = kp_attn_exp2(mrow[mi][r] * scale_log2 - ms); // 0 while mrow is -inf
+        mrow[mi][r] = mnew;
+        float sum = 0.f;
+#pragma unroll
+        for (int f = 0; f < KF; f++) {
+          s[mi][f][2 * r] = kp_attn_exp2(fmaf(s[mi][f][2 * r], scale_log2, -ms));
+          s[mi][f][2 * r + 1] = kp_attn_exp2(fmaf(s[mi][f][2 * r + 1], scale_log2, -ms));
+          sum += s[mi][f][2 * r] + s[mi][f][2 * r + 1];
+        }
+        lsum[mi][r] = lsum[mi][r] * alpha + sum; // this lane's part; the quad adds up at the end
+#pragma unroll
+        for (int f = 0; f < DF; f++) o[mi][f][2 * r] *= alpha, o[mi][f][2 * r + 1] *= alpha;
+      }
+    // O += P V; each V fragment serves MI row blocks
+#pragma unroll
+    for (int kk = 0; kk < BC / 16; kk++) {
+      kp_u32 pf[MI][4];
+#pragma unroll
+      for (int mi = 0; mi < MI; mi++) {
+        pf[mi][0] = kp_pair<${T}>::pack(s[mi][2 * kk][0], s[mi][2 * kk][1]);
+        pf[mi][1] = kp_pair<${T}>::pack(s[mi][2 * kk][2], s[mi][2 * kk][3]);
+        pf[mi][2] = kp_pair<${T}>::pack(s[mi][2 * kk + 1][0], s[mi][2 * kk + 1][1]);
+        pf[mi][3] = kp_pair<${T}>::pack(s[mi][2 * kk + 1][2], s[mi][2 * kk + 1][3]);
+      }
+#pragma unroll
+      for (int dj = 0; dj < D / 16; dj++) {
+        kp_u32 vf[4];
+        kp_attn_ldsm<true>(vf, vs + at(16 * kk + lane % 16, 2 * dj + lane / 16));
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++) {
+          kp_attn_mma(o[mi][2 * dj], pf[mi], vf[0], vf[1]);
+          kp_attn_mma(o[mi][2 * dj + 1], pf[mi], vf[2], vf[3]);
+        }
+      }
+    }
+  }
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+
+  // epilogue: O / l through this warp's 16 MI rows of sq (only it read them), then 16-byte stores
+  ${T} *so = sq + wr0 * D;
+#pragma unroll
+  for (int mi = 0; mi < MI; mi++) {
+    float inv[2];
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+      float l = lsum[mi][r];
+      l += __shfl_xor_sync(0xffffffffu, l, 1);
+      l += __shfl_xor_sync(0xffffffffu, l, 2);
+      inv[r] = kp_attn_inv(l);
+      const int i = i0 + 16 * mi + 8 * r;
+      if (LSE && t == 0 && i < Lq)
+        LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(mrow[mi][r] * scale_log2, l);
+    }
+#pragma unroll
+    for (int f = 0; f < DF; f++) {
+      *(kp_u32 *)(so + at(16 * mi + g, f) + 2 * t) =
+          kp_pair<${T}>::pack(o[mi][f][0] * inv[0], o[mi][f][1] * inv[0]);
+      *(kp_u32 *)(so + at(16 * mi + g + 8, f) + 2 * t) =
+          kp_pair<${T}>::pack(o[mi][f][2] * inv[1], o[mi][f][3] * inv[1]);
+    }
+  }
+  __syncwarp();
+  ${T} *Ob = O + b * sob + h * soh;
+#pragma unroll
+  for (int k = 0; k < 16 * MI * CH / 32; k++) {
+    const int x = lane + 32 * k, r = x / CH, c = x % CH, i = m0 + wr0 + r;
+    if (i < Lq) *(uint4 *)(Ob + i * sos + 8 * c) = *(const uint4 *)(so + at(r, c));
+  }
+}
+]]
+
+-- p: d (head dim), w (warps), mi (16-row blocks a warp, default 1), bc, stages,
+-- qreg (Q held in registers; default when mi = 1), rank, targets (default all)
+local function emit_fa2(dt, p)
+  local threads, mi = 32 * p.w, p.mi or 1
+  local br, qreg = 16 * p.w * mi, p.qreg == nil and mi == 1 or p.qreg
+  local name = string.format("attention_%s_d%d_%dx%d_w%d_s%d%s", dt, p.d, br, p.bc, p.w,
+                             p.stages, qreg and "" or "_qs")
+  variant {
+    name = name, dtype = dt, block = threads, align = 16, rank = p.rank, targets = p.targets,
+    params = { d = p.d, br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg, stages = p.stages,
+               rank = p.rank },
+    smem = (br + 2 * p.stages * p.bc) * p.d * 2,
+    tile = { lq = br, bh = 1 }, min = { d = p.d }, max = { d = p.d },
+    source = COMMON .. subst(FA2_KERNEL, {
+      name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", d = p.d,
+      br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg and "true" or "false",
+      stages = p.stages, threads = threads, args = subst(ARGS, { T = ctype(dt) }),
+    }),
+  }
+end
+
+for _, dt in ipairs({ "f16", "bf16" }) do
+  -- 2 stages: with 3, ptxas for sm_120 holds these to 128 registers and spills
+  emit_fa2(dt, { d = 64, w = 4, bc = 64, stages = 2, rank = 190 })
+  emit_fa2(dt, { d = 64, w = 8, bc = 64, stages = 2, rank = 200 })
+  emit_fa2(dt, { d = 128, w = 4, bc = 64, stages = 2, rank = 190 })
+  emit_fa2(dt, { d = 128, w = 8, bc = 64, stages = 2, rank = 200 })
+  -- FlashAttention-2's shape: 4 warps of 2 x 16 rows, each K and V fragment
+  -- read once for 32 rows (half the shared-memory reads of a warp per 16
+  -- rows); at 254-255 registers.  d128 keeps Q in shared memory and takes
+  -- 32-key tiles to fit, and spills on sm_120: not built there.
+  emit_fa2(dt, { d = 64, w = 4, mi = 2, bc = 64, stages = 2, qreg = true, rank = 210 })
+  emit_fa2(dt, { d = 128, w = 4, mi = 2, bc = 32, stages = 2, qreg = false, rank = 210,
+                 targets = { "sm_80", "sm_86", "sm_89", "sm_90a" } })
+end
+
+-- ---- any call, any target: the element-aligned fallback ---------------------------
+-- 16 query rows a block, 4 per warp; 32-key tiles of K and V copied element
+-- by element into shared memory rows of 258 elements (129 words: lane j's
+-- key row starts in bank j, so a warp reading one column of 32 keys is
+-- conflict-free); lane j scores key j, lane c keeps O's columns c, c + 32, ...
+local SIMPLE_KERNEL = [[
+// ${name}: any head dim <= 256, any alignment
+extern "C" __global__ void __launch_bounds__(128)
+${name}(${args}) {
+  constexpr int BR = 16, BC = 32, RPW = 4, DMAX = 256, LDS = DMAX + 2, DL = DMAX / 32;
+  __shared__ ${T} sq[BR][LDS], sk[BC][LDS], sv[BC][LDS];
+  int b, h, tm;
+  kp_attn_tile(BR, Lq, Hq, wr, b, h, tm);
+  const int hk = h / (Hq / Hkv), m0 = tm * BR, tid = threadIdx.x, lane = tid % 32, w = tid / 32;
+  const ${T} *Qb = Q + b * sqb + h * sqh, *Kb = K + b * skb + hk * skh, *Vb = V + b * svb + hk * svh;
+  const ${T} zero = kp_from_f32<${T}>(0.f);
+  for (int e = tid; e < BR * Dh; e += 128) {
+    const int r = e / Dh, c = e % Dh, i = m0 + r;
+    sq[r][c] = i < Lq ? Qb[i * sqs + c] : zero;
+  }
+  int lo, hi;
+  kp_attn_keys(m0, min(Lq, m0 + BR) - 1, Lq, Lk, wl, wr, lo, hi);
+  float m[RPW], l[RPW], o[RPW][DL]; // m: the row's max of scale * log2(e) * s
+#pragma unroll
+  for (int r = 0; r < RPW; r++) {
+    m[r] = KP_NINF, l[r] = 0.f;
+#pragma unroll
+    for (int e = 0; e < DL; e++) o[r][e] = 0.f;
+  }
+  for (int n0 = lo / BC * BC; n0 < hi; n0 += BC) {
+    __syncthreads(); // the previous tile is read (and sq written)
+    for (int e = tid; e < BC * Dh; e += 128) {
+      const int r = e / Dh, c = e % Dh, j = n0 + r;
+      sk[r][c] = j < Lk ? Kb[j * sks + c] : zero;
+      sv[r][c] = j < Lk ? Vb[j * svs + c] : zero;
+    }
+    __syncthreads();
+    const int j = n0 + lane;
+#pragma unroll
+    for (int r = 0; r < RPW; r++) {
+      const int i = m0 + RPW * w + r;
+      float s = 0.f;
+      for (int c = 0; c < Dh; c++) s = fmaf(kp_to_f32(sq[RPW * w + r][c]), kp_to_f32(sk[lane][c]), s);
+      s = i < Lq && !kp_attn_hidden(i, j, Lq, Lk, wl, wr) ? s * scale_log2 : KP_NINF;
+      const float mn = fmaxf(m[r], kp_warp_max(s));
+      if (mn == KP_NINF) continue; // nothing visible yet (the same in every lane)
+      const float alpha = kp_attn_exp2(m[r] - mn), p = kp_attn_exp2(s - mn);
+      l[r] = l[r] * alpha + kp_warp_sum(p);
+      m[r] = mn;
+#pragma unroll
+      for (int e = 0; e < DL; e++) o[r][e] *= alpha;
+      for (int jj = 0; jj < BC; jj++) {
+        const float pj = __shfl_sync(0xffffffffu, p, jj);
+#pragma unroll
+        for (int e = 0; e < DL; e++)
+          if (lane + 32 * e < Dh) o[r][e] = fmaf(pj, kp_to_f32(sv[jj][lane + 32 * e]), o[r][e]);
+      }
+    }
+  }
+  ${T} *Ob = O + b * sob + h * soh;
+#pragma unroll
+  for (int r = 0; r < RPW; r++) {
+    const int i = m0 + RPW * w + r;
+    if (i >= Lq) continue;
+    const float inv = kp_attn_inv(l[r]);
+#pragma unroll
+    for (int e = 0; e < DL; e++)
+      if (lane + 32 * e < Dh) Ob[i * sos + lane + 32 * e] = kp_from_f32<${T}>(o[r][e] * inv);
+    if (LSE && lane == 0) LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(m[r], l[r]);
+  }
+}
+]]
+
+local function emit_simple(dt)
+  local name = string.format("attention_%s_simple", dt)
+  variant {
+    name = name, dtype = dt, block = 128, rank = -100, params = { rank = -100 },
+    tile = { lq = 16, bh = 1 }, max = { d = 256 },
+    source = COMMON .. subst(SIMPLE_KERNEL, {
+      name = name, T = ctype(dt), args = subst(ARGS, { T = ctype(dt) }),
+    }),
+  }
+end
+
+for _, dt in ipairs({ "f16", "bf16" }) do emit_simple(dt) end

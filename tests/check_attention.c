@@ -1,0 +1,359 @@
+/*
+** check_attention.c -- kp_attention under misuse, without a GPU: every bad
+** argument gives its documented status and a message naming it, and a call
+** that passes every check reaches the launch (KP_ERR_NO_DEVICE on the
+** pack-only context of check_suites.h), so nothing was launched and nothing
+** written before it.  That nothing is written on a real device is checked by
+** check_attention_gpu.c (rejects_write_nothing).
+**
+** The valid call everything starts from: batch 2, 4 query heads over 2 KV
+** heads, len_q 8, len_k 16, head dim 64, packed (batch, seq, heads, dim), at
+** fake 16-byte aligned addresses far apart.
+*/
+#include <check.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "internal.h"
+#include "kernpack.h"
+
+#define Q_ DEV(0x100000)
+#define K_ DEV(0x200000)
+#define V_ DEV(0x300000)
+#define O_ DEV(0x400000)
+#define LSE_ ((float *)DEV(0x500000))
+
+static kp_attn_desc base(void) {
+  kp_attn_desc d;
+  kp_attn_desc_init(&d, 2, 4, 2, 8, 16, 64);
+  return d;
+}
+
+#define CALL(c, d) kp_attention((c), KP_F16, Q_, K_, V_, O_, &(d), NULL)
+
+/* One int64 field of the base call changed, and what the call must say. */
+typedef struct field_case {
+  size_t off; /* offsetof(kp_attn_desc, field) */
+  int64_t v;
+  kp_status st;
+  const char *needle;
+} field_case;
+#define F_(field) offsetof(kp_attn_desc, field)
+
+static void expect_fields(kp_ctx *c, const field_case *T, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    kp_attn_desc d = base();
+    memcpy((char *)&d + T[i].off, &T[i].v, sizeof T[i].v);
+    EXPECT(c, CALL(c, d), T[i].st, T[i].needle);
+  }
+}
+
+/* kp_attn_desc_init: the documented defaults, every field. */
+START_TEST(test_desc_init) {
+  kp_attn_desc d;
+  memset(&d, 0x5A, sizeof d); /* init must overwrite everything */
+  kp_attn_desc_init(&d, 3, 8, 2, 5, 7, 128);
+  ck_assert_int_eq(d.batch, 3);
+  ck_assert_int_eq(d.heads_q, 8);
+  ck_assert_int_eq(d.heads_kv, 2);
+  ck_assert_int_eq(d.len_q, 5);
+  ck_assert_int_eq(d.len_k, 7);
+  ck_assert_int_eq(d.head_dim, 128);
+  ck_assert_int_eq(d.q_stride_head, 128);
+  ck_assert_int_eq(d.q_stride_seq, 8 * 128);
+  ck_assert_int_eq(d.q_stride_batch, 5 * 8 * 128);
+  ck_assert_int_eq(d.o_stride_head, 128);
+  ck_assert_int_eq(d.o_stride_seq, 8 * 128);
+  ck_assert_int_eq(d.o_stride_batch, 5 * 8 * 128);
+  ck_assert_int_eq(d.k_stride_head, 128);
+  ck_assert_int_eq(d.k_stride_seq, 2 * 128);
+  ck_assert_int_eq(d.k_stride_batch, 7 * 2 * 128);
+  ck_assert_int_eq(d.v_stride_head, 128);
+  ck_assert_int_eq(d.v_stride_seq, 2 * 128);
+  ck_assert_int_eq(d.v_stride_batch, 7 * 2 * 128);
+  ck_assert(fabsf(d.scale - 1.f / sqrtf(128.f)) < 1e-7f);
+  ck_assert_int_eq(d.causal, 0);
+  ck_assert_int_eq(d.window_left, -1);
+  ck_assert_int_eq(d.window_right, -1);
+  ck_assert_ptr_null(d.lse);
+  ck_assert_ptr_null(d.cu_seqlens_q);
+  ck_assert_ptr_null(d.cu_seqlens_k);
+  ck_assert_ptr_null(d.block_table);
+  ck_assert_int_eq(d.block_table_stride, 0);
+  ck_assert_int_eq(d.page_size, 0);
+  for (int i = 0; i < 4; i++) ck_assert_int_eq(d.reserved_[i], 0);
+  /* the valid call these tests start from reaches the launch, in both dtypes */
+  kp_ctx *c = kp_test_pack_only();
+  kp_attn_desc b = base();
+  EXPECT(c, CALL(c, b), KP_ERR_NO_DEVICE, "attention: context has no device");
+  EXPECT(c, kp_attention(c, KP_BF16, Q_, K_, V_, O_, &b, NULL), KP_ERR_NO_DEVICE, "attention");
+  kp_ctx_destroy(c);
+}
+END_TEST
+
+/* NULL context, descriptor and tensors; dtypes other than f16/bf16. */
+START_TEST(test_null_and_dtype) {
+  kp_ctx *c = kp_test_pack_only();
+  kp_attn_desc d = base();
+  EXPECT(NULL, kp_attention(NULL, KP_F16, Q_, K_, V_, O_, &d, NULL), KP_ERR_INVALID_ARG, "attention: ctx is NULL");
+  EXPECT(c, kp_attention(c, KP_F16, Q_, K_, V_, O_, NULL, NULL), KP_ERR_INVALID_ARG, "attention: desc is NULL");
+  EXPECT(c, kp_attention(c, KP_F16, NULL, K_, V_, O_, &d, NULL), KP_ERR_INVALID_ARG, "attention: q is NULL");
+  EXPECT(c, kp_attention(c, KP_F16, Q_, NULL, V_, O_, &d, NULL), KP_ERR_INVALID_ARG, "attention: k is NULL");
+  EXPECT(c, kp_attention(c, KP_F16, Q_, K_, NULL, O_, &d, NULL), KP_ERR_INVALID_ARG, "attention: v is NULL");
+  EXPECT(c, kp_attention(c, KP_F16, Q_, K_, V_, NULL, &d, NULL), KP_ERR_INVALID_ARG, "attention: o is NULL");
+  EXPECT(c, kp_attention(c, KP_F32, Q_, K_, V_, O_, &d, NULL), KP_ERR_UNSUPPORTED, "attention: dtype f32: must be f16 or bf16");
+  EXPECT(c, kp_attention(c, (kp_dtype)9, Q_, K_, V_, O_, &d, NULL), KP_ERR_UNSUPPORTED, "attention: dtype 9");
+  EXPECT(c, kp_attention(c, (kp_dtype)-1, Q_, K_, V_, O_, &d, NULL), KP_ERR_UNSUPPORTED, "attention: dtype -1");
+  kp_ctx_destroy(c);
+}
+END_TEST
+
+/* Sizes: zero and negative are invalid, beyond the kernels' range
+** unsupported; heads_kv must divide heads_q. */
+START_TEST(test_sizes) {
+  kp_ctx *c = kp_test_pack_only();
+  static const field_case T[] = {
+      {F_(batch), 0, KP_ERR_INVALID_ARG, "attention: batch=0: must be >= 1"},
+      {F_(batch), -1, KP_ERR_INVALID_ARG, "attention: batch=-1"},
+      {F_(batch), (int64_t)INT_MAX + 1, KP_ERR_UNSUPPORTED, "attention: batch=2147483648: at most 2147483647"},
+      {F_(heads_q), 0, KP_ERR_INVALID_ARG, "attention: heads_q=0"},
+      {F_(heads_q), INT64_MIN, KP_ERR_INVALID_ARG, "attention: heads_q=-9223372036854775808"},
+      {F_(heads_kv), 0, KP_ERR_INVALID_ARG, "attention: heads_kv=0"},
+      {F_(heads_kv), 3, KP_ERR_INVALID_ARG, "attention: heads_kv=3 does not divide heads_q=4"},
+      {F_(heads_kv), 8, KP_ERR_INVALID_ARG, "attention: heads_kv=8 does not divide heads_q=4"},
+      {F_(len_q), 0, KP_ERR_INVALID_ARG, "attention: len_q=0: must be >= 1"},
+      {F_(len_q), (1ll << 29) + 1, KP_ERR_UNSUPPORTED, "attention: len_q=536870913: at most 536870912"},
+      {F_(len_k), -5, KP_ERR_INVALID_ARG, "attention: len_k=-5"},
+      {F_(len_k), (1ll << 29) + 1, KP_ERR_UNSUPPORTED, "attention: len_k=536870913"},
+      {F_(head_dim), 0, KP_ERR_INVALID_ARG, "attention: head_dim=0: must be >= 1"},
+      {F_(head_dim), 257, KP_ERR_UNSUPPORTED, "attention: head_dim=257: at most 256"},
+  };
+  expect_fields(c, T, sizeof T / sizeof T[0]);
+  /* batch * heads_q must fit the grid's int */
+  kp_attn_desc d = base();
+  d.batch = 1 << 16, d.heads_q = 1 << 15, d.heads_kv = 1;
+  EXPECT(c, CALL(c, d), KP_ERR_UNSUPPORTED, "attention: batch*heads_q = 65536*32768");
+  /* the largest sizes that pass (fake addresses: strides are only checked) */
+  kp_attn_desc_init(&d, 1, 1, 1, 1ll << 29, 1ll << 29, 256); /* 256 GB each, 1 TB apart */
+  EXPECT(c, kp_attention(c, KP_F16, DEV(1ull << 40), DEV(2ull << 40), DEV(3ull << 40),
+                         DEV(4ull << 40), &d, NULL), KP_ERR_NO_DEVICE, "attention");
+  /* GQA and MQA */
+  kp_attn_desc_init(&d, 2, 8, 1, 3, 5, 96);
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  kp_ctx_destroy(c);
+}
+END_TEST
+
+/* scale, causal and the window: each out of range is refused. */
+START_TEST(test_scale_and_mask) {
+  kp_ctx *c = kp_test_pack_only();
+  static const float bad_scale[] = {0.f, -0.125f, NAN, INFINITY, -INFINITY, FLT_MAX};
+  for (size_t i = 0; i < sizeof bad_scale / sizeof bad_scale[0]; i++) {
+    kp_attn_desc d = base();
+    d.scale = bad_scale[i];
+    EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: scale=");
+  }
+  static const field_case T[] = {
+      {F_(window_left), -2, KP_ERR_INVALID_ARG, "attention: window_left=-2 window_right=-1: each must be >= -1"},
+      {F_(window_right), INT64_MIN, KP_ERR_INVALID_ARG, "window_right=-9223372036854775808"},
+  };
+  expect_fields(c, T, sizeof T / sizeof T[0]);
+  kp_attn_desc d = base();
+  d.causal = 2;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: causal=2: must be 0 or 1");
+  d.causal = -1;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: causal=-1");
+  /* valid masks: causal, windows of every kind, huge windows (no bound) */
+  static const int64_t W[][3] = {{1, -1, -1}, {0, 0, 0}, {0, 3, 5}, {1, 4, -1},
+                                 {0, INT64_MAX, INT64_MAX}, {1, INT64_MAX, 0}};
+  for (size_t i = 0; i < sizeof W / sizeof W[0]; i++) {
+    d = base();
+    d.causal = (int)W[i][0], d.window_left = W[i][1], d.window_right = W[i][2];
+    d.scale = i % 2 ? 1e-3f : 30.f;
+    EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  }
+  kp_ctx_destroy(c);
+}
+END_TEST
+
+/* Reserved fields: must be zero; varlen and paged KV are unsupported for now
+** (KP_ERR_UNSUPPORTED naming the field). */
+START_TEST(test_reserved) {
+  kp_ctx *c = kp_test_pack_only();
+  for (int i = 0; i < 4; i++) {
+    kp_attn_desc d = base();
+    d.reserved_[i] = 7;
+    char needle[64];
+    snprintf(needle, sizeof needle, "attention: reserved_[%d]=7: must be 0", i);
+    EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, needle);
+  }
+  kp_attn_desc d = base();
+  d.cu_seqlens_q = (const int32_t *)DEV(0x600000);
+  EXPECT(c, CALL(c, d), KP_ERR_UNSUPPORTED, "attention: cu_seqlens_q: variable-length batches are not supported");
+  d = base();
+  d.cu_seqlens_k = (const int32_t *)DEV(0x600000);
+  EXPECT(c, CALL(c, d), KP_ERR_UNSUPPORTED, "attention: cu_seqlens_k");
+  d = base();
+  d.block_table = (const int32_t *)DEV(0x600000);
+  d.page_size = 16;
+  EXPECT(c, CALL(c, d), KP_ERR_UNSUPPORTED, "attention: block_table: a paged KV cache is not supported");
+  static const field_case T[] = {
+      {F_(page_size), 16, KP_ERR_INVALID_ARG, "attention: page_size=16 block_table_stride=0 without a block_table"},
+      {F_(block_table_stride), 4, KP_ERR_INVALID_ARG, "block_table_stride=4 without a block_table"},
+  };
+  expect_fields(c, T, sizeof T / sizeof T[0]);
+  kp_ctx_destroy(c);
+}
+END_TEST
+
+/* Strides: negative ones, spans past the address space, an output whose
+** rows overlap; the (batch, heads, seq, dim) layout and input rows that
+** share elements (a broadcast key) are fine, and so is any stride of a
+** dimension of size 1. */
+START_TEST(test_strides) {
+  kp_ctx *c = kp_test_pack_only();
+  static const field_case T[] = {
+      {F_(q_stride_seq), -1, KP_ERR_INVALID_ARG, "attention: q stride_seq=-1: must be >= 0"},
+      {F_(v_stride_batch), -64, KP_ERR_INVALID_ARG, "attention: v stride_batch=-64"},
+      {F_(k_stride_head), -1, KP_ERR_INVALID_ARG, "attention: k stride_head=-1"},
+      {F_(k_stride_batch), INT64_MAX / 2, KP_ERR_INVALID_ARG,
+       "attention: k with stride_batch=4611686018427387903 over 2 overflows"},
+      {F_(o_stride_seq), INT64_MAX / 8, KP_ERR_INVALID_ARG, "attention: o with stride_seq"},
+      /* the output's rows must not share elements */
+      {F_(o_stride_head), 32, KP_ERR_INVALID_ARG, "attention: o stride_head=32 < 64: its rows overlap"},
+      {F_(o_stride_seq), 0, KP_ERR_INVALID_ARG, "attention: o stride_seq=0 < 64"},
+      /* one element short of a whole batch */
+      {F_(o_stride_batch), 8 * 4 * 64 - 1, KP_ERR_INVALID_ARG, "attention: o stride_batch=2047 < 2048"},
+  };
+  expect_fields(c, T, sizeof T / sizeof T[0]);
+  kp_attn_desc d;
+  /* (batch, heads, seq, dim) for every tensor */
+  d = base();
+  d.q_stride_head = d.o_stride_head = 8 * 64, d.q_stride_seq = d.o_stride_seq = 64;
+  d.k_stride_head = d.v_stride_head = 16 * 64, d.k_stride_seq = d.v_stride_seq = 64;
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  /* inputs may share elements: one key row for every position and head */
+  d = base();
+  d.k_stride_seq = 0, d.k_stride_head = 0;
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  /* strides of size-1 dimensions are never used */
+  kp_attn_desc_init(&d, 1, 1, 1, 1, 16, 64);
+  d.o_stride_batch = d.o_stride_seq = d.o_stride_head = 0;
+  d.q_stride_batch = INT64_MAX;
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  kp_ctx_destroy(c);
+}
+END_TEST
+
+/* Pointers must be aligned to the element (lse to 4 bytes); strides need
+** no more than that. */
+START_TEST(test_alignment) {
+  kp_ctx *c = kp_test_pack_only();
+  kp_attn_desc d = base();
+  EXPECT(c, kp_attention(c, KP_F16, DEV(0x100001), K_, V_, O_, &d, NULL), KP_ERR_MISALIGNED,
+         "attention: q=0x100001 is not aligned to 2 bytes");
+  EXPECT(c, kp_attention(c, KP_BF16, Q_, K_, DEV(0x300003), O_, &d, NULL), KP_ERR_MISALIGNED,
+         "attention: v=0x300003");
+  EXPECT(c, kp_attention(c, KP_BF16, Q_, K_, V_, DEV(0x400001), &d, NULL), KP_ERR_MISALIGNED,
+         "attention: o=0x400001");
+  d.lse = (float *)DEV(0x500002);
+  EXPECT(c, CALL(c, d), KP_ERR_MISALIGNED, "attention: lse=0x500002 is not aligned to 4 bytes");
+  /* odd strides and 2-byte aligned pointers: the fallback's business */
+  kp_attn_desc_init(&d, 2, 3, 1, 7, 9, 63);
+  d.lse = LSE_;
+  EXPECT(c, kp_attention(c, KP_F16, DEV(0x100002), DEV(0x200006), V_, DEV(0x40000a), &d, NULL),
+         KP_ERR_NO_DEVICE, "attention");
+  kp_ctx_destroy(c);
+}
+END_TEST
+
+/* The output may not overlap an input, and lse overlaps nothing. */
+START_TEST(test_overlap) {
+  kp_ctx *c = kp_test_pack_only();
+  kp_attn_desc d = base();
+  EXPECT(c, kp_attention(c, KP_F16, Q_, K_, V_, Q_, &d, NULL), KP_ERR_INVALID_ARG, "attention: o overlaps q");
+  /* o's last element lands on v's first */
+  const size_t o_bytes = (size_t)(2 * 8 * 4 * 64) * 2;
+  EXPECT(c, kp_attention(c, KP_F16, Q_, K_, V_, (char *)V_ - o_bytes + 2, &d, NULL),
+         KP_ERR_INVALID_ARG, "attention: o overlaps v");
+  EXPECT(c, kp_attention(c, KP_F16, Q_, K_, V_, (char *)V_ - o_bytes, &d, NULL), KP_ERR_NO_DEVICE,
+         "attention"); /* just below v */
+  EXPECT(c, kp_attention(c, KP_F16, Q_, K_, V_, (char *)K_ + 128, &d, NULL), KP_ERR_INVALID_ARG,
+         "attention: o overlaps k");
+  d.lse = (float *)O_;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: lse overlaps o");
+  d.lse = (float *)((char *)Q_ - 4); /* 64 floats: its last 63 are in q */
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: lse overlaps q");
+  d.lse = (float *)((char *)Q_ - 2 * 4 * 8 * 4); /* ends where q begins */
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  kp_ctx_destroy(c);
+}
+END_TEST
+
+/* On the real sm_90a pack: every valid attention call (f16/bf16, lengths
+** from 1, head dims 1..256, element to 16-byte alignment, both forms) has a
+** variant, with the kernels' signature; a 16-byte aligned call at head dim
+** 64 or 128 gets a tensor-core one (not the fallback), and on an sm_80 or
+** sm_86 device too (shared memory of 163 and 99 KB). */
+START_TEST(test_pack_covers) {
+  const char *dir = getenv("KP_PACK_DIR");
+  ck_assert_msg(dir != NULL, "KP_PACK_DIR must point at the built packs (make test sets it)");
+  char path[1024], err[600];
+  snprintf(path, sizeof path, "%s/sm_90a.kpk", dir);
+  kpk_pack pk;
+  kp_status st = kpk_open(&pk, path, err, sizeof err);
+  ck_assert_msg(st == KP_OK, "%s", err);
+  static const kp_devprops dev[] = {{90, 227 * 1024, 132}, {80, 163 * 1024, 108}, {86, 99 * 1024, 84}};
+  static const uint64_t len[] = {1, 63, 64, 65, 1000, 16384, 1u << 29};
+  static const uint64_t hd[] = {1, 8, 40, 64, 96, 128, 200, 256};
+  int fast = 0;
+  for (size_t dv = 0; dv < sizeof dev / sizeof dev[0]; dv++)
+    for (int dt = KP_F16; dt <= KP_BF16; dt++)
+      for (uint32_t a = 2; a <= 16; a *= 2)
+        for (size_t q = 0; q < sizeof len / sizeof len[0]; q++)
+          for (size_t k = 0; k < sizeof len / sizeof len[0]; k += 2)
+            for (size_t h = 0; h < sizeof hd / sizeof hd[0]; h++)
+              for (uint32_t form = 0; form < 2; form++) {
+                kp_call c = {KP_FAM_ATTENTION, (kp_dtype)dt, a, form, {len[q], len[k], 1 + q * 37, hd[h]}};
+                char why[700];
+                const int i = kp_select_variant(&pk, &c, &dev[dv], why, sizeof why);
+                ck_assert_msg(i >= 0, "%s", why);
+                const kpk_entry *e = &pk.entries[i];
+                ck_assert_str_eq(e->signature, kp_family_signature(KP_FAM_ATTENTION));
+                ck_assert_str_eq(e->dims, kp_family_dims_text(KP_FAM_ATTENTION));
+                const int want_fast = a == 16 && (hd[h] == 64 || hd[h] == 128);
+                ck_assert_msg(!want_fast || !strstr(e->name, "_simple"),
+                              "sm %d %s lq %llu d %llu: a 16-byte aligned call got %s", dev[dv].sm,
+                              kp_dtype_name((kp_dtype)dt), (unsigned long long)len[q],
+                              (unsigned long long)hd[h], e->name);
+                fast += want_fast;
+              }
+  ck_assert_int_gt(fast, 0);
+  kpk_close(&pk);
+}
+END_TEST
+
+Suite *attention_suite(void) {
+  Suite *s = suite_create("attention");
+  TCase *tc = tcase_create("misuse");
+  tcase_add_test(tc, test_desc_init);
+  tcase_add_test(tc, test_null_and_dtype);
+  tcase_add_test(tc, test_sizes);
+  tcase_add_test(tc, test_scale_and_mask);
+  tcase_add_test(tc, test_reserved);
+  tcase_add_test(tc, test_strides);
+  tcase_add_test(tc, test_alignment);
+  tcase_add_test(tc, test_overlap);
+  suite_add_tcase(s, tc);
+  TCase *pc = tcase_create("pack");
+  tcase_add_test(pc, test_pack_covers);
+  suite_add_tcase(s, pc);
+  return s;
+}

@@ -1,0 +1,449 @@
+/*
+** check_attention_gpu.c -- kp_attention on a GPU against float64.
+**
+**   every_variant/<dt>  every attention variant of the device's pack (none
+**                       named here: the pack's entries of family attention
+**                       that can run on this device), forced in turn, on the
+**                       cases below, each at the head dims the variant takes
+**                       (64 and 128; the fallback also 40, 96 and 256): Lq or
+**                       Lk = 1, lengths that are multiples of no block,
+**                       causal with Lq < Lk, Lq = Lk and Lq > Lk (rows with
+**                       no key), GQA and MQA, both layouts through strides,
+**                       sliding windows, a peaky softmax (4x the scale), with
+**                       and without LSE; strides padded, and for variants
+**                       that take less than 16-byte alignment, odd pads and
+**                       pointers one element off
+**   any_call/<dt>       the selection (nothing forced) at odd head dims and
+**                       element alignment: every valid call has a variant
+**   rejects_write_nothing  bad calls on real buffers leave O and LSE as they were
+**
+** What every case checks: Q, K, V uniform in [-1, 1] (fresh each case, seed
+** printed on failure, KP_TEST_SEED=<seed> reproduces), rounded to the dtype
+** on the host; O and LSE start as NaN poison; every output within the bound
+** below of float64, O = 0 and LSE = -inf exactly on rows with no visible
+** key, no NaN anywhere; nothing outside O's rows and LSE changed (KP_PRE
+** elements before, KP_GUARD after, the padding between rows, heads and
+** batches); the inputs unchanged; a second run (outputs poisoned again)
+** gives the same bits.
+**
+** The bound, per output element, with u the dtype's unit roundoff (2^-11
+** f16, 2^-8 bf16), mag = sum_j p_j |v_j| and smag = max_j scale sum |q k_j|:
+** the scores in fp32 over hd products err by at most hd 2^-23 smag, which
+** moves each p_j and so O by 2 hd 2^-23 smag mag; P rounded to the dtype
+** before P V: u mag; O rounded: u |O|; plus 2^-20 mag for exp2 and the
+** fp32 sums.  LSE: hd 2^-23 smag + (Lk + 8) 2^-23 + 2^-20 |LSE|.
+*/
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "gpu_harness.h"
+#include "internal.h"
+#include "reference.h"
+
+static const kp_dtype DT[2] = {KP_F16, KP_BF16};
+
+/* ---- (batch, len, heads, hd) tensors --------------------------------------------
+** layout 0: (batch, seq, heads, dim), 1: (batch, heads, seq, dim); each
+** stride padded by `pad` elements beyond the dims inside it; the tensor
+** starts at element off = KP_PRE + shift of its own buffer, KP_GUARD
+** poisoned elements after its last; inside[e] marks the tensor's elements. */
+typedef struct t4 {
+  hbuf b;
+  int64_t n[3], s[3], hd, off; /* batch, seq, head */
+  unsigned char *inside;
+} t4;
+
+static void t4_make(gpu *g, t4 *t, kp_dtype dt, int64_t batch, int64_t len, int64_t heads,
+                    int64_t hd, int layout, int64_t pad, int64_t shift) {
+  t->n[0] = batch, t->n[1] = len, t->n[2] = heads, t->hd = hd;
+  if (layout == 0) {
+    t->s[2] = hd + pad, t->s[1] = heads * t->s[2] + pad;
+    t->s[0] = len * t->s[1] + pad;
+  } else {
+    t->s[1] = hd + pad, t->s[2] = len * t->s[1] + pad;
+    t->s[0] = heads * t->s[2] + pad;
+  }
+  t->off = KP_PRE + shift;
+  const int64_t span = (batch - 1) * t->s[0] + (len - 1) * t->s[1] + (heads - 1) * t->s[2] + hd;
+  hb_make(g, &t->b, dt, (size_t)(t->off + span + KP_GUARD), KP_POISON);
+  t->inside = calloc(t->b.n, 1);
+  ck_assert_msg(t->inside != NULL, "%s: out of host memory", g->test);
+  for (int64_t b = 0; b < batch; b++)
+    for (int64_t i = 0; i < len; i++)
+      for (int64_t h = 0; h < heads; h++)
+        memset(t->inside + t->off + b * t->s[0] + i * t->s[1] + h * t->s[2], 1, (size_t)hd);
+}
+
+static void t4_free(gpu *g, t4 *t) {
+  if (t->b.img) hb_free(g, &t->b);
+  free(t->inside);
+  memset(t, 0, sizeof *t);
+}
+
+static size_t t4_idx(const t4 *t, int64_t b, int64_t i, int64_t h, int64_t d) {
+  return (size_t)(t->off + b * t->s[0] + i * t->s[1] + h * t->s[2] + d);
+}
+static void *t4_dev(const t4 *t) { return hb_dev(&t->b, (size_t)t->off); }
+
+static void t4_fill(gpu *g, t4 *t) {
+  for (size_t e = 0; e < t->b.n; e++)
+    if (t->inside[e]) hb_put(&t->b, e, rng_uniform(g, -1.0, 1.0));
+}
+
+/* (len, hd) rows of batch b, head h as uploaded, dense */
+static void t4_dense(const t4 *t, int64_t b, int64_t h, double *out) {
+  for (int64_t i = 0; i < t->n[1]; i++)
+    for (int64_t d = 0; d < t->hd; d++) out[i * t->hd + d] = hb_orig(&t->b, t4_idx(t, b, i, h, d));
+}
+
+/* After hb_download: elements outside the tensor are as uploaded. */
+static int64_t t4_check_outside(gpu *g, const t4 *t, const char *name) {
+  int64_t bad = 0;
+  for (size_t e = 0; e < t->b.n; e++) {
+    if (t->inside[e] || hb_same_as_orig(&t->b, e)) continue;
+    if (bad++ < 4)
+      fprintf(stderr, "  %s: buffer element %zu (tensor starts at %lld) is outside the tensor "
+              "but was written: %.9g\n", name, e, (long long)t->off, hb_get(&t->b, e));
+  }
+  if (bad) gpu_fail(g, "%s: %lld elements outside the tensor were written", name, (long long)bad);
+  return bad;
+}
+
+static uint32_t align_of(uint64_t v) {
+  uint32_t a = 16;
+  while (a > 1 && v % a) a >>= 1;
+  return a;
+}
+
+/* ops_attention.c's rule: the pointer, and each stride of a dim of size > 1 */
+static uint32_t t4_align(const t4 *t, uint32_t a) {
+  uint32_t x = align_of((uintptr_t)t4_dev(t));
+  if (x < a) a = x;
+  for (int i = 0; i < 3; i++)
+    if (t->n[i] > 1 && (x = align_of((uint64_t)t->s[i] * t->b.es)) < a) a = x;
+  return a;
+}
+
+/* ---- one call ---------------------------------------------------------------------- */
+
+typedef struct acase {
+  const char *what;
+  int64_t batch, hq, hkv, lq, lk;
+  int causal;
+  int64_t wl, wr;
+  double scale_mul; /* scale = scale_mul / sqrt(hd) */
+  int layout, lse;
+} acase;
+
+static const acase CASES[] = {
+    {"Lq = Lk = 1", 1, 1, 1, 1, 1, 0, -1, -1, 1.0, 0, 1},
+    {"decode: Lq = 1", 2, 4, 4, 1, 300, 0, -1, -1, 1.0, 0, 1},
+    {"Lk = 1", 1, 2, 2, 77, 1, 0, -1, -1, 1.0, 1, 1},
+    {"GQA causal Lq = Lk", 2, 4, 2, 100, 100, 1, -1, -1, 1.0, 0, 1},
+    {"MQA causal Lq < Lk", 1, 4, 1, 37, 200, 1, -1, -1, 1.0, 1, 1},
+    {"causal Lq > Lk (rows with no key)", 1, 2, 2, 200, 37, 1, -1, -1, 1.0, 0, 1},
+    {"(b, h, s, d) full, no lse", 2, 3, 3, 130, 260, 0, -1, -1, 1.0, 1, 0},
+    {"window (50, 20)", 1, 2, 1, 150, 300, 0, 50, 20, 1.0, 0, 1},
+    {"causal + window_left 31", 1, 2, 2, 129, 129, 1, 31, -1, 1.0, 1, 1},
+    {"window (0, 0): the diagonal key only", 1, 1, 1, 70, 90, 0, 0, 0, 1.0, 0, 1},
+    {"peaky: 4x scale", 1, 2, 2, 65, 513, 0, -1, -1, 4.0, 0, 1},
+    {"window (3, -1) Lq > Lk", 2, 2, 1, 90, 20, 0, 3, -1, 1.0, 1, 1},
+};
+#define NCASES ((int)(sizeof CASES / sizeof CASES[0]))
+
+/* The keys [lo, hi) query i sees: kernpack.h's mask, from the case itself */
+static void visible(const acase *c, int64_t i, int64_t *lo, int64_t *hi) {
+  const int64_t off = c->lk - c->lq;
+  *lo = c->wl >= 0 ? i + off - c->wl : 0;
+  if (*lo < 0) *lo = 0;
+  *hi = c->lk;
+  if (c->causal && i + off + 1 < *hi) *hi = i + off + 1;
+  if (c->wr >= 0 && i + off + c->wr + 1 < *hi) *hi = i + off + c->wr + 1;
+}
+
+static double unit_roundoff(kp_dtype dt) { return dt == KP_F16 ? 0x1p-11 : 0x1p-8; }
+
+/* Compare O and LSE (downloaded) with float64; returns the bad count. */
+static int64_t check_outputs(gpu *g, const char *vname, kp_dtype dt, const acase *c, int64_t hd,
+                             double scale, const t4 *Q, const t4 *K, const t4 *V, const t4 *O,
+                             const hbuf *L) {
+  const double u = unit_roundoff(dt);
+  double *q = malloc((size_t)(c->lq * hd) * sizeof *q), *k = malloc((size_t)(c->lk * hd) * sizeof *k),
+         *v = malloc((size_t)(c->lk * hd) * sizeof *v), *out = malloc((size_t)hd * sizeof *out),
+         *mag = malloc((size_t)hd * sizeof *mag);
+  ck_assert_msg(q && k && v && out && mag, "%s: out of host memory", g->test);
+  int64_t bad = 0;
+  for (int64_t b = 0; b < c->batch; b++)
+    for (int64_t h = 0; h < c->hq; h++) {
+      t4_dense(Q, b, h, q);
+      t4_dense(K, b, h / (c->hq / c->hkv), k);
+      t4_dense(V, b, h / (c->hq / c->hkv), v);
+      for (int64_t i = 0; i < c->lq; i++) {
+        int64_t lo, hi;
+        visible(c, i, &lo, &hi);
+        double smag;
+        const double lse = ref_attention_row(q + i * hd, k, v, hd, lo, hi, scale, out, mag, &smag);
+        const double es = (double)hd * 0x1p-23 * smag;
+        for (int64_t d = 0; d < hd; d++) {
+          const double got = hb_get(&O->b, t4_idx(O, b, i, h, d));
+          const double tol = (2.0 * es + u + 0x1p-20) * mag[d] + u * fabs(out[d]) + dt_floor(dt);
+          const int ok = lo >= hi ? got == 0.0 : fabs(got - out[d]) <= tol; /* NaN fails */
+          if (ok) continue;
+          if (bad++ < 4)
+            fprintf(stderr, "  %s: O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g "
+                    "(keys [%lld, %lld)), bound %.3g\n", vname, (long long)b, (long long)i,
+                    (long long)h, (long long)d, got, out[d], (long long)lo, (long long)hi, tol);
+          if (bad == 1)
+            gpu_fail(g, "first bad output O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g",
+                     (long long)b, (long long)i, (long long)h, (long long)d, got, out[d]);
+        }
+        if (!L) continue;
+        const size_t li = (size_t)(KP_PRE + (b * c->hq + h) * c->lq + i);
+        const double got = hb_get(L, li);
+        const double tol = es + (double)(c->lk + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
+        const int ok = lo >= hi ? isinf(got) && got < 0 : fabs(got - lse) <= tol;
+        if (ok) continue;
+        if (bad++ < 4)
+          fprintf(stderr, "  %s: LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g (keys [%lld, "
+                  "%lld)), bound %.3g\n", vname, (long long)b, (long long)h, (long long)i, got, lse,
+                  (long long)lo, (long long)hi, tol);
+        if (bad == 1)
+          gpu_fail(g, "first bad LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g", (long long)b,
+                   (long long)h, (long long)i, got, lse);
+      }
+    }
+  free(q), free(k), free(v), free(out), free(mag);
+  return bad;
+}
+
+/* The LSE buffer's bytes outside its batch * hq * lq floats are unchanged. */
+static void check_lse_guard(gpu *g, const hbuf *L, size_t n) {
+  for (size_t e = 0; e < L->n; e++)
+    if ((e < KP_PRE || e >= KP_PRE + n) && !hb_same_as_orig(L, e)) {
+      gpu_fail(g, "LSE: buffer element %zu outside its %zu values was written", e, n);
+      return;
+    }
+}
+
+/* Run case c at head dim hd with pack entry vi forced (-1: the selection),
+** tensors padded by pad elements and shifted by shift.  Returns 0 (nothing
+** run) when vi does not apply. */
+static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, int64_t pad,
+                     int64_t shift) {
+  const kpk_pack *pk = &g->ctx->pack;
+  const char *vname = vi >= 0 ? pk->entries[vi].name : "selected";
+  t4 Q, K, V, O;
+  hbuf L;
+  memset(&L, 0, sizeof L);
+  t4_make(g, &Q, dt, c->batch, c->lq, c->hq, hd, c->layout, pad, shift);
+  t4_make(g, &K, dt, c->batch, c->lk, c->hkv, hd, c->layout, pad, shift);
+  t4_make(g, &V, dt, c->batch, c->lk, c->hkv, hd, c->layout, pad, 0);
+  t4_make(g, &O, dt, c->batch, c->lq, c->hq, hd, c->layout, pad, shift);
+  const size_t nl = (size_t)(c->batch * c->hq * c->lq);
+  if (c->lse) hb_make(g, &L, KP_F32, KP_PRE + nl + KP_GUARD, KP_POISON);
+  int ran = 1;
+  if (vi >= 0) {
+    const uint32_t al = t4_align(&O, t4_align(&V, t4_align(&K, t4_align(&Q, 16))));
+    int64_t wl = c->wl, wr = c->causal ? 0 : c->wr;
+    if (wl >= c->lk) wl = -1;
+    if (wr >= c->lq) wr = -1;
+    kp_call call = {KP_FAM_ATTENTION, dt, al, wl >= 0 || wr >= 0,
+                    {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(c->batch * c->hq), (uint64_t)hd}};
+    ran = kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0);
+  }
+  if (ran) {
+    gpu_case(g, "%s %s: %s batch=%lld hq=%lld hkv=%lld lq=%lld lk=%lld hd=%lld causal=%d "
+             "window=(%lld, %lld) layout=%s pad=%lld shift=%lld lse=%d", vname, kp_dtype_name(dt),
+             c->what, (long long)c->batch, (long long)c->hq, (long long)c->hkv, (long long)c->lq,
+             (long long)c->lk, (long long)hd, c->causal, (long long)c->wl, (long long)c->wr,
+             c->layout ? "bhsd" : "bshd", (long long)pad, (long long)shift, c->lse);
+    t4_fill(g, &Q), t4_fill(g, &K), t4_fill(g, &V);
+    hb_upload(g, &Q.b), hb_upload(g, &K.b), hb_upload(g, &V.b), hb_upload(g, &O.b);
+    if (c->lse) hb_upload(g, &L);
+    kp_attn_desc d;
+    kp_attn_desc_init(&d, c->batch, c->hq, c->hkv, c->lq, c->lk, hd);
+    d.q_stride_batch = Q.s[0], d.q_stride_seq = Q.s[1], d.q_stride_head = Q.s[2];
+    d.k_stride_batch = K.s[0], d.k_stride_seq = K.s[1], d.k_stride_head = K.s[2];
+    d.v_stride_batch = V.s[0], d.v_stride_seq = V.s[1], d.v_stride_head = V.s[2];
+    d.o_stride_batch = O.s[0], d.o_stride_seq = O.s[1], d.o_stride_head = O.s[2];
+    d.scale = (float)(c->scale_mul / sqrt((double)hd));
+    d.causal = c->causal, d.window_left = c->wl, d.window_right = c->wr;
+    d.lse = c->lse ? (float *)hb_dev(&L, KP_PRE) : NULL;
+    unsigned char *first_o = malloc(O.b.n * O.b.es), *first_l = c->lse ? malloc(L.n * 4) : NULL;
+    ck_assert_msg(first_o && (first_l || !c->lse), "%s: out of host memory", g->test);
+    for (int run = 0; run < 2; run++) {
+      if (run) { /* poison again: the second run must write everything itself */
+        memcpy(first_o, O.b.img, O.b.n * O.b.es);
+        memcpy(O.b.img, O.b.orig, O.b.n * O.b.es);
+        hb_upload(g, &O.b);
+        if (c->lse) {
+          memcpy(first_l, L.img, L.n * 4);
+          memcpy(L.img, L.orig, L.n * 4);
+          hb_upload(g, &L);
+        }
+      }
+      if (vi >= 0) kp_force_variant(vi);
+      kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), t4_dev(&K), t4_dev(&V), t4_dev(&O), &d,
+                                  g->stream);
+      kp_force_variant(-1);
+      if (!gpu_op_ok(g, st, "kp_attention")) break;
+      gpu_sync(g, "kp_attention");
+      hb_download(g, &O.b);
+      if (c->lse) hb_download(g, &L);
+      if (run == 0) {
+        const int64_t bad = check_outputs(g, vname, dt, c, hd, (double)d.scale, &Q, &K, &V, &O,
+                                          c->lse ? &L : NULL);
+        if (bad) gpu_fail(g, "%lld outputs out of bounds", (long long)bad);
+        t4_check_outside(g, &O, "O");
+        if (c->lse) check_lse_guard(g, &L, nl);
+      } else if (memcmp(first_o, O.b.img, O.b.n * O.b.es) ||
+                 (c->lse && memcmp(first_l, L.img, L.n * 4))) {
+        gpu_fail(g, "a second run gave other bits (%s)",
+                 memcmp(first_o, O.b.img, O.b.n * O.b.es) ? "O" : "LSE");
+      }
+    }
+    free(first_o), free(first_l);
+    hb_check_unchanged(g, &Q.b, "Q");
+    hb_check_unchanged(g, &K.b, "K");
+    hb_check_unchanged(g, &V.b, "V");
+  }
+  t4_free(g, &Q), t4_free(g, &K), t4_free(g, &V), t4_free(g, &O);
+  if (L.img) hb_free(g, &L);
+  return ran;
+}
+
+/* head dims a variant is tried at: the ones of {40, 64, 96, 128, 256} it takes */
+static const int64_t HDIMS[] = {40, 64, 96, 128, 256};
+#define NHDIMS ((int)(sizeof HDIMS / sizeof HDIMS[0]))
+
+static int takes_hd(const kpk_entry *e, int64_t hd) {
+  return (!e->dmin[KP_AD] || (uint64_t)hd >= e->dmin[KP_AD]) &&
+         (!e->dmax[KP_AD] || (uint64_t)hd <= e->dmax[KP_AD]);
+}
+
+/* Every attention variant of the device's pack, forced, on every case. */
+START_TEST(test_every_variant) {
+  const kp_dtype dt = DT[_i];
+  char name[64];
+  snprintf(name, sizeof name, "attention/every_variant/%s", kp_dtype_name(dt));
+  gpu g;
+  gpu_open(&g, name, _i);
+  const kpk_pack *pk = &g.ctx->pack;
+  int variants = 0;
+  for (uint32_t vi = 0; vi < pk->n_entries; vi++) {
+    const kpk_entry *e = &pk->entries[vi];
+    if (kp_family_from_name(e->family) != KP_FAM_ATTENTION || e->dtype != (uint32_t)dt) continue;
+    const int narrow = e->align < 16; /* odd pads and shifted pointers too */
+    int ran = 0;
+    for (int h = 0; h < NHDIMS; h++) {
+      if (!takes_hd(e, HDIMS[h])) continue;
+      for (int ci = 0; ci < NCASES; ci++) {
+        /* the fallback is slow: the larger head dims on every other case */
+        if (narrow && HDIMS[h] > 64 && ci % 2) continue;
+        ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, ci % 3 == 1 ? 8 : 0);
+        if (narrow) ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 1 + ci % 2, 1);
+      }
+    }
+    if (ran) variants++;
+    else fprintf(stderr, "  note: %s took none of the cases on this device\n", e->name);
+  }
+  ck_assert_msg(variants > 0, "no %s attention variant ran", kp_dtype_name(dt));
+  gpu_close(&g);
+}
+END_TEST
+
+/* The selection, nothing forced: odd head dims and element alignment. */
+START_TEST(test_any_call) {
+  const kp_dtype dt = DT[_i];
+  char name[64];
+  snprintf(name, sizeof name, "attention/any_call/%s", kp_dtype_name(dt));
+  gpu g;
+  gpu_open(&g, name, _i);
+  static const int64_t hd[] = {8, 64, 72, 128, 200};
+  for (int h = 0; h < 5; h++) {
+    attn_case(&g, dt, -1, &CASES[h % NCASES], hd[h], 8, 0);
+    attn_case(&g, dt, -1, &CASES[(h + 3) % NCASES], hd[h], 3, 1);
+  }
+  gpu_close(&g);
+}
+END_TEST
+
+/* Bad calls on real buffers (and a forced fast variant on a 2-byte aligned
+** call) return their status and leave O and LSE as they were. */
+START_TEST(test_rejects_write_nothing) {
+  gpu g;
+  gpu_open(&g, "attention/rejects_write_nothing", 0);
+  const kp_dtype dt = KP_BF16;
+  t4 Q, K, V, O;
+  hbuf L;
+  t4_make(&g, &Q, dt, 1, 64, 4, 64, 0, 0, 0);
+  t4_make(&g, &K, dt, 1, 64, 2, 64, 0, 0, 0);
+  t4_make(&g, &V, dt, 1, 64, 2, 64, 0, 0, 0);
+  t4_make(&g, &O, dt, 1, 64, 4, 64, 0, 0, 0);
+  hb_make(&g, &L, KP_F32, KP_PRE + 4 * 64 + KP_GUARD, KP_POISON);
+  t4_fill(&g, &Q), t4_fill(&g, &K), t4_fill(&g, &V);
+  hb_upload(&g, &Q.b), hb_upload(&g, &K.b), hb_upload(&g, &V.b), hb_upload(&g, &O.b);
+  hb_upload(&g, &L);
+  void *q = t4_dev(&Q), *k = t4_dev(&K), *v = t4_dev(&V), *o = t4_dev(&O);
+  struct { const char *what; kp_status st; int64_t hkv; int mis, overlap, varlen; } T[] = {
+      {"heads_kv 3", KP_ERR_INVALID_ARG, 3, 0, 0, 0},
+      {"O misaligned", KP_ERR_MISALIGNED, 2, 1, 0, 0},
+      {"O overlaps Q", KP_ERR_INVALID_ARG, 2, 0, 1, 0},
+      {"cu_seqlens_q", KP_ERR_UNSUPPORTED, 2, 0, 0, 1},
+  };
+  for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) {
+    gpu_case(&g, "%s", T[t].what);
+    kp_attn_desc d;
+    kp_attn_desc_init(&d, 1, 4, T[t].hkv, 64, 64, 64);
+    d.lse = (float *)hb_dev(&L, KP_PRE);
+    if (T[t].varlen) d.cu_seqlens_q = (const int32_t *)hb_dev(&L, 0);
+    void *oo = T[t].mis ? (void *)((char *)o + 1) : T[t].overlap ? q : o;
+    kp_status st = kp_attention(g.ctx, dt, q, k, v, oo, &d, g.stream);
+    if (st != T[t].st)
+      gpu_fail(&g, "kp_attention returned %s (%s), expected %s", kp_status_name(st),
+               kp_ctx_errmsg(g.ctx), kp_status_name(T[t].st));
+    gpu_sync(&g, "a rejected kp_attention");
+    hb_check_unchanged(&g, &O.b, "O");
+    hb_check_unchanged(&g, &L, "LSE");
+    hb_check_unchanged(&g, &Q.b, "Q");
+  }
+  /* a forced 16-byte variant on a call with odd strides: refused, not run */
+  const kpk_pack *pk = &g.ctx->pack;
+  for (uint32_t i = 0; i < pk->n_entries; i++) {
+    const kpk_entry *e = &pk->entries[i];
+    if (kp_family_from_name(e->family) != KP_FAM_ATTENTION || e->dtype != (uint32_t)dt ||
+        e->align < 4 || !takes_hd(e, 64))
+      continue;
+    gpu_case(&g, "forced %s on a 2-byte aligned call", e->name);
+    kp_attn_desc d;
+    kp_attn_desc_init(&d, 1, 4, 2, 63, 63, 64);
+    d.q_stride_seq = d.o_stride_seq = 4 * 64 + 1; /* 514 bytes; 63 rows fit the buffers */
+    kp_force_variant((int)i);
+    kp_status st = kp_attention(g.ctx, dt, q, k, v, o, &d, g.stream);
+    kp_force_variant(-1);
+    if (st != KP_ERR_NO_VARIANT || !strstr(kp_ctx_errmsg(g.ctx), e->name))
+      gpu_fail(&g, "kp_attention returned %s (%s), expected KP_ERR_NO_VARIANT naming %s",
+               kp_status_name(st), kp_ctx_errmsg(g.ctx), e->name);
+    gpu_sync(&g, "a refused forced kp_attention");
+    hb_check_unchanged(&g, &O.b, "O");
+    break;
+  }
+  t4_free(&g, &Q), t4_free(&g, &K), t4_free(&g, &V), t4_free(&g, &O);
+  hb_free(&g, &L);
+  gpu_close(&g);
+}
+END_TEST
+
+Suite *attention_gpu_suite(void) {
+  Suite *s = suite_create("attention_gpu");
+  KP_GPU_TCASE(tc, "attention");
+  KP_ADD_GPU_LOOP_TEST(tc, test_every_variant, 0, 2);
+  KP_ADD_GPU_LOOP_TEST(tc, test_any_call, 0, 2);
+  KP_ADD_GPU_TEST(tc, test_rejects_write_nothing);
+  suite_add_tcase(s, tc);
+  return s;
+}
