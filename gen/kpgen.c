@@ -583,6 +583,10 @@ static int cmd_extend(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* On a GPU host NVRTC (12.9+) may answer from the driver's compute cache,
+  ** without ptxas's register and spill report that the pack records and
+  ** drops spilling variants by: compile for real. */
+  setenv("CUDA_CACHE_DISABLE", "1", 0);
   if (argc < 2) return usage();
   const char *cmd = argv[1];
   if (!strcmp(cmd, "mk")) return cmd_mk(argc - 2, argv + 2);
