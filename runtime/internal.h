@@ -218,4 +218,12 @@ void kp_force_variant(int entry);
 /* Which entry a call would get, and why (table row, bucket or ranking). */
 int kp_explain(kp_ctx *ctx, const kp_call *c, char *why, size_t whylen);
 
+/* A call's alignment from one of its addresses or strides in bytes: the
+** largest power of two <= 16 dividing v (16 for v == 0). */
+static inline uint32_t kp_align_of(uint64_t v) {
+  uint32_t a = 16;
+  while (a > 1 && v % a) a >>= 1;
+  return a;
+}
+
 #endif /* KP_INTERNAL_H */

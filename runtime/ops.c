@@ -11,13 +11,6 @@
 
 #include "internal.h"
 
-/* Largest power of two <= 16 dividing v (16 for v == 0). */
-static uint32_t align_of(uint64_t v) {
-  uint32_t a = 16;
-  while (a > 1 && v % a) a >>= 1;
-  return a;
-}
-
 typedef struct opcheck {
   kp_ctx *ctx;
   const char *op;
@@ -63,9 +56,9 @@ static kp_status tensor(opcheck *k, const char *name, const void *p, int64_t ld,
   if (rows > 1 && (uint64_t)(rows - 1) > ((uint64_t)INT64_MAX / k->es - (uint64_t)cols) / (uint64_t)ld)
     return kp_fail(k->ctx, KP_ERR_INVALID_ARG, "%s: %s of %lld rows with stride %lld overflows",
                    k->op, name, (long long)rows, (long long)ld);
-  uint32_t a = align_of((uintptr_t)p);
+  uint32_t a = kp_align_of((uintptr_t)p);
   if (rows > 1) {
-    uint32_t b = align_of((uint64_t)ld * k->es);
+    uint32_t b = kp_align_of((uint64_t)ld * k->es);
     if (b < a) a = b;
   }
   if (a < k->align) k->align = a;
@@ -175,7 +168,7 @@ kp_status kp_rmsnorm_swiglu(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx
   TRY(tensor(&k, "y", y, ldy, rows, cols));
   TRY(eps_ok(&k, eps));
   /* the up half starts `cols` elements into each row of x and of w */
-  uint32_t a = align_of((uint64_t)cols * k.es);
+  uint32_t a = kp_align_of((uint64_t)cols * k.es);
   if (a < k.align) k.align = a;
   long long lx = ldx, ly = ldy;
   int r = (int)rows, n = (int)cols;
@@ -198,7 +191,7 @@ static kp_status heads(opcheck *k, const char *name, const void *p, int64_t toke
                    "rope: %s token stride %lld < %lld (heads overlap the next token)", name,
                    (long long)st, (long long)row);
   TRY(tensor(k, name, p, st, tokens, row));
-  uint32_t a = align_of((uint64_t)sh * k->es);
+  uint32_t a = kp_align_of((uint64_t)sh * k->es);
   if (a < k->align) k->align = a;
   return KP_OK;
 }
@@ -238,7 +231,7 @@ kp_status kp_rope(kp_ctx *ctx, kp_dtype dt, void *q, void *k, const kp_rope_desc
     return kp_fail(ctx, KP_ERR_MISALIGNED, "rope: positions=%p is not aligned to 4 bytes",
                    (const void *)d->positions);
   if (d->layout == KP_ROPE_NEOX) {
-    uint32_t a = align_of((uint64_t)half * c.es);
+    uint32_t a = kp_align_of((uint64_t)half * c.es);
     if (a < c.align) c.align = a;
   }
   const void *cs = d->cos, *sn = d->sin, *pos = d->positions;
@@ -292,7 +285,7 @@ static kp_status batched(opcheck *k, const char *name, const void *p, int64_t ld
   if (bs && (uint64_t)(batch - 1) > ((uint64_t)INT64_MAX / k->es - one) / (uint64_t)bs)
     return kp_fail(k->ctx, KP_ERR_INVALID_ARG, "%s: %s of %lld batches %lld apart overflows",
                    k->op, name, (long long)batch, (long long)bs);
-  uint32_t a = align_of((uint64_t)bs * k->es);
+  uint32_t a = kp_align_of((uint64_t)bs * k->es);
   if (a < k->align) k->align = a;
   return KP_OK;
 }

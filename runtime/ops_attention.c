@@ -34,13 +34,6 @@ void kp_attn_desc_init(kp_attn_desc *d, int64_t batch, int64_t heads_q, int64_t 
   d->window_left = d->window_right = -1;
 }
 
-/* Largest power of two <= 16 dividing v (16 for v == 0). */
-static uint32_t align16(uint64_t v) {
-  uint32_t a = 16;
-  while (a > 1 && v % a) a >>= 1;
-  return a;
-}
-
 /* One of Q, K, V, O: (batch, len, heads, head_dim) with three strides.  The
 ** bytes [lo, hi) it spans, for the overlap checks. */
 typedef struct atensor {
@@ -73,10 +66,10 @@ static kp_status check_tensor(kp_ctx *ctx, atensor *t, int64_t hd, size_t es, in
                      "attention: %s with %s=%lld over %lld overflows the address space", t->name,
                      STRIDE_NAME[i], (long long)t->s[i], (long long)t->n[i]);
     last += (uint64_t)(t->n[i] - 1) * (uint64_t)t->s[i];
-    const uint32_t a = align16((uint64_t)t->s[i] * es);
+    const uint32_t a = kp_align_of((uint64_t)t->s[i] * es);
     if (a < *align) *align = a;
   }
-  const uint32_t a = align16((uintptr_t)t->p);
+  const uint32_t a = kp_align_of((uintptr_t)t->p);
   if (a < *align) *align = a;
   t->lo = (uintptr_t)t->p;
   t->hi = t->lo + (uintptr_t)(last * es);

@@ -113,18 +113,12 @@ static int64_t t4_check_outside(gpu *g, const t4 *t, const char *name) {
   return bad;
 }
 
-static uint32_t align_of(uint64_t v) {
-  uint32_t a = 16;
-  while (a > 1 && v % a) a >>= 1;
-  return a;
-}
-
 /* ops_attention.c's rule: the pointer, and each stride of a dim of size > 1 */
 static uint32_t t4_align(const t4 *t, uint32_t a) {
-  uint32_t x = align_of((uintptr_t)t4_dev(t));
+  uint32_t x = kp_align_of((uintptr_t)t4_dev(t));
   if (x < a) a = x;
   for (int i = 0; i < 3; i++)
-    if (t->n[i] > 1 && (x = align_of((uint64_t)t->s[i] * t->b.es)) < a) a = x;
+    if (t->n[i] > 1 && (x = kp_align_of((uint64_t)t->s[i] * t->b.es)) < a) a = x;
   return a;
 }
 

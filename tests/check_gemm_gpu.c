@@ -156,19 +156,14 @@ typedef struct gcase {
   const char *what;                /* for the messages */
 } gcase;
 
-static uint32_t align_of(uint64_t v) {
-  uint32_t a = 16;
-  while (a > 1 && v % a) a >>= 1;
-  return a;
-}
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 /* ops.c's rule: every base pointer; each row stride (matrices of > 1 row)
 ** and batch stride (batch > 1), in bytes. */
 static uint32_t operand_align(const bmat *t, uint32_t a) {
-  a = min_u32(a, align_of((uintptr_t)bm_dev(t)));
-  if (t->rows > 1) a = min_u32(a, align_of((uint64_t)t->ld * t->b.es));
-  if (t->batch > 1) a = min_u32(a, align_of((uint64_t)t->stride * t->b.es));
+  a = min_u32(a, kp_align_of((uintptr_t)bm_dev(t)));
+  if (t->rows > 1) a = min_u32(a, kp_align_of((uint64_t)t->ld * t->b.es));
+  if (t->batch > 1) a = min_u32(a, kp_align_of((uint64_t)t->stride * t->b.es));
   return a;
 }
 
@@ -192,7 +187,7 @@ static int gemm_case(gpu *g, kp_dtype dt, int vi, const gcase *c) {
   if (vi >= 0) {
     uint32_t al = operand_align(&D, operand_align(&B, operand_align(&A, 16)));
     if (c->cmode == 1) al = operand_align(&C, al);
-    if (c->bias) al = min_u32(al, align_of((uintptr_t)bm_dev(&BI)));
+    if (c->bias) al = min_u32(al, kp_align_of((uintptr_t)bm_dev(&BI)));
     kp_call call = {KP_FAM_GEMM, dt, al, (uint32_t)c->kn,
                     {(uint64_t)m, (uint64_t)n, (uint64_t)k, (uint64_t)nb}};
     if (!kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0)) {

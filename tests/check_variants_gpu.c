@@ -23,19 +23,12 @@
 #include "internal.h"
 #include "ops_cases.h"
 
-/* Largest power of two <= 16 dividing v. */
-static uint32_t align_of(uint64_t v) {
-  uint32_t a = 16;
-  while (a > 1 && v % a) a >>= 1;
-  return a;
-}
-
 /* The alignment a contiguous call of this shape offers (ops.c's rule with
 ** 16-byte aligned base pointers, as the harness allocates them). */
 static uint32_t call_align(kp_family f, size_t es, int64_t rows, int64_t cols) {
   uint32_t a = 16;
-  if (rows > 1) a = align_of((uint64_t)cols * es * (f == KP_FAM_RMSNORM_SWIGLU ? 2 : 1));
-  if (f == KP_FAM_RMSNORM_SWIGLU && align_of((uint64_t)cols * es) < a) a = align_of((uint64_t)cols * es);
+  if (rows > 1) a = kp_align_of((uint64_t)cols * es * (f == KP_FAM_RMSNORM_SWIGLU ? 2 : 1));
+  if (f == KP_FAM_RMSNORM_SWIGLU && kp_align_of((uint64_t)cols * es) < a) a = kp_align_of((uint64_t)cols * es);
   return a;
 }
 
@@ -49,7 +42,7 @@ static uint32_t shape_align(kp_family f, size_t es, const shape *s) {
                          s->rows > 1 ? (uint64_t)(k * s->cols + s->padx) * es : 0,
                          s->rows > 1 ? (uint64_t)(s->cols + s->pady) * es : 0};
   for (int i = 0; i < 4; i++)
-    if (align_of(v[i]) < a) a = align_of(v[i]);
+    if (kp_align_of(v[i]) < a) a = kp_align_of(v[i]);
   return a;
 }
 

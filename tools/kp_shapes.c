@@ -37,15 +37,8 @@ int kp_shape_dtype_ok(kp_family fam, kp_dtype dt) {
   return (fam != KP_FAM_GEMM && fam != KP_FAM_ATTENTION) || dt == KP_F16 || dt == KP_BF16;
 }
 
-/* The largest power of two <= 16 dividing v (as runtime/ops.c computes it). */
-static uint32_t align_of(uint64_t v) {
-  uint32_t a = 16;
-  while (a > 1 && v % a) a >>= 1;
-  return a;
-}
-
 static void lower(uint32_t *a, uint64_t bytes) {
-  uint32_t b = align_of(bytes);
+  uint32_t b = kp_align_of(bytes);
   if (b < *a) *a = b;
 }
 
