@@ -33,9 +33,8 @@ int kp_autotune_safe(const kp_call *c, void **args) {
     case KP_FAM_RMSNORM_SWIGLU: return P_(3) != P_(0) && P_(3) != P_(2);
     case KP_FAM_SWIGLU:                                                    /* gate, up -> y */
     case KP_FAM_GEGLU: return P_(3) != P_(0) && P_(3) != P_(1);
-    case KP_FAM_ATTENTION: return 1; /* o overlaps no input (ops_attention.c) */
-    default: return 0; /* add_rmsnorm and rope update an input in place; gemm's TMA
-                       ** descriptors are built for the chosen variant only */
+    default: return 0; /* add_rmsnorm and rope update an input in place; gemm's and
+                       ** attention's TMA descriptors are built for the chosen variant only */
   }
 #undef P_
 }

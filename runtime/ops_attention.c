@@ -163,6 +163,31 @@ static kp_status check_mask(kp_ctx *ctx, const kp_attn_desc *d, float *scale_log
   return KP_OK;
 }
 
+/* A TMA descriptor for the sm_90a variants (entry aux > 0): t as the 4-d
+** tensor (head dim, sequence, head, batch), boxes of 64 columns x `rows`,
+** 128-byte swizzle, rows past the sequence read as zeros.  TMA wants
+** 16-byte strides (the call's alignment says so for the ones in use; a size-1
+** dimension's is rounded up) and none of 0 (the op's form bit 2 keeps such
+** calls off these variants). */
+static kp_status encode_tmap(kp_ctx *ctx, CUtensorMap *map, const atensor *t, kp_dtype dt,
+                             int64_t hd, uint32_t rows) {
+  const size_t es = kp_dtype_size(dt);
+  cuuint64_t dims[4] = {(cuuint64_t)hd, (cuuint64_t)t->n[1], (cuuint64_t)t->n[2],
+                        (cuuint64_t)t->n[0]};
+  cuuint64_t strides[3] = {(cuuint64_t)t->s[1] * es, (cuuint64_t)t->s[2] * es,
+                           (cuuint64_t)t->s[0] * es};
+  for (int i = 0; i < 3; i++)
+    if (dims[i + 1] == 1) strides[i] = (strides[i] + 15) / 16 * 16 + (strides[i] ? 0 : 16);
+  cuuint32_t box[4] = {64, rows, 1, 1}, elem[4] = {1, 1, 1, 1};
+  CUresult r = ctx->drv->cuTensorMapEncodeTiled(
+      map, dt == KP_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4,
+      (void *)t->p, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) return kp_cu_fail(ctx, r, "cuTensorMapEncodeTiled", __FILE__, __LINE__);
+  return KP_OK;
+}
+
 kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, const void *v,
                        void *o, const kp_attn_desc *d, void *stream) {
   if (!ctx) return kp_fail(NULL, KP_ERR_INVALID_ARG, "attention: ctx is NULL");
@@ -206,7 +231,12 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   int64_t wl = d->window_left, wr = d->causal ? 0 : d->window_right;
   if (wl >= d->len_k) wl = -1;
   if (wr >= d->len_q) wr = -1;
-  kp_call call = {KP_FAM_ATTENTION, dt, align, wl >= 0 || wr >= 0,
+  /* form: bit 0 masked, bit 1 "no TMA" (a stride of 0 over more than one row) */
+  uint32_t form = wl >= 0 || wr >= 0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      if (t[i].n[j] > 1 && t[i].s[j] == 0) form |= 2;
+  kp_call call = {KP_FAM_ATTENTION, dt, align, form,
                   {(uint64_t)d->len_q, (uint64_t)d->len_k, (uint64_t)(d->batch * d->heads_q),
                    (uint64_t)d->head_dim}};
   long long sq[3] = {d->q_stride_batch, d->q_stride_seq, d->q_stride_head},
@@ -216,9 +246,29 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   int lq = (int)d->len_q, lk = (int)d->len_k, hq = (int)d->heads_q, hkv = (int)d->heads_kv,
       hd = (int)d->head_dim, iwl = (int)wl, iwr = (int)wr;
   float *lse = d->lse;
+  CUtensorMap tm[3];
+  memset(tm, 0, sizeof tm);
   void *args[] = {&q,     &sq[0], &sq[1], &sq[2], &k,   &sk[0], &sk[1], &sk[2],
                   &v,     &sv[0], &sv[1], &sv[2], &o,   &so[0], &so[1], &so[2],
                   &lse,   &lq,    &lk,    &hq,    &hkv, &hd,    &iwl,   &iwr,
-                  &scale_log2};
-  return kp_launch(ctx, &call, args, stream);
+                  &scale_log2, &tm[0], &tm[1], &tm[2]};
+  kp_slot s;
+  int pushed;
+  kp_status st = kp_launch_begin(ctx, &call, args, stream, &s, &pushed);
+  if (st != KP_OK) return st;
+  /* TMA variants: Q in boxes of the query tile's rows, K and V of aux rows */
+  if (s.e->aux) {
+    st = ctx->drv->cuTensorMapEncodeTiled
+             ? KP_OK
+             : kp_fail(ctx, KP_ERR_UNSUPPORTED,
+                       "attention: %s needs cuTensorMapEncodeTiled (a CUDA 12 driver)", s.e->name);
+    for (int i = 0; i < 3 && st == KP_OK; i++)
+      st = encode_tmap(ctx, &tm[i], &t[i], dt, d->head_dim,
+                       i ? s.e->aux : s.e->tile[KP_ALQ]);
+    if (st != KP_OK) {
+      kp_launch_end(ctx, pushed);
+      return st;
+    }
+  }
+  return kp_launch_slot(ctx, &call, &s, args, stream, pushed);
 }

@@ -43,7 +43,7 @@
 family {
   name = "attention",
   dims = "lq:pow2,lk:pow2,bh:pow2,d",
-  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,f",
+  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,f,T,T,T",
 }
 
 local ARGS = [[
@@ -52,7 +52,8 @@ const ${T} *__restrict__ Q, long long sqb, long long sqs, long long sqh,
         const ${T} *__restrict__ V, long long svb, long long svs, long long svh,
         ${T} *__restrict__ O, long long sob, long long sos, long long soh,
         float *__restrict__ LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr,
-        float scale_log2]]
+        float scale_log2, const __grid_constant__ kp_tmap tmQ,
+        const __grid_constant__ kp_tmap tmK, const __grid_constant__ kp_tmap tmV]]
 
 -- ---- shared device code ----------------------------------------------------------
 local COMMON = [[
@@ -118,21 +119,6 @@ __device__ __forceinline__ float kp_attn_lse(float m2, float l) {
 --   V (B via .trans, rows = keys), keys 16 kk..+15, d 16 dj..+15: key 16 kk +
 --     lane % 16, chunk 2 dj + lane / 16 -> {b0, b1} of d fragment 2 dj, then 2 dj + 1.
 local FA2_KERNEL = [[
-__device__ __forceinline__ void kp_attn_mma(float *c, const kp_u32 *a, kp_u32 b0, kp_u32 b1) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.${ab}.${ab}.f32 {%0, %1, %2, %3}, "
-               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-template <bool TRANS> __device__ __forceinline__ void kp_attn_ldsm(kp_u32 *r, const void *p) {
-  const kp_u32 a = (kp_u32)__cvta_generic_to_shared(p);
-  if (TRANS)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
-  else
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
-}
 // ROWS rows of D elements from src (row stride ld) starting at row r0 into a
 // swizzled tile; rows >= limit are zero-filled (cp.async's src-size 0).
 template <class T, int ROWS, int D, int NT>
@@ -143,9 +129,7 @@ __device__ __forceinline__ void kp_attn_load(T *dst, const T *src, long long ld,
   for (int k = 0; k < ROWS * CH / NT; k++) {
     const int i = threadIdx.x + k * NT, r = i / CH, c = i % CH, row = r0 + r;
     const bool in = row < limit;
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(
-                     (kp_u32)__cvta_generic_to_shared(dst + r * D + 8 * (c ^ (r & 7)))),
-                 "l"(in ? src + row * ld + 8 * c : src), "r"(in ? 16 : 0) : "memory");
+    kp_cp16(dst + r * D + 8 * (c ^ (r & 7)), in ? src + row * ld + 8 * c : src, in ? 16 : 0);
   }
 }
 
@@ -192,7 +176,7 @@ ${name}(${args}) {
 #pragma unroll
     for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-      for (int kd = 0; kd < D / 16; kd++) kp_attn_ldsm<false>(qf[QREG ? mi : 0][QREG ? kd : 0], q_at(mi, kd));
+      for (int kd = 0; kd < D / 16; kd++) kp_ldsm_x4(qf[QREG ? mi : 0][QREG ? kd : 0], q_at(mi, kd));
   }
 
   float o[MI][DF][4], mrow[MI][2], lsum[MI][2];
@@ -222,17 +206,17 @@ ${name}(${args}) {
       kp_u32 qt[QREG ? 1 : MI][4];
       if (!QREG) {
 #pragma unroll
-        for (int mi = 0; mi < MI; mi++) kp_attn_ldsm<false>(qt[QREG ? 0 : mi], q_at(mi, kd));
+        for (int mi = 0; mi < MI; mi++) kp_ldsm_x4(qt[QREG ? 0 : mi], q_at(mi, kd));
       }
 #pragma unroll
       for (int nj = 0; nj < BC / 16; nj++) {
         kp_u32 kf[4];
-        kp_attn_ldsm<false>(kf, ks + at(16 * nj + lane % 8 + lane / 16 * 8, 2 * kd + lane / 8 % 2));
+        kp_ldsm_x4(kf, ks + at(16 * nj + lane % 8 + lane / 16 * 8, 2 * kd + lane / 8 % 2));
 #pragma unroll
         for (int mi = 0; mi < MI; mi++) {
           const kp_u32 *a = QREG ? qf[QREG ? mi : 0][QREG ? kd : 0] : qt[QREG ? 0 : mi];
-          kp_attn_mma(s[mi][2 * nj], a, kf[0], kf[1]);
-          kp_attn_mma(s[mi][2 * nj + 1], a, kf[2], kf[3]);
+          kp_mma16816<${T}>(s[mi][2 * nj], a, kf[0], kf[1]);
+          kp_mma16816<${T}>(s[mi][2 * nj + 1], a, kf[2], kf[3]);
         }
       }
     }
@@ -288,18 +272,20 @@ ${name}(${args}) {
 #pragma unroll
       for (int dj = 0; dj < D / 16; dj++) {
         kp_u32 vf[4];
-        kp_attn_ldsm<true>(vf, vs + at(16 * kk + lane % 16, 2 * dj + lane / 16));
+        kp_ldsm_x4t(vf, vs + at(16 * kk + lane % 16, 2 * dj + lane / 16));
 #pragma unroll
         for (int mi = 0; mi < MI; mi++) {
-          kp_attn_mma(o[mi][2 * dj], pf[mi], vf[0], vf[1]);
-          kp_attn_mma(o[mi][2 * dj + 1], pf[mi], vf[2], vf[3]);
+          kp_mma16816<${T}>(o[mi][2 * dj], pf[mi], vf[0], vf[1]);
+          kp_mma16816<${T}>(o[mi][2 * dj + 1], pf[mi], vf[2], vf[3]);
         }
       }
     }
   }
   asm volatile("cp.async.wait_group 0;" ::: "memory");
 
-  // epilogue: O / l through this warp's 16 MI rows of sq (only it read them), then 16-byte stores
+  // epilogue: O / l through this warp's 16 MI rows of sq (only it read them), then
+  // 16-byte stores; every lane's ldmatrix of those rows is done first (racecheck)
+  __syncwarp();
   ${T} *so = sq + wr0 * D;
 #pragma unroll
   for (int mi = 0; mi < MI; mi++) {
@@ -346,7 +332,7 @@ local function emit_fa2(dt, p)
     smem = (br + 2 * p.stages * p.bc) * p.d * 2,
     tile = { lq = br, bh = 1 }, min = { d = p.d }, max = { d = p.d },
     source = COMMON .. subst(FA2_KERNEL, {
-      name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", d = p.d,
+      name = name, T = ctype(dt), d = p.d,
       br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg and "true" or "false",
       stages = p.stages, threads = threads, args = subst(ARGS, { T = ctype(dt) }),
     }),
@@ -366,6 +352,261 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_fa2(dt, { d = 64, w = 4, mi = 2, bc = 64, stages = 2, qreg = true, rank = 210 })
   emit_fa2(dt, { d = 128, w = 4, mi = 2, bc = 32, stages = 2, qreg = false, rank = 210,
                  targets = { "sm_80", "sm_86", "sm_89", "sm_90a" } })
+end
+
+-- ---- sm_90a: FlashAttention-3 style, TMA + wgmma ----------------------------------
+-- Three warpgroups: 0 and 1 the consumers (64 query rows each), 2 the
+-- producer, whose one thread loads Q once and K and V tiles into rings of S
+-- stages through TMA (4-d tensor maps (head dim, sequence, head, batch)
+-- built by the op, boxes of 64 columns: a tile is D / 64 panels of rows x
+-- 128 bytes with the 128-byte swizzle; rows past Lq or Lk read as zeros),
+-- K and V each with barriers of their own (a K stage is free again once
+-- both warpgroups' S = Q K^T has read it, a V stage once P V has);
+-- setmaxnreg gives the producer's registers to the consumers.  A consumer
+-- per key tile: S = Q K^T with wgmma m64n<BC>k16 (both from shared memory),
+-- the mask where the tile straddles a bound, the online softmax in the
+-- accumulator registers, O += P V with wgmma m64n<D>k16 taking P from
+-- registers (S's accumulator layout is the A fragment's, as with mma.sync)
+-- and V as an MN-major B (panels BC x 128 bytes apart).
+-- `_ov`: software-pipelined as FlashAttention-3 does it: S of tile j and
+-- P V of tile j - 1 are issued together, and tile j's softmax runs while
+-- that P V is in flight (O is rescaled once it has retired).
+-- `_pp`: and the two consumers take turns issuing their matmuls (named
+-- barriers 1 and 2, "ping-pong"), so that one's softmax overlaps the
+-- other's matmuls.
+local FA3_KERNEL = [[
+// The mask on a tile of S (this thread's values 4 j + 2 r + e: row i0 + 8 r,
+// key n0 + 8 j + 2 t + e) where it straddles a bound of the warpgroup's rows
+// [r0, r0 + 64), then the online softmax: S becomes P (not yet rounded),
+// mrow and lsum move on, alpha is what O must be scaled by.
+template <int BC>
+__device__ __forceinline__ void kp_fa3_softmax(float *sc, float *mrow, float *lsum, float *alpha,
+                                               int r0, int i0, int n0, int t, int Lq, int Lk,
+                                               int wl, int wr, float scale_log2) {
+  const int off = Lk - Lq;
+  if (n0 + BC > Lk || (wr >= 0 && n0 + BC - 1 > r0 + off + wr) ||
+      (wl >= 0 && n0 < r0 + 63 + off - wl)) {
+#pragma unroll
+    for (int j = 0; j < BC / 8; j++)
+#pragma unroll
+      for (int e = 0; e < 4; e++)
+        if (kp_attn_hidden(i0 + 8 * (e / 2), n0 + 8 * j + 2 * t + e % 2, Lq, Lk, wl, wr))
+          sc[4 * j + e] = KP_NINF;
+  }
+#pragma unroll
+  for (int r = 0; r < 2; r++) { // row r spread over a quad of lanes
+    float mx = KP_NINF;
+#pragma unroll
+    for (int j = 0; j < BC / 8; j++) mx = fmaxf(mx, fmaxf(sc[4 * j + 2 * r], sc[4 * j + 2 * r + 1]));
+    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+    const float mnew = fmaxf(mrow[r], mx);
+    const float ms = mnew == KP_NINF ? 0.f : mnew * scale_log2; // no -inf - -inf
+    alpha[r] = kp_attn_exp2(mrow[r] * scale_log2 - ms);         // 0 while mrow is -inf
+    mrow[r] = mnew;
+    float sum = 0.f;
+#pragma unroll
+    for (int j = 0; j < BC / 8; j++) {
+      sc[4 * j + 2 * r] = kp_attn_exp2(fmaf(sc[4 * j + 2 * r], scale_log2, -ms));
+      sc[4 * j + 2 * r + 1] = kp_attn_exp2(fmaf(sc[4 * j + 2 * r + 1], scale_log2, -ms));
+      sum += sc[4 * j + 2 * r] + sc[4 * j + 2 * r + 1];
+    }
+    lsum[r] = lsum[r] * alpha[r] + sum; // this lane's part; the quad adds up at the end
+  }
+}
+
+// ${name}: 128 query rows (2 consumer warpgroups of 64) x ${bc}-key tiles, head dim ${d},
+// ${stages} K and V stages loaded through TMA by a producer warpgroup
+extern "C" __global__ void __launch_bounds__(384, 1)
+${name}(${args}) {
+  constexpr int D = ${d}, BR = 128, BC = ${bc}, S = ${stages}, P = D / 64;
+  constexpr bool OV = ${ov}, PP = ${pp}; // (file comment)
+  constexpr int Q_PANEL = BR * 128, KV_PANEL = BC * 128; // bytes: 64 columns of all rows
+  constexpr int Q_BYTES = P * Q_PANEL, KV_BYTES = P * KV_PANEL;
+  __shared__ __align__(8) unsigned long long qfull, kfull[S], vfull[S], kfree[S], vfree[S];
+  extern __shared__ unsigned char kp_dyn[];
+  // 128-byte swizzled tiles want 1024-byte alignment
+  unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
+  unsigned char *sq = smem, *sk = sq + Q_BYTES, *sv = sk + S * KV_BYTES;
+  int b, h, tm;
+  kp_attn_tile(BR, Lq, Hq, wr, b, h, tm);
+  const int hk = h / (Hq / Hkv), m0 = tm * BR;
+  int lo, hi;
+  kp_attn_keys(m0, min(Lq, m0 + BR) - 1, Lq, Lk, wl, wr, lo, hi);
+  const int nb0 = lo / BC, n = hi > lo ? (hi + BC - 1) / BC - nb0 : 0; // key tiles nb0 + [0, n)
+  if (threadIdx.x == 0) {
+    kp_mbar_init(&qfull, 1);
+    for (int s = 0; s < S; s++) {
+      kp_mbar_init(&kfull[s], 1), kp_mbar_init(&vfull[s], 1);
+      kp_mbar_init(&kfree[s], 2), kp_mbar_init(&vfree[s], 2);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  if (threadIdx.x >= 256) { // producer
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
+    if (threadIdx.x == 256) {
+      kp_mbar_expect_tx(&qfull, Q_BYTES);
+      for (int p = 0; p < P; p++) kp_tma_load4(sq + p * Q_PANEL, &tmQ, 64 * p, m0, h, b, &qfull);
+      for (int j = 0; j < n; j++) {
+        const int s = j % S, ph = j / S & 1, k0 = (nb0 + j) * BC;
+        kp_mbar_wait(&kfree[s], ph ^ 1);
+        kp_mbar_expect_tx(&kfull[s], KV_BYTES);
+        for (int p = 0; p < P; p++)
+          kp_tma_load4(sk + s * KV_BYTES + p * KV_PANEL, &tmK, 64 * p, k0, hk, b, &kfull[s]);
+        kp_mbar_wait(&vfree[s], ph ^ 1);
+        kp_mbar_expect_tx(&vfull[s], KV_BYTES);
+        for (int p = 0; p < P; p++)
+          kp_tma_load4(sv + s * KV_BYTES + p * KV_PANEL, &tmV, 64 * p, k0, hk, b, &vfull[s]);
+      }
+    }
+    return;
+  }
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 240;");
+  const int wg = threadIdx.x / 128, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
+  const int t = lane % 4, r0 = m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4;
+  // accumulators of m64nN: this thread's values 4 j + 2 r + e are row i0 + 8 r, column 8 j + 2 t + e
+  float o[D / 2], sc[BC / 2], mrow[2] = {KP_NINF, KP_NINF}, lsum[2] = {0.f, 0.f}, alpha[2];
+  kp_u32 pa[BC / 16][4]; // P as wgmma's A fragments: key step kk is S's n8 blocks 2 kk, 2 kk + 1
+#pragma unroll
+  for (int i = 0; i < D / 2; i++) o[i] = 0.f;
+  // descriptors: address >> 4 in the low bits, so a k16 step within a panel
+  // is + 2 (32 bytes), a panel + its bytes >> 4, a stage + KV_BYTES >> 4
+  const unsigned long long dq = kp_wg_desc(sq + wg * 64 * 128), dk = kp_wg_desc(sk),
+                           dv = kp_wg_desc_mn<KV_PANEL>(sv);
+  auto qk = [&](int s) { // S = Q K^T from stage s
+#pragma unroll
+    for (int kd = 0; kd < D / 16; kd++)
+      kp_wgmma_${ab}_n${bc}(sc, dq + kd / 4 * (Q_PANEL >> 4) + 2 * (kd % 4),
+                           dk + s * (KV_BYTES >> 4) + kd / 4 * (KV_PANEL >> 4) + 2 * (kd % 4),
+                           kd > 0);
+    kp_wg_commit();
+  };
+  auto pv = [&](int s) { // O += P V from stage s
+#pragma unroll
+    for (int kk = 0; kk < BC / 16; kk++)
+      kp_wgmma_${ab}_n${d}_t_rs(o, pa[kk], dv + s * (KV_BYTES >> 4) + kk * (2048 >> 4), 1);
+    kp_wg_commit();
+  };
+  auto to_p = [&]() {
+#pragma unroll
+    for (int kk = 0; kk < BC / 16; kk++)
+#pragma unroll
+      for (int q = 0; q < 4; q++) pa[kk][q] = kp_pair<${T}>::pack(sc[8 * kk + 2 * q], sc[8 * kk + 2 * q + 1]);
+  };
+  auto rescale = [&]() {
+#pragma unroll
+    for (int j = 0; j < D / 8; j++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) o[4 * j + e] *= alpha[e / 2];
+  };
+  auto release = [&](unsigned long long *bar) { if (threadIdx.x % 128 == 0) kp_mbar_arrive(bar); };
+  // PP: warpgroup w issues its matmuls once named barrier 1 + w lets it, then
+  // lets the other go; warpgroup 0 first; n + 1 turns each (OV), the last
+  // one of warpgroup 1 lets nobody go, so every barrier's arrivals match
+  auto turn = [&]() { if (PP) kp_bar_sync(1 + wg, 256); };
+  auto turn_done = [&](bool last) { if (PP && !(wg == 1 && last)) kp_bar_arrive(2 - wg, 256); };
+  if (PP && wg == 1 && n > 0) kp_bar_arrive(1, 256);
+  kp_mbar_wait(&qfull, 0);
+  if (!OV) {
+    for (int j = 0; j < n; j++) {
+      const int s = j % S, ph = j / S & 1;
+      kp_mbar_wait(&kfull[s], ph);
+      kp_wg_fence();
+      qk(s);
+      kp_wg_wait<0>();
+      release(&kfree[s]);
+      kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (nb0 + j) * BC, t, Lq, Lk, wl, wr, scale_log2);
+      rescale();
+      to_p();
+      kp_mbar_wait(&vfull[s], ph);
+      kp_wg_fence();
+      pv(s);
+      kp_wg_wait<0>();
+      release(&vfree[s]);
+    }
+  } else if (n > 0) {
+    kp_mbar_wait(&kfull[0], 0);
+    turn();
+    kp_wg_fence();
+    qk(0);
+    turn_done(false);
+    kp_wg_wait<0>();
+    release(&kfree[0]);
+    kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, nb0 * BC, t, Lq, Lk, wl, wr, scale_log2);
+    to_p(); // O is 0: nothing to rescale
+    for (int j = 1; j < n; j++) {
+      const int s = j % S, ph = j / S & 1, sp = (j - 1) % S, pp = (j - 1) / S & 1;
+      kp_mbar_wait(&kfull[s], ph);
+      kp_mbar_wait(&vfull[sp], pp);
+      turn();
+      kp_wg_fence();
+      qk(s);  // S of tile j
+      pv(sp); // O += P V of tile j - 1
+      turn_done(false);
+      kp_wg_wait<1>();
+      release(&kfree[s]);
+      kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (nb0 + j) * BC, t, Lq, Lk, wl, wr, scale_log2);
+      kp_wg_wait<0>();
+      release(&vfree[sp]);
+      rescale();
+      to_p();
+    }
+    const int sp = (n - 1) % S, pp = (n - 1) / S & 1;
+    kp_mbar_wait(&vfull[sp], pp);
+    turn();
+    kp_wg_fence();
+    pv(sp);
+    turn_done(true);
+    kp_wg_wait<0>();
+    release(&vfree[sp]);
+  }
+  // epilogue: O / l from the registers, LSE
+  ${T} *Ob = O + b * sob + h * soh;
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+    float l = lsum[r];
+    l += __shfl_xor_sync(0xffffffffu, l, 1);
+    l += __shfl_xor_sync(0xffffffffu, l, 2);
+    const float inv = kp_attn_inv(l);
+    const int i = i0 + 8 * r;
+    if (i >= Lq) continue;
+    if (LSE && t == 0) LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(mrow[r] * scale_log2, l);
+#pragma unroll
+    for (int j = 0; j < D / 8; j++)
+      *(kp_u32 *)(Ob + i * sos + 8 * j + 2 * t) =
+          kp_pair<${T}>::pack(o[4 * j + 2 * r] * inv, o[4 * j + 2 * r + 1] * inv);
+  }
+}
+]]
+
+-- p: d (64 or 128), bc (keys a tile), stages, ov, pp, rank.  Form bit 2 (the
+-- op's "no TMA": a stride of 0 over more than one row) is not theirs.
+local function emit_fa3(dt, p)
+  local name = string.format("attention_%s_d%d_wg_128x%d_s%d%s%s", dt, p.d, p.bc, p.stages,
+                             p.ov and "_ov" or "", p.pp and "_pp" or "")
+  local ab = dt == "bf16" and "bf16" or "f16"
+  variant {
+    name = name, dtype = dt, block = 384, align = 16, rank = p.rank, targets = { "sm_90a" },
+    min_sm = 90, max_sm = 90, forms = 3, aux = p.bc,
+    params = { d = p.d, bc = p.bc, stages = p.stages, ov = p.ov, pp = p.pp, rank = p.rank },
+    smem = (128 + 2 * p.stages * p.bc) * p.d * 2 + 1024,
+    tile = { lq = 128, bh = 1 }, min = { d = p.d }, max = { d = p.d },
+    source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
+      name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages,
+      ov = p.ov and "true" or "false", pp = p.pp and "true" or "false",
+      args = subst(ARGS, { T = ctype(dt) }),
+    }),
+  }
+end
+
+for _, dt in ipairs({ "f16", "bf16" }) do
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, ov = true, pp = true, rank = 320 })
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, ov = true, rank = 310 })
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, rank = 300 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, ov = true, pp = true, rank = 320 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, ov = true, rank = 310 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, rank = 300 })
 end
 
 -- ---- any call, any target: the element-aligned fallback ---------------------------

@@ -246,121 +246,6 @@ __device__ __forceinline__ void kp_gemm_tile(int t, int tiles_m, int tiles_n, in
 ]]
 
 -- ---- sm_90a: TMA + wgmma, warp-specialised, persistent --------------------------
-local HOPPER = [[
-#ifndef KP_GEMM_HOPPER
-#define KP_GEMM_HOPPER
-__device__ __forceinline__ kp_u32 kp_smem_addr(const void *p) {
-  return (kp_u32)__cvta_generic_to_shared(p);
-}
-__device__ __forceinline__ void kp_mbar_init(unsigned long long *b, int count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(kp_smem_addr(b)), "r"(count));
-}
-__device__ __forceinline__ void kp_mbar_expect_tx(unsigned long long *b, kp_u32 bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(kp_smem_addr(b)),
-               "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void kp_mbar_arrive(unsigned long long *b) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(kp_smem_addr(b)) : "memory");
-}
-__device__ __forceinline__ void kp_mbar_wait(unsigned long long *b, int parity) {
-  kp_u32 ok = 0;
-  do {
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
-                 " selp.u32 %0, 1, 0, p; }"
-                 : "=r"(ok) : "r"(kp_smem_addr(b)), "r"(parity) : "memory");
-  } while (!ok);
-}
-// box (x = k, y = m or n, z = batch) of the tensor map into shared memory
-__device__ __forceinline__ void kp_tma_load3(void *dst, const kp_tmap *map, int x, int y, int z,
-                                             unsigned long long *bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
-      " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(kp_smem_addr(dst)),
-      "l"((unsigned long long)map), "r"(x), "r"(y), "r"(z), "r"(kp_smem_addr(bar))
-      : "memory");
-}
-// The same box into the same shared-memory offset of every CTA in `mask`
-// (of this CTA's cluster), completing on each one's barrier at `bar`'s offset.
-__device__ __forceinline__ void kp_tma_load3_mc(void *dst, const kp_tmap *map, int x, int y,
-                                                int z, unsigned long long *bar,
-                                                unsigned short mask) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
-      ".multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(kp_smem_addr(dst)),
-      "l"((unsigned long long)map), "r"(x), "r"(y), "r"(z), "r"(kp_smem_addr(bar)), "h"(mask)
-      : "memory");
-}
-__device__ __forceinline__ kp_u32 kp_cluster_rank() {
-  kp_u32 r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
-__device__ __forceinline__ void kp_cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
-}
-// the address of `p`'s counterpart in cluster CTA `r`'s shared memory (generic)
-__device__ __forceinline__ const void *kp_map_rank(const void *p, kp_u32 r) {
-  unsigned long long out;
-  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(out) : "l"((unsigned long long)p), "r"(r));
-  return (const void *)out;
-}
-// arrive on the barrier at `b`'s offset in cluster CTA `cta` (this one
-// included; the default .release.cta semantics, as a cluster-scope release
-// here would make every arrival wait for this thread's memory operations)
-__device__ __forceinline__ void kp_mbar_arrive_in(unsigned long long *b, kp_u32 cta) {
-  asm volatile("{ .reg .b32 ra;\n\tmapa.shared::cluster.u32 ra, %0, %1;\n\t"
-               "mbarrier.arrive.shared::cluster.b64 _, [ra]; }"
-               ::"r"(kp_smem_addr(b)), "r"(cta) : "memory");
-}
-// wgmma shared-memory descriptor: K-major tile of 128-byte rows, 128-byte
-// swizzle (8-row atoms 1024 bytes apart); the k16 step j starts 32*j bytes in.
-__device__ __forceinline__ unsigned long long kp_wg_desc(const void *p) {
-  unsigned long long a = kp_smem_addr(p);
-  return ((a & 0x3FFFF) >> 4) | 1ull << 16 | (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
-}
-// B as (k, n) ("MN-major"): 64-column subtiles of 64 k-rows x 128 bytes, 8 KB
-// apart (LBO), 8-row groups 1024 bytes apart (SBO); a k16 step is 2048 bytes.
-__device__ __forceinline__ unsigned long long kp_wg_desc_mn(const void *p) {
-  unsigned long long a = kp_smem_addr(p);
-  return ((a & 0x3FFFF) >> 4) | (unsigned long long)(8192 >> 4) << 16 |
-         (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
-}
-// a named barrier of `threads` threads (barrier.sync, not bar.sync: that is
-// the .aligned form, which a warp not converged since a branch must not run)
-__device__ __forceinline__ void kp_bar_sync(int id, int threads) {
-  asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-__device__ __forceinline__ void kp_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
-__device__ __forceinline__ void kp_wg_commit() {
-  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-}
-template <int N> __device__ __forceinline__ void kp_wg_wait() {
-  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
-}
-#endif
-]]
-
--- The wgmma call for one k16 step of a 64 x n tile: n/2 accumulator registers
--- per thread, listed one by one (asm operands cannot be arrays).
-local function wgmma_fn(n, ab, tb)
-  local regs, outs = {}, {}
-  for i = 0, n // 2 - 1 do
-    regs[#regs + 1] = "%" .. i
-    outs[#outs + 1] = string.format('"+f"(d[%d])', i)
-  end
-  local na = n // 2
-  return subst([[
-__device__ __forceinline__ void kp_wgmma_${ab}_n${n}${tname}(float *d, unsigned long long da,
-                                                    unsigned long long db, int accumulate) {
-  asm volatile(
-      "{ .reg .pred p; setp.ne.b32 p, %${ip}, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n${n}k16.f32.${ab}.${ab} {${regs}}, %${ia}, %${ib}, p, 1, 1, 0, ${tb}; }"
-      : ${outs}
-      : "l"(da), "l"(db), "r"(accumulate));
-}
-]], { ab = ab, n = n, regs = table.concat(regs, ", "), outs = table.concat(outs, ", "),
-      ia = na, ib = na + 1, ip = na + 2, tb = tb or 0, tname = (tb or 0) == 1 and "_t" or "" })
-end
 
 local WG_KERNEL = [[
 // ${name}: BM x BN tiles (consumer warpgroups: ${roles}), BK = 64, ${stages} stages
@@ -609,7 +494,7 @@ local function emit_wg(dt, p)
     cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
     min = p.min_m and { m = p.min_m } or nil,
     max = (p.max_m or p.max_n) and { m = p.max_m, n = p.max_n } or nil,
-    source = COMMON .. HOPPER .. wgmma_fn(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, {
+    source = COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, {
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       sk = sk, ec = ec,
       es = esize(dt),
@@ -877,24 +762,6 @@ end
 -- epilogue stores element by element.  Slow but never absent: every call of
 -- f16/bf16 has this variant on every target.
 -- mma.sync m16n8k16 and ldmatrix, shared by the fallback and the sm_80+ path
-local SYNC_MMA = [[
-__device__ __forceinline__ void kp_mma16816(float *c, const kp_u32 *a, kp_u32 b0, kp_u32 b1) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.${ab}.${ab}.f32 {%0, %1, %2, %3}, "
-               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-__device__ __forceinline__ void kp_ldsm_x4(kp_u32 *r, const void *p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"((kp_u32)__cvta_generic_to_shared(p)));
-}
-__device__ __forceinline__ void kp_ldsm_x2(kp_u32 *r, const void *p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
-               : "=r"(r[0]), "=r"(r[1]) : "r"((kp_u32)__cvta_generic_to_shared(p)));
-}
-
-]]
 
 local SIMPLE_KERNEL = [[
 // ${name}: B as ${layout}
@@ -938,7 +805,7 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
 #pragma unroll
       for (int mi = 0; mi < 2; mi++)
 #pragma unroll
-        for (int ni = 0; ni < 4; ni++) kp_mma16816(acc + 4 * (mi * 4 + ni), a[mi], bf[ni][0], bf[ni][1]);
+        for (int ni = 0; ni < 4; ni++) kp_mma16816<${T}>(acc + 4 * (mi * 4 + ni), a[mi], bf[ni][0], bf[ni][1]);
     }
     __syncthreads();
   }
@@ -958,8 +825,7 @@ local function emit_simple(dt, form)
   variant {
     name = name, dtype = dt, params = { form = form, rank = -100 }, block = 128,
     forms = form == "nk" and 1 or 2, rank = -100, tile = { m = 64, n = 64, batch = 1 },
-    source = COMMON .. subst(SYNC_MMA, { ab = dt == "bf16" and "bf16" or "f16" })
-      .. subst(SIMPLE_KERNEL, {
+    source = COMMON .. subst(SIMPLE_KERNEL, {
       name = name, T = ctype(dt), es = esize(dt),
       layout = form == "nk" and "(n, k)" or "(k, n)", load_b = load_b,
     }),
@@ -980,16 +846,6 @@ end
 -- with ldmatrix.trans.  16-byte alignment (cp.async's rule); the fragment
 -- epilogue.  Every target from sm_80.
 local MMA_KERNEL = [[
-__device__ __forceinline__ void kp_cp16(void *dst, const void *src, int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(
-                   (kp_u32)__cvta_generic_to_shared(dst)), "l"(src), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void kp_ldsm_x4t(kp_u32 *r, const void *p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"((kp_u32)__cvta_generic_to_shared(p)));
-}
-
 // ${name}: ${bm} x ${bn} x 32, ${stages} stages, B as ${layout}
 extern "C" __global__ void __launch_bounds__(256)
 ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
@@ -1075,7 +931,7 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
       for (int mi = 0; mi < MI; mi++)
 #pragma unroll
         for (int ni = 0; ni < NI; ni++)
-          kp_mma16816(acc + 4 * (mi * NI + ni), af[mi], bf[ni][0], bf[ni][1]);
+          kp_mma16816<${T}>(acc + 4 * (mi * NI + ni), af[mi], bf[ni][0], bf[ni][1]);
     }
   }
   asm volatile("cp.async.wait_group 0;" ::: "memory");
@@ -1093,8 +949,7 @@ local function emit_mma(dt, p, form)
     params = { bm = p.bm, bn = p.bn, stages = p.stages, rank = p.rank, form = form },
     forms = form == "nk" and 1 or 2, rank = p.rank, smem = p.stages * (p.bm + p.bn) * 32 * 2,
     tile = { m = p.bm, n = p.bn, batch = 1 },
-    source = COMMON .. subst(SYNC_MMA, { ab = dt == "bf16" and "bf16" or "f16" })
-      .. subst(MMA_KERNEL, {
+    source = COMMON .. subst(MMA_KERNEL, {
       name = name, T = ctype(dt), es = esize(dt), bm = p.bm, bn = p.bn, stages = p.stages,
       kn = form == "kn" and 1 or 0, layout = form == "nk" and "(n, k)" or "(k, n)",
     }),

@@ -772,3 +772,152 @@ __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T
 // kernel argument (signature kind T); the copy engine reads it through its
 // generic address.
 struct __align__(64) kp_tmap { unsigned long long v[16]; };
+
+// ---- tensor cores, sm_80+: mma.sync, ldmatrix, cp.async ------------------------
+//
+// kp_mma16816<T>: c += a b, mma.sync m16n8k16 with T (kp_bf16, kp_f16) inputs
+// and f32 accumulation; the fragment layouts are spelled out in
+// templates/attention.lua.
+template <class T>
+__device__ __forceinline__ void kp_mma16816(float *c, const kp_u32 *a, kp_u32 b0, kp_u32 b1);
+#define KP_MMA16816(T, AB)                                                                     \
+  template <>                                                                                 \
+  __device__ __forceinline__ void kp_mma16816<T>(float *c, const kp_u32 *a, kp_u32 b0,        \
+                                                 kp_u32 b1) {                                 \
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." AB "." AB ".f32 {%0, %1, %2, %3}, " \
+                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"                              \
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                             \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));             \
+  }
+KP_MMA16816(kp_bf16, "bf16")
+KP_MMA16816(kp_f16, "f16")
+#undef KP_MMA16816
+// ldmatrix m8n8 x4 (.trans: x4t) and x2 from shared memory
+__device__ __forceinline__ void kp_ldsm_x4(kp_u32 *r, const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"((kp_u32)__cvta_generic_to_shared(p)));
+}
+__device__ __forceinline__ void kp_ldsm_x4t(kp_u32 *r, const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"((kp_u32)__cvta_generic_to_shared(p)));
+}
+__device__ __forceinline__ void kp_ldsm_x2(kp_u32 *r, const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+               : "=r"(r[0]), "=r"(r[1]) : "r"((kp_u32)__cvta_generic_to_shared(p)));
+}
+// 16 bytes global -> shared, asynchronously; bytes < 16 zero-fill the rest
+__device__ __forceinline__ void kp_cp16(void *dst, const void *src, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(
+                   (kp_u32)__cvta_generic_to_shared(dst)), "l"(src), "r"(bytes) : "memory");
+}
+
+// ---- sm_90a: TMA, mbarriers, clusters, wgmma -------------------------------------
+//
+// Compiled for sm_90 and up only (their PTX does not exist below).
+#if __CUDA_ARCH__ >= 900
+__device__ __forceinline__ kp_u32 kp_smem_addr(const void *p) {
+  return (kp_u32)__cvta_generic_to_shared(p);
+}
+__device__ __forceinline__ void kp_mbar_init(unsigned long long *b, int count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(kp_smem_addr(b)), "r"(count));
+}
+__device__ __forceinline__ void kp_mbar_expect_tx(unsigned long long *b, kp_u32 bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(kp_smem_addr(b)),
+               "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void kp_mbar_arrive(unsigned long long *b) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(kp_smem_addr(b)) : "memory");
+}
+__device__ __forceinline__ void kp_mbar_wait(unsigned long long *b, int parity) {
+  kp_u32 ok = 0;
+  do {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
+                 " selp.u32 %0, 1, 0, p; }"
+                 : "=r"(ok) : "r"(kp_smem_addr(b)), "r"(parity) : "memory");
+  } while (!ok);
+}
+// box (x = k, y = m or n, z = batch) of the tensor map into shared memory
+__device__ __forceinline__ void kp_tma_load3(void *dst, const kp_tmap *map, int x, int y, int z,
+                                             unsigned long long *bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(kp_smem_addr(dst)),
+      "l"((unsigned long long)map), "r"(x), "r"(y), "r"(z), "r"(kp_smem_addr(bar))
+      : "memory");
+}
+// box (x = column, y = row, z, w) of a 4-d tensor map (attention: head dim,
+// sequence, head, batch)
+__device__ __forceinline__ void kp_tma_load4(void *dst, const kp_tmap *map, int x, int y, int z,
+                                             int w, unsigned long long *bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3, %4, %5}], [%6];" ::"r"(kp_smem_addr(dst)),
+      "l"((unsigned long long)map), "r"(x), "r"(y), "r"(z), "r"(w), "r"(kp_smem_addr(bar))
+      : "memory");
+}
+// The same box into the same shared-memory offset of every CTA in `mask`
+// (of this CTA's cluster), completing on each one's barrier at `bar`'s offset.
+__device__ __forceinline__ void kp_tma_load3_mc(void *dst, const kp_tmap *map, int x, int y,
+                                                int z, unsigned long long *bar,
+                                                unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(kp_smem_addr(dst)),
+      "l"((unsigned long long)map), "r"(x), "r"(y), "r"(z), "r"(kp_smem_addr(bar)), "h"(mask)
+      : "memory");
+}
+__device__ __forceinline__ kp_u32 kp_cluster_rank() {
+  kp_u32 r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ void kp_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+}
+// the address of `p`'s counterpart in cluster CTA `r`'s shared memory (generic)
+__device__ __forceinline__ const void *kp_map_rank(const void *p, kp_u32 r) {
+  unsigned long long out;
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(out) : "l"((unsigned long long)p), "r"(r));
+  return (const void *)out;
+}
+// arrive on the barrier at `b`'s offset in cluster CTA `cta` (this one
+// included; the default .release.cta semantics, as a cluster-scope release
+// here would make every arrival wait for this thread's memory operations)
+__device__ __forceinline__ void kp_mbar_arrive_in(unsigned long long *b, kp_u32 cta) {
+  asm volatile("{ .reg .b32 ra;\n\tmapa.shared::cluster.u32 ra, %0, %1;\n\t"
+               "mbarrier.arrive.shared::cluster.b64 _, [ra]; }"
+               ::"r"(kp_smem_addr(b)), "r"(cta) : "memory");
+}
+// wgmma shared-memory descriptor: K-major tile of 128-byte rows, 128-byte
+// swizzle (8-row atoms 1024 bytes apart); the k16 step j starts 32*j bytes in.
+__device__ __forceinline__ unsigned long long kp_wg_desc(const void *p) {
+  unsigned long long a = kp_smem_addr(p);
+  return ((a & 0x3FFFF) >> 4) | 1ull << 16 | (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
+}
+// An "MN-major" operand (B as (k, n), V as (key, d)): 64-column subtiles of
+// k-rows x 128 bytes, `lbo` bytes apart (LBO: 64 k-rows, 8 KB, for GEMM's B),
+// 8-row groups 1024 bytes apart (SBO); a k16 step is 2048 bytes.
+template <int LBO = 8192> __device__ __forceinline__ unsigned long long kp_wg_desc_mn(const void *p) {
+  unsigned long long a = kp_smem_addr(p);
+  return ((a & 0x3FFFF) >> 4) | (unsigned long long)(LBO >> 4) << 16 |
+         (unsigned long long)(1024 >> 4) << 32 | 1ull << 62;
+}
+// a named barrier of `threads` threads (barrier.sync, not bar.sync: that is
+// the .aligned form, which a warp not converged since a branch must not run)
+__device__ __forceinline__ void kp_bar_sync(int id, int threads) {
+  asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+// arrive at named barrier `id` of `threads` threads without waiting
+__device__ __forceinline__ void kp_bar_arrive(int id, int threads) {
+  asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void kp_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void kp_wg_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void kp_wg_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+#endif

@@ -12,7 +12,8 @@
 **                       sliding windows, a peaky softmax (4x the scale), with
 **                       and without LSE; strides padded, and for variants
 **                       that take less than 16-byte alignment, odd pads and
-**                       pointers one element off
+**                       pointers one element off (KP_TEST_ONLY=<text>: only
+**                       the variants whose name contains it, for sanitizer runs)
 **   any_call/<dt>       the selection (nothing forced) at odd head dims and
 **                       element alignment: every valid call has a variant
 **   rejects_write_nothing  bad calls on real buffers leave O and LSE as they were
@@ -146,6 +147,7 @@ static const acase CASES[] = {
     {"window (0, 0): the diagonal key only", 1, 1, 1, 70, 90, 0, 0, 0, 1.0, 0, 1},
     {"peaky: 4x scale", 1, 2, 2, 65, 513, 0, -1, -1, 4.0, 0, 1},
     {"window (3, -1) Lq > Lk", 2, 2, 1, 90, 20, 0, 3, -1, 1.0, 1, 1},
+    {"GQA causal, several 128-row and key tiles", 1, 4, 2, 300, 1000, 1, -1, -1, 1.0, 0, 1},
 };
 #define NCASES ((int)(sizeof CASES / sizeof CASES[0]))
 
@@ -327,10 +329,15 @@ START_TEST(test_every_variant) {
   gpu g;
   gpu_open(&g, name, _i);
   const kpk_pack *pk = &g.ctx->pack;
-  int variants = 0;
+  int variants = 0, skipped = 0;
+  const char *only = getenv("KP_TEST_ONLY"); /* as in check_gemm_gpu.c: sanitizer runs */
   for (uint32_t vi = 0; vi < pk->n_entries; vi++) {
     const kpk_entry *e = &pk->entries[vi];
     if (kp_family_from_name(e->family) != KP_FAM_ATTENTION || e->dtype != (uint32_t)dt) continue;
+    if (only && *only && !strstr(e->name, only)) {
+      skipped++;
+      continue;
+    }
     const int narrow = e->align < 16; /* odd pads and shifted pointers too */
     int ran = 0;
     for (int h = 0; h < NHDIMS; h++) {
@@ -345,6 +352,7 @@ START_TEST(test_every_variant) {
     if (ran) variants++;
     else fprintf(stderr, "  note: %s took none of the cases on this device\n", e->name);
   }
+  if (skipped) fprintf(stderr, "%s: %d variants left out (KP_TEST_ONLY=%s)\n", name, skipped, only);
   ck_assert_msg(variants > 0, "no %s attention variant ran", kp_dtype_name(dt));
   gpu_close(&g);
 }

@@ -1,9 +1,9 @@
 /*
 ** check_sass.c -- what the built gemm cubins contain, read with cuobjdump
-** -sass (no GPU needed): every gemm variant whose name has "_wg_" issues
-** HGMMA (wgmma reached the tensor cores instead of being lowered away),
-** every one with "_mma_" or "_gemv_" HMMA (mma.sync; checked on every cubin target, not
-** only sm_80), every attention variant but the `_simple` fallback HMMA too,
+** -sass (no GPU needed): every gemm and attention variant whose name has
+** "_wg_" issues HGMMA (wgmma reached the tensor cores instead of being lowered
+** away), every one with "_mma_" or "_gemv_" HMMA (mma.sync; checked on every cubin target, not
+** only sm_80), every other attention variant but the `_simple` fallback HMMA,
 ** and no gemm or attention variant touches local memory (LDL/STL: spills
 ** or a register array indexed at run time), whatever ptxas reported.
 ** ("_fma_" variants, the (k, n) GEMV, run on the CUDA cores by design.)
@@ -193,7 +193,7 @@ START_TEST(test_gemm_sass) {
       else if ((strstr(e->name, "_mma_") || strstr(e->name, "_gemv_")) && !s.hmma)
         snprintf(why, sizeof why, "an mma.sync (_mma_/_gemv_) variant without HMMA (%d "
                  "instructions)", s.instrs);
-      else if (attn && !strstr(e->name, "_simple") && !s.hmma)
+      else if (attn && !strstr(e->name, "_simple") && !strstr(e->name, "_wg_") && !s.hmma)
         snprintf(why, sizeof why, "an mma.sync attention variant without HMMA (%d instructions)",
                  s.instrs);
       else if (s.ldl || s.stl)
