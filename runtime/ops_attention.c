@@ -244,14 +244,14 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
             sv[3] = {d->v_stride_batch, d->v_stride_seq, d->v_stride_head},
             so[3] = {d->o_stride_batch, d->o_stride_seq, d->o_stride_head};
   int lq = (int)d->len_q, lk = (int)d->len_k, hq = (int)d->heads_q, hkv = (int)d->heads_kv,
-      hd = (int)d->head_dim, iwl = (int)wl, iwr = (int)wr;
+      hd = (int)d->head_dim, iwl = (int)wl, iwr = (int)wr, nb = (int)d->batch;
   float *lse = d->lse;
   CUtensorMap tm[3];
   memset(tm, 0, sizeof tm);
   void *args[] = {&q,     &sq[0], &sq[1], &sq[2], &k,   &sk[0], &sk[1], &sk[2],
                   &v,     &sv[0], &sv[1], &sv[2], &o,   &so[0], &so[1], &so[2],
                   &lse,   &lq,    &lk,    &hq,    &hkv, &hd,    &iwl,   &iwr,
-                  &scale_log2, &tm[0], &tm[1], &tm[2]};
+                  &nb,    &scale_log2, &tm[0], &tm[1], &tm[2]};
   kp_slot s;
   int pushed;
   kp_status st = kp_launch_begin(ctx, &call, args, stream, &s, &pushed);

@@ -7,7 +7,8 @@
 --    const T *K, long long skb, long long sks, long long skh,
 --    const T *V, long long svb, long long svs, long long svh,
 --    T *O, long long sob, long long sos, long long soh,
---    float *LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr, float scale_log2)
+--    float *LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr, int batch,
+--    float scale_log2, const __grid_constant__ kp_tmap tmQ, tmK, tmV)
 -- Q, O: element (b, i, h, d) at b*s?b + i*s?s + h*s?h + d (query row i < Lq,
 -- head h < Hq); K, V: (b, j, h / (Hq / Hkv), d), key j < Lk; any layout through
 -- the strides, the head dim contiguous.  LSE (or NULL): f32 (batch, Hq, Lq),
@@ -18,9 +19,11 @@
 -- Lk <= 2^29 and wl < Lk, wr < Lq, so every sum below fits an int).  A row
 -- with no visible key gets O = 0 and LSE = -inf.
 -- Dimensions: lq, lk (pow2 buckets), bh = batch * Hq (pow2) and d (exact).
--- The grid is ceil(Lq / BR) * batch * Hq blocks (tile lq = BR, bh = 1): the
--- query tiles of one head adjacent (they share K and V in L2), the last tile
--- first under a right bound (causal: it has the most keys).
+-- The grid is ceil(Lq / BR) * batch * Hq blocks (tile lq = BR, bh = 1; the
+-- persistent sm_90a variants: at most one a SM, each looping over tiles
+-- blockIdx.x + k gridDim.x): the query tiles of one head adjacent (they
+-- share K and V in L2), the last tile first under a right bound (causal: it
+-- has the most keys).
 --
 -- The variant families:
 -- - `attention_<dt>_d<D>_<BR>x<BC>_w<W>_s<S>[_qs]` (every target from sm_80
@@ -43,7 +46,7 @@
 family {
   name = "attention",
   dims = "lq:pow2,lk:pow2,bh:pow2,d",
-  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,f,T,T,T",
+  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,T,T,T",
 }
 
 local ARGS = [[
@@ -52,7 +55,7 @@ const ${T} *__restrict__ Q, long long sqb, long long sqs, long long sqh,
         const ${T} *__restrict__ V, long long svb, long long svs, long long svh,
         ${T} *__restrict__ O, long long sob, long long sos, long long soh,
         float *__restrict__ LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr,
-        float scale_log2, const __grid_constant__ kp_tmap tmQ,
+        int batch, float scale_log2, const __grid_constant__ kp_tmap tmQ,
         const __grid_constant__ kp_tmap tmK, const __grid_constant__ kp_tmap tmV]]
 
 -- ---- shared device code ----------------------------------------------------------
@@ -78,11 +81,12 @@ __device__ __forceinline__ bool kp_attn_hidden(int i, int j, int Lq, int Lk, int
   const int rel = j - i - (Lk - Lq);
   return j >= Lk || (wr >= 0 && rel > wr) || (wl >= 0 && rel < -wl);
 }
-// blockIdx.x -> batch b, head h, query tile tm (file comment: the grid)
-__device__ __forceinline__ void kp_attn_tile(int br, int Lq, int Hq, int wr, int &b, int &h,
-                                             int &tm) {
-  const int tiles = (Lq + br - 1) / br, bh = blockIdx.x / tiles;
-  tm = blockIdx.x - bh * tiles;
+// tile index (blockIdx.x, or a persistent kernel's) -> batch b, head h,
+// query tile tm (file comment: the grid)
+__device__ __forceinline__ void kp_attn_tile(int idx, int br, int Lq, int Hq, int wr, int &b,
+                                             int &h, int &tm) {
+  const int tiles = (Lq + br - 1) / br, bh = idx / tiles;
+  tm = idx - bh * tiles;
   if (wr >= 0) tm = tiles - 1 - tm;
   b = bh / Hq;
   h = bh - b * Hq;
@@ -147,7 +151,7 @@ ${name}(${args}) {
   ${T} *sv = sk + S * BC * D;    // [S][BC][D]
   auto at = [](int r, int c) { return r * D + 8 * (c ^ (r & 7)); }; // chunk c of row r
   int b, h, tm;
-  kp_attn_tile(BR, Lq, Hq, wr, b, h, tm);
+  kp_attn_tile(blockIdx.x, BR, Lq, Hq, wr, b, h, tm);
   const int hk = h / (Hq / Hkv), m0 = tm * BR;
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
   const int wr0 = 16 * MI * w;   // this warp's first row in the tile: rows wr0 + 16 mi + [0, 16)
@@ -368,12 +372,16 @@ end
 -- accumulator registers, O += P V with wgmma m64n<D>k16 taking P from
 -- registers (S's accumulator layout is the A fragment's, as with mma.sync)
 -- and V as an MN-major B (panels BC x 128 bytes apart).
--- `_ov`: software-pipelined as FlashAttention-3 does it: S of tile j and
--- P V of tile j - 1 are issued together, and tile j's softmax runs while
--- that P V is in flight (O is rescaled once it has retired).
--- `_pp`: and the two consumers take turns issuing their matmuls (named
--- barriers 1 and 2, "ping-pong"), so that one's softmax overlaps the
--- other's matmuls.
+-- Software-pipelined as FlashAttention-3 does it: S of tile j and P V of
+-- tile j - 1 are issued together, and tile j's softmax runs while that P V
+-- is in flight (O is rescaled once it has retired).  `_pp`: and the two
+-- consumers take turns issuing their matmuls (named barriers 1 and 2,
+-- "ping-pong"), so that one's softmax overlaps the other's matmuls.
+-- A CTA loops over its query tiles (blockIdx.x + k gridDim.x, in the
+-- grid's order: one, unless persistent, `_p`: a CTA an SM); the producer
+-- loads the next tile's Q as soon as the last S = Q K^T of the current one
+-- has retired, and its K and V as stages free up, while the consumers
+-- finish and store the current one.
 local FA3_KERNEL = [[
 // The mask on a tile of S (this thread's values 4 j + 2 r + e: row i0 + 8 r,
 // key n0 + 8 j + 2 t + e) where it straddles a bound of the warpgroup's rows
@@ -386,12 +394,22 @@ __device__ __forceinline__ void kp_fa3_softmax(float *sc, float *mrow, float *ls
   const int off = Lk - Lq;
   if (n0 + BC > Lk || (wr >= 0 && n0 + BC - 1 > r0 + off + wr) ||
       (wl >= 0 && n0 < r0 + 63 + off - wl)) {
+    // row r sees the keys [lo[r], hi[r]) (kp_attn_hidden's rule), as offsets
+    // from this thread's first column n0 + 2 t
+    int lo[2], hi[2];
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+      const int i = i0 + 8 * r;
+      lo[r] = (wl >= 0 ? i + off - wl : -(1 << 30)) - n0 - 2 * t;
+      hi[r] = (wr >= 0 ? min(Lk, i + off + wr + 1) : Lk) - n0 - 2 * t;
+    }
 #pragma unroll
     for (int j = 0; j < BC / 8; j++)
 #pragma unroll
-      for (int e = 0; e < 4; e++)
-        if (kp_attn_hidden(i0 + 8 * (e / 2), n0 + 8 * j + 2 * t + e % 2, Lq, Lk, wl, wr))
-          sc[4 * j + e] = KP_NINF;
+      for (int e = 0; e < 4; e++) {
+        const int c = 8 * j + e % 2;
+        if (c < lo[e / 2] || c >= hi[e / 2]) sc[4 * j + e] = KP_NINF;
+      }
   }
 #pragma unroll
   for (int r = 0; r < 2; r++) { // row r spread over a quad of lanes
@@ -416,26 +434,29 @@ __device__ __forceinline__ void kp_fa3_softmax(float *sc, float *mrow, float *ls
 }
 
 // ${name}: 128 query rows (2 consumer warpgroups of 64) x ${bc}-key tiles, head dim ${d},
-// ${stages} K and V stages loaded through TMA by a producer warpgroup
+// ${stages} K and V stages loaded through TMA by a producer warpgroup; persistent
 extern "C" __global__ void __launch_bounds__(384, 1)
 ${name}(${args}) {
   constexpr int D = ${d}, BR = 128, BC = ${bc}, S = ${stages}, P = D / 64;
-  constexpr bool OV = ${ov}, PP = ${pp}; // (file comment)
+  constexpr bool PP = ${pp}; // (file comment)
   constexpr int Q_PANEL = BR * 128, KV_PANEL = BC * 128; // bytes: 64 columns of all rows
   constexpr int Q_BYTES = P * Q_PANEL, KV_BYTES = P * KV_PANEL;
-  __shared__ __align__(8) unsigned long long qfull, kfull[S], vfull[S], kfree[S], vfree[S];
+  __shared__ __align__(8) unsigned long long qfull, qfree, kfull[S], vfull[S], kfree[S], vfree[S];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte alignment
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
   unsigned char *sq = smem, *sk = sq + Q_BYTES, *sv = sk + S * KV_BYTES;
-  int b, h, tm;
-  kp_attn_tile(BR, Lq, Hq, wr, b, h, tm);
-  const int hk = h / (Hq / Hkv), m0 = tm * BR;
-  int lo, hi;
-  kp_attn_keys(m0, min(Lq, m0 + BR) - 1, Lq, Lk, wl, wr, lo, hi);
-  const int nb0 = lo / BC, n = hi > lo ? (hi + BC - 1) / BC - nb0 : 0; // key tiles nb0 + [0, n)
+  const int total = (Lq + BR - 1) / BR * batch * Hq;
+  // tile k of this CTA: blockIdx.x + k gridDim.x; its keys: tiles nb0 + [0, n)
+  auto tile = [&](int idx, int &b, int &h, int &m0, int &nb0, int &n) {
+    int tm, lo, hi;
+    kp_attn_tile(idx, BR, Lq, Hq, wr, b, h, tm);
+    m0 = tm * BR;
+    kp_attn_keys(m0, min(Lq, m0 + BR) - 1, Lq, Lk, wl, wr, lo, hi);
+    nb0 = lo / BC, n = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
+  };
   if (threadIdx.x == 0) {
-    kp_mbar_init(&qfull, 1);
+    kp_mbar_init(&qfull, 1), kp_mbar_init(&qfree, 2);
     for (int s = 0; s < S; s++) {
       kp_mbar_init(&kfull[s], 1), kp_mbar_init(&vfull[s], 1);
       kp_mbar_init(&kfree[s], 2), kp_mbar_init(&vfree[s], 2);
@@ -446,30 +467,35 @@ ${name}(${args}) {
   if (threadIdx.x >= 256) { // producer
     asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
     if (threadIdx.x == 256) {
-      kp_mbar_expect_tx(&qfull, Q_BYTES);
-      for (int p = 0; p < P; p++) kp_tma_load4(sq + p * Q_PANEL, &tmQ, 64 * p, m0, h, b, &qfull);
-      for (int j = 0; j < n; j++) {
-        const int s = j % S, ph = j / S & 1, k0 = (nb0 + j) * BC;
-        kp_mbar_wait(&kfree[s], ph ^ 1);
-        kp_mbar_expect_tx(&kfull[s], KV_BYTES);
-        for (int p = 0; p < P; p++)
-          kp_tma_load4(sk + s * KV_BYTES + p * KV_PANEL, &tmK, 64 * p, k0, hk, b, &kfull[s]);
-        kp_mbar_wait(&vfree[s], ph ^ 1);
-        kp_mbar_expect_tx(&vfull[s], KV_BYTES);
-        for (int p = 0; p < P; p++)
-          kp_tma_load4(sv + s * KV_BYTES + p * KV_PANEL, &tmV, 64 * p, k0, hk, b, &vfull[s]);
+      int it = 0; // K/V tiles loaded so far: stage it % S, round it / S
+      for (int idx = blockIdx.x, k = 0; idx < total; idx += gridDim.x, k++) {
+        int b, h, m0, nb0, n;
+        tile(idx, b, h, m0, nb0, n);
+        const int hk = h / (Hq / Hkv);
+        kp_mbar_wait(&qfree, (k & 1) ^ 1);
+        kp_mbar_expect_tx(&qfull, Q_BYTES);
+        for (int p = 0; p < P; p++) kp_tma_load4(sq + p * Q_PANEL, &tmQ, 64 * p, m0, h, b, &qfull);
+        for (int j = 0; j < n; j++, it++) {
+          const int s = it % S, ph = it / S & 1, k0 = (nb0 + j) * BC;
+          kp_mbar_wait(&kfree[s], ph ^ 1);
+          kp_mbar_expect_tx(&kfull[s], KV_BYTES);
+          for (int p = 0; p < P; p++)
+            kp_tma_load4(sk + s * KV_BYTES + p * KV_PANEL, &tmK, 64 * p, k0, hk, b, &kfull[s]);
+          kp_mbar_wait(&vfree[s], ph ^ 1);
+          kp_mbar_expect_tx(&vfull[s], KV_BYTES);
+          for (int p = 0; p < P; p++)
+            kp_tma_load4(sv + s * KV_BYTES + p * KV_PANEL, &tmV, 64 * p, k0, hk, b, &vfull[s]);
+        }
       }
     }
     return;
   }
   asm volatile("setmaxnreg.inc.sync.aligned.u32 240;");
   const int wg = threadIdx.x / 128, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
-  const int t = lane % 4, r0 = m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4;
+  const int t = lane % 4;
   // accumulators of m64nN: this thread's values 4 j + 2 r + e are row i0 + 8 r, column 8 j + 2 t + e
-  float o[D / 2], sc[BC / 2], mrow[2] = {KP_NINF, KP_NINF}, lsum[2] = {0.f, 0.f}, alpha[2];
+  float o[D / 2], sc[BC / 2], mrow[2], lsum[2], alpha[2];
   kp_u32 pa[BC / 16][4]; // P as wgmma's A fragments: key step kk is S's n8 blocks 2 kk, 2 kk + 1
-#pragma unroll
-  for (int i = 0; i < D / 2; i++) o[i] = 0.f;
   // descriptors: address >> 4 in the low bits, so a k16 step within a panel
   // is + 2 (32 bytes), a panel + its bytes >> 4, a stage + KV_BYTES >> 4
   const unsigned long long dq = kp_wg_desc(sq + wg * 64 * 128), dk = kp_wg_desc(sk),
@@ -502,111 +528,123 @@ ${name}(${args}) {
   };
   auto release = [&](unsigned long long *bar) { if (threadIdx.x % 128 == 0) kp_mbar_arrive(bar); };
   // PP: warpgroup w issues its matmuls once named barrier 1 + w lets it, then
-  // lets the other go; warpgroup 0 first; n + 1 turns each (OV), the last
-  // one of warpgroup 1 lets nobody go, so every barrier's arrivals match
+  // lets the other go; warpgroup 0 first, and at the end it takes the turn
+  // warpgroup 1's last one gave it, so that every barrier's arrivals match
   auto turn = [&]() { if (PP) kp_bar_sync(1 + wg, 256); };
-  auto turn_done = [&](bool last) { if (PP && !(wg == 1 && last)) kp_bar_arrive(2 - wg, 256); };
-  if (PP && wg == 1 && n > 0) kp_bar_arrive(1, 256);
-  kp_mbar_wait(&qfull, 0);
-  if (!OV) {
-    for (int j = 0; j < n; j++) {
-      const int s = j % S, ph = j / S & 1;
-      kp_mbar_wait(&kfull[s], ph);
+  auto turn_done = [&]() { if (PP) kp_bar_arrive(2 - wg, 256); };
+  if (PP && wg == 1) kp_bar_arrive(1, 256);
+  int it = 0; // K/V tiles consumed so far, as the producer counts them
+  for (int idx = blockIdx.x, k = 0; idx < total; idx += gridDim.x, k++) {
+    int b, h, m0, nb0, n;
+    tile(idx, b, h, m0, nb0, n);
+    const int r0 = m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
+    mrow[0] = mrow[1] = KP_NINF, lsum[0] = lsum[1] = 0.f;
+#pragma unroll
+    for (int i = 0; i < D / 2; i++) o[i] = 0.f;
+    kp_mbar_wait(&qfull, k & 1);
+    if (n == 0) release(&qfree);
+    else {
+      // S of tile 0 ...
+      kp_mbar_wait(&kfull[it % S], it / S & 1);
+      turn();
       kp_wg_fence();
-      qk(s);
+      qk(it % S);
+      turn_done();
       kp_wg_wait<0>();
-      release(&kfree[s]);
-      kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (nb0 + j) * BC, t, Lq, Lk, wl, wr, scale_log2);
-      rescale();
-      to_p();
-      kp_mbar_wait(&vfull[s], ph);
-      kp_wg_fence();
-      pv(s);
-      kp_wg_wait<0>();
-      release(&vfree[s]);
-    }
-  } else if (n > 0) {
-    kp_mbar_wait(&kfull[0], 0);
-    turn();
-    kp_wg_fence();
-    qk(0);
-    turn_done(false);
-    kp_wg_wait<0>();
-    release(&kfree[0]);
-    kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, nb0 * BC, t, Lq, Lk, wl, wr, scale_log2);
-    to_p(); // O is 0: nothing to rescale
-    for (int j = 1; j < n; j++) {
-      const int s = j % S, ph = j / S & 1, sp = (j - 1) % S, pp = (j - 1) / S & 1;
-      kp_mbar_wait(&kfull[s], ph);
+      release(&kfree[it % S]);
+      if (n == 1) release(&qfree);
+      kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, nb0 * BC, t, Lq, Lk, wl, wr, scale_log2);
+      to_p(); // O is 0: nothing to rescale
+      // ... then S of tile j with P V of tile j - 1, the softmax of j while P V runs ...
+      for (int j = 1; j < n; j++) {
+        const int s = (it + j) % S, ph = (it + j) / S & 1, sp = (it + j - 1) % S,
+                  pp = (it + j - 1) / S & 1;
+        kp_mbar_wait(&kfull[s], ph);
+        kp_mbar_wait(&vfull[sp], pp);
+        turn();
+        kp_wg_fence();
+        qk(s);
+        pv(sp);
+        turn_done();
+        kp_wg_wait<1>();
+        release(&kfree[s]);
+        if (j == n - 1) release(&qfree); // Q's last reader has retired
+        kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (nb0 + j) * BC, t, Lq, Lk, wl, wr,
+                           scale_log2);
+        kp_wg_wait<0>();
+        release(&vfree[sp]);
+        rescale();
+        to_p();
+      }
+      // ... and P V of the last tile
+      const int sp = (it + n - 1) % S, pp = (it + n - 1) / S & 1;
       kp_mbar_wait(&vfull[sp], pp);
       turn();
       kp_wg_fence();
-      qk(s);  // S of tile j
-      pv(sp); // O += P V of tile j - 1
-      turn_done(false);
-      kp_wg_wait<1>();
-      release(&kfree[s]);
-      kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (nb0 + j) * BC, t, Lq, Lk, wl, wr, scale_log2);
+      pv(sp);
+      turn_done();
       kp_wg_wait<0>();
       release(&vfree[sp]);
-      rescale();
-      to_p();
+      it += n;
     }
-    const int sp = (n - 1) % S, pp = (n - 1) / S & 1;
-    kp_mbar_wait(&vfull[sp], pp);
-    turn();
-    kp_wg_fence();
-    pv(sp);
-    turn_done(true);
-    kp_wg_wait<0>();
-    release(&vfree[sp]);
-  }
-  // epilogue: O / l from the registers, LSE
-  ${T} *Ob = O + b * sob + h * soh;
+    // epilogue: O / l from the registers, LSE (the producer loads the next tile meanwhile)
+    ${T} *Ob = O + b * sob + h * soh;
 #pragma unroll
-  for (int r = 0; r < 2; r++) {
-    float l = lsum[r];
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    l += __shfl_xor_sync(0xffffffffu, l, 2);
-    const float inv = kp_attn_inv(l);
-    const int i = i0 + 8 * r;
-    if (i >= Lq) continue;
-    if (LSE && t == 0) LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(mrow[r] * scale_log2, l);
+    for (int r = 0; r < 2; r++) {
+      float l = lsum[r];
+      l += __shfl_xor_sync(0xffffffffu, l, 1);
+      l += __shfl_xor_sync(0xffffffffu, l, 2);
+      const float inv = kp_attn_inv(l);
+      const int i = i0 + 8 * r;
+      if (i >= Lq) continue;
+      if (LSE && t == 0) LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(mrow[r] * scale_log2, l);
 #pragma unroll
-    for (int j = 0; j < D / 8; j++)
-      *(kp_u32 *)(Ob + i * sos + 8 * j + 2 * t) =
-          kp_pair<${T}>::pack(o[4 * j + 2 * r] * inv, o[4 * j + 2 * r + 1] * inv);
+      for (int j = 0; j < D / 8; j++)
+        *(kp_u32 *)(Ob + i * sos + 8 * j + 2 * t) =
+            kp_pair<${T}>::pack(o[4 * j + 2 * r] * inv, o[4 * j + 2 * r + 1] * inv);
+    }
   }
+  if (PP && wg == 0) kp_bar_sync(1, 256);
 }
 ]]
 
--- p: d (64 or 128), bc (keys a tile), stages, ov, pp, rank.  Form bit 2 (the
--- op's "no TMA": a stride of 0 over more than one row) is not theirs.
+-- p: d (64 or 128), bc (keys a tile), stages, pp, persistent, rank.  Form
+-- bit 1 (the op's "no TMA": a stride of 0 over more than one row) is not
+-- theirs, nor, for the persistent ones (`_p`), bit 0 (a mask): a CTA's
+-- static share of causal tiles, taken blockIdx.x + k gridDim.x in the
+-- grid's order, can be 3x another's (16K causal: 444 TF against 675 with
+-- the hardware's own scheduling of one tile a CTA, H100).
 local function emit_fa3(dt, p)
   local name = string.format("attention_%s_d%d_wg_128x%d_s%d%s%s", dt, p.d, p.bc, p.stages,
-                             p.ov and "_ov" or "", p.pp and "_pp" or "")
+                             p.pp and "_pp" or "", p.persistent and "_p" or "")
   local ab = dt == "bf16" and "bf16" or "f16"
   variant {
     name = name, dtype = dt, block = 384, align = 16, rank = p.rank, targets = { "sm_90a" },
-    min_sm = 90, max_sm = 90, forms = 3, aux = p.bc,
-    params = { d = p.d, bc = p.bc, stages = p.stages, ov = p.ov, pp = p.pp, rank = p.rank },
+    min_sm = 90, max_sm = 90, forms = p.persistent and 1 or 3, aux = p.bc,
+    persistent = p.persistent and 1 or nil,
+    params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
+               rank = p.rank },
     smem = (128 + 2 * p.stages * p.bc) * p.d * 2 + 1024,
     tile = { lq = 128, bh = 1 }, min = { d = p.d }, max = { d = p.d },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages,
-      ov = p.ov and "true" or "false", pp = p.pp and "true" or "false",
+      pp = p.pp and "true" or "false",
       args = subst(ARGS, { T = ctype(dt) }),
     }),
   }
 end
 
 for _, dt in ipairs({ "f16", "bf16" }) do
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, ov = true, pp = true, rank = 320 })
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, ov = true, rank = 310 })
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, rank = 300 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, ov = true, pp = true, rank = 320 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, ov = true, rank = 310 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, rank = 300 })
+  -- H100, bf16, 16 heads, batch x seq = 16K (bench/RESULTS.md): persistent
+  -- for calls without a mask (d128 1K: 540 against 495 TF, d64 1K: 382
+  -- against 331); ping-pong within 1% of without at d128, up to 6% ahead
+  -- at d64 causal, behind when persistent: not there
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, persistent = true, rank = 330 })
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, pp = true, rank = 320 })
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, rank = 310 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, persistent = true, rank = 330 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, pp = true, rank = 320 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, rank = 310 })
 end
 
 -- ---- any call, any target: the element-aligned fallback ---------------------------
@@ -621,7 +659,7 @@ ${name}(${args}) {
   constexpr int BR = 16, BC = 32, RPW = 4, DMAX = 256, LDS = DMAX + 2, DL = DMAX / 32;
   __shared__ ${T} sq[BR][LDS], sk[BC][LDS], sv[BC][LDS];
   int b, h, tm;
-  kp_attn_tile(BR, Lq, Hq, wr, b, h, tm);
+  kp_attn_tile(blockIdx.x, BR, Lq, Hq, wr, b, h, tm);
   const int hk = h / (Hq / Hkv), m0 = tm * BR, tid = threadIdx.x, lane = tid % 32, w = tid / 32;
   const ${T} *Qb = Q + b * sqb + h * sqh, *Kb = K + b * skb + hk * skh, *Vb = V + b * svb + hk * svh;
   const ${T} zero = kp_from_f32<${T}>(0.f);
