@@ -16,7 +16,9 @@ TFLOP/s count 4 * batch * heads * seq^2 * dim (two matmuls), halved for
 causal, as FlashAttention's benchmarks do.  The ratios are SDPA's time over
 kernpack's (> 1: kernpack faster); the bars are >= 1.0x cuDNN at every shape
 and never below 1.3x flash.  A backend this torch or GPU lacks is shown as
-n/a.  Also a decode row (seq_q 1, seq_k 32K, 32 query / 8 KV heads, batch 8).
+n/a.  Also decode rows (seq_q 1, seq_k 32K, 32 query / 8 KV heads, batch 8 and
+1; their bar is the best SDPA backend, SDPA's memory-efficient one included,
+and GB/s counts K and V read once).  --decode-only: just those.
 
     python3 bench/attn_bench.py [--json out.json] [--dtypes bf16,f16] [--reps 20]
 """
@@ -81,7 +83,8 @@ def sdpa_backends():
     except ImportError:
         return {}
     out = {}
-    for name, attr in (("flash", "FLASH_ATTENTION"), ("cudnn", "CUDNN_ATTENTION")):
+    for name, attr in (("flash", "FLASH_ATTENTION"), ("cudnn", "CUDNN_ATTENTION"),
+                       ("efficient", "EFFICIENT_ATTENTION")):
         if hasattr(SDPBackend, attr):
             out[name] = lambda be=getattr(SDPBackend, attr): sdpa_kernel(be)
     return out
@@ -133,6 +136,10 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps):
     return row
 
 
+def row_bytes(dt):
+    return torch.tensor([], dtype=dt).element_size()
+
+
 def fmt(row, key, spec, na="n/a"):
     return format(row[key], spec) if key in row else format(na, ">" + spec.split(".")[0].lstrip(">"))
 
@@ -147,6 +154,7 @@ def main():
     ap.add_argument("--tokens", type=int, default=16384, help="batch x seq")
     ap.add_argument("--heads", type=int, default=16)
     ap.add_argument("--no-decode", action="store_true")
+    ap.add_argument("--decode-only", action="store_true")
     ap.add_argument("--json")
     o = ap.parse_args()
     torch.manual_seed(0)
@@ -163,12 +171,12 @@ def main():
     res = {"device": dev, "torch": torch.__version__, "date": f"{datetime.datetime.utcnow():%Y-%m-%d}",
            "perf": []}
     shapes = []
-    for d in (int(x) for x in o.dims.split(",")):
+    for d in (int(x) for x in ("" if o.decode_only else o.dims).split(",") if x):
         for s in (int(x) for x in o.seqs.split(",")):
             for causal in (False, True):
                 shapes.append((max(1, o.tokens // s), o.heads, o.heads, s, s, d, causal))
     if not o.no_decode:
-        shapes.append((8, 32, 8, 1, 32768, 128, False))
+        shapes += [(8, 32, 8, 1, 32768, 128, False), (1, 32, 8, 1, 32768, 128, False)]
     print(f"{'dtype':5s} {'batch':>5s} {'hq/hkv':>6s} {'seq_q':>6s} {'seq_k':>6s} {'dim':>4s} "
           f"{'causal':>6s} | {'kp us':>9s} {'TF':>6s} | {'flash us':>9s} {'TF':>6s} {'ratio':>6s} | "
           f"{'cudnn us':>9s} {'TF':>6s} {'ratio':>6s} | err")
@@ -191,6 +199,14 @@ def main():
                   f"{fmt(row, 'vs_flash', '5.2f')}x | {fmt(row, 'cudnn_us', '9.1f')} "
                   f"{fmt(row, 'cudnn_TF', '6.1f')} {fmt(row, 'vs_cudnn', '5.2f')}x | "
                   f"{'n/a' if err is None else format(err, '.1e')}")
+            if lq == 1:  # decode: bytes of K and V over time, and the best backend
+                gbs = 2 * b * lk * hkv * d * row_bytes(dt) / row["kp_us"] / 1e3
+                best = min((row[k] for k in row if k.endswith("_us") and k != "kp_us"), default=None)
+                row["kp_GBs"] = gbs
+                row["vs_best"] = best / row["kp_us"] if best else None
+                print(f"      decode: kernpack {gbs:.0f} GB/s of K and V; "
+                      + (f"{row['vs_best']:.2f}x the best SDPA backend" if best else "no SDPA backend")
+                      + (f" (efficient {row['efficient_us']:.1f} us)" if "efficient_us" in row else ""))
     if o.json:
         with open(o.json, "w") as f:
             json.dump(res, f, indent=1)

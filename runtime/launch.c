@@ -146,6 +146,14 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
                         __LINE__);
     }
   }
+  if (e->cluster > 8) { /* past the portable cluster size (H100: up to 16) */
+    r = d->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    if (r != CUDA_SUCCESS) {
+      d->cuModuleUnload(m);
+      return kp_cu_fail(ctx, r, "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)", __FILE__,
+                        __LINE__);
+    }
+  }
   ctx->modules[i] = m;
   ctx->funcs[i] = f;
   kp_log(ctx, KP_LOG_DEBUG, "loaded %s (%s) from %s", e->name, e->is_ptx ? "PTX" : "cubin",

@@ -98,6 +98,21 @@ __device__ __forceinline__ float kp_attn_inv(float l) { return l > 0.f ? 1.f / l
 __device__ __forceinline__ float kp_attn_lse(float m2, float l) {
   return l > 0.f ? (m2 + __log2f(l)) * KP_LN2 : KP_NINF;
 }
+// ROWS rows of D elements from src (row stride ld) starting at row r0 into a
+// swizzled tile; rows >= limit are zero-filled (cp.async's src-size 0).
+// NT threads share the copy, this one being number tid.
+template <class T, int ROWS, int D, int NT>
+__device__ __forceinline__ void kp_attn_load(T *dst, const T *src, long long ld, int r0, int limit,
+                                             int tid) {
+  constexpr int CH = D / 8;
+  static_assert(ROWS * CH % NT == 0, "whole rounds of 16-byte copies");
+#pragma unroll
+  for (int k = 0; k < ROWS * CH / NT; k++) {
+    const int i = tid + k * NT, r = i / CH, c = i % CH, row = r0 + r;
+    const bool in = row < limit;
+    kp_cp16(dst + r * D + 8 * (c ^ (r & 7)), in ? src + row * ld + 8 * c : src, in ? 16 : 0);
+  }
+}
 #endif
 ]]
 
@@ -123,20 +138,6 @@ __device__ __forceinline__ float kp_attn_lse(float m2, float l) {
 --   V (B via .trans, rows = keys), keys 16 kk..+15, d 16 dj..+15: key 16 kk +
 --     lane % 16, chunk 2 dj + lane / 16 -> {b0, b1} of d fragment 2 dj, then 2 dj + 1.
 local FA2_KERNEL = [[
-// ROWS rows of D elements from src (row stride ld) starting at row r0 into a
-// swizzled tile; rows >= limit are zero-filled (cp.async's src-size 0).
-template <class T, int ROWS, int D, int NT>
-__device__ __forceinline__ void kp_attn_load(T *dst, const T *src, long long ld, int r0, int limit) {
-  constexpr int CH = D / 8;
-  static_assert(ROWS * CH % NT == 0, "whole rounds of 16-byte copies");
-#pragma unroll
-  for (int k = 0; k < ROWS * CH / NT; k++) {
-    const int i = threadIdx.x + k * NT, r = i / CH, c = i % CH, row = r0 + r;
-    const bool in = row < limit;
-    kp_cp16(dst + r * D + 8 * (c ^ (r & 7)), in ? src + row * ld + 8 * c : src, in ? 16 : 0);
-  }
-}
-
 // ${name}: ${br} query rows (${w} warps of ${mi} x 16) x ${bc}-key tiles, head dim ${d}, ${stages} K/V stages
 extern "C" __global__ void __launch_bounds__(${threads})
 ${name}(${args}) {
@@ -160,10 +161,10 @@ ${name}(${args}) {
   kp_attn_keys(m0, min(Lq, m0 + BR) - 1, Lq, Lk, wl, wr, lo, hi);
   const int nb0 = lo / BC, nb1 = hi > lo ? (hi + BC - 1) / BC : nb0; // key tiles [nb0, nb1)
   auto load_kv = [&](int s, int nb) {
-    kp_attn_load<${T}, BC, D, NT>(sk + s * BC * D, Kb, sks, nb * BC, Lk);
-    kp_attn_load<${T}, BC, D, NT>(sv + s * BC * D, Vb, svs, nb * BC, Lk);
+    kp_attn_load<${T}, BC, D, NT>(sk + s * BC * D, Kb, sks, nb * BC, Lk, threadIdx.x);
+    kp_attn_load<${T}, BC, D, NT>(sv + s * BC * D, Vb, svs, nb * BC, Lk, threadIdx.x);
   };
-  kp_attn_load<${T}, BR, D, NT>(sq, Qb, sqs, m0, Lq);
+  kp_attn_load<${T}, BR, D, NT>(sq, Qb, sqs, m0, Lq, threadIdx.x);
   if (nb0 < nb1) load_kv(0, nb0);
   asm volatile("cp.async.commit_group;" ::: "memory");
 #pragma unroll
@@ -359,13 +360,14 @@ for _, dt in ipairs({ "f16", "bf16" }) do
 end
 
 -- ---- sm_90a: FlashAttention-3 style, TMA + wgmma ----------------------------------
--- Three warpgroups: 0 and 1 the consumers (64 query rows each), 2 the
--- producer, whose one thread loads Q once and K and V tiles into rings of S
--- stages through TMA (4-d tensor maps (head dim, sequence, head, batch)
--- built by the op, boxes of 64 columns: a tile is D / 64 panels of rows x
--- 128 bytes with the 128-byte swizzle; rows past Lq or Lk read as zeros),
+-- NC + 1 warpgroups: the first NC the consumers (64 query rows each; NC =
+-- 2, or 3 for the `_192x` tiles), the last the producer, whose one thread
+-- loads Q once and K and V tiles into rings of S stages through TMA (4-d
+-- tensor maps (head dim, sequence, head, batch) built by the op, boxes of
+-- 64 columns: a tile is D / 64 panels of rows x 128 bytes with the 128-byte
+-- swizzle; rows past Lq or Lk read as zeros),
 -- K and V each with barriers of their own (a K stage is free again once
--- both warpgroups' S = Q K^T has read it, a V stage once P V has);
+-- every consumer's S = Q K^T has read it, a V stage once P V has);
 -- setmaxnreg gives the producer's registers to the consumers.  A consumer
 -- per key tile: S = Q K^T with wgmma m64n<BC>k16 (both from shared memory),
 -- the mask where the tile straddles a bound, the online softmax in the
@@ -433,11 +435,12 @@ __device__ __forceinline__ void kp_fa3_softmax(float *sc, float *mrow, float *ls
   }
 }
 
-// ${name}: 128 query rows (2 consumer warpgroups of 64) x ${bc}-key tiles, head dim ${d},
+// ${name}: ${br} query rows (${nc} consumer warpgroups of 64) x ${bc}-key tiles, head dim ${d},
 // ${stages} K and V stages loaded through TMA by a producer warpgroup; persistent
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(${threads}, 1)
 ${name}(${args}) {
-  constexpr int D = ${d}, BR = 128, BC = ${bc}, S = ${stages}, P = D / 64;
+  constexpr int NC = ${nc}, D = ${d}, BR = 64 * NC, BC = ${bc}, S = ${stages}, P = D / 64;
+  static_assert(!${pp} || NC == 2, "ping-pong between two consumers");
   constexpr bool PP = ${pp}; // (file comment)
   constexpr int Q_PANEL = BR * 128, KV_PANEL = BC * 128; // bytes: 64 columns of all rows
   constexpr int Q_BYTES = P * Q_PANEL, KV_BYTES = P * KV_PANEL;
@@ -456,17 +459,17 @@ ${name}(${args}) {
     nb0 = lo / BC, n = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
   };
   if (threadIdx.x == 0) {
-    kp_mbar_init(&qfull, 1), kp_mbar_init(&qfree, 2);
+    kp_mbar_init(&qfull, 1), kp_mbar_init(&qfree, NC);
     for (int s = 0; s < S; s++) {
       kp_mbar_init(&kfull[s], 1), kp_mbar_init(&vfull[s], 1);
-      kp_mbar_init(&kfree[s], 2), kp_mbar_init(&vfree[s], 2);
+      kp_mbar_init(&kfree[s], NC), kp_mbar_init(&vfree[s], NC);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   __syncthreads();
-  if (threadIdx.x >= 256) { // producer
+  if (threadIdx.x >= 128 * NC) { // producer
     asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
-    if (threadIdx.x == 256) {
+    if (threadIdx.x == 128 * NC) {
       int it = 0; // K/V tiles loaded so far: stage it % S, round it / S
       for (int idx = blockIdx.x, k = 0; idx < total; idx += gridDim.x, k++) {
         int b, h, m0, nb0, n;
@@ -490,7 +493,7 @@ ${name}(${args}) {
     }
     return;
   }
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 240;");
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 ${creg};");
   const int wg = threadIdx.x / 128, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
   const int t = lane % 4;
   // accumulators of m64nN: this thread's values 4 j + 2 r + e are row i0 + 8 r, column 8 j + 2 t + e
@@ -615,19 +618,24 @@ ${name}(${args}) {
 -- grid's order, can be 3x another's (16K causal: 444 TF against 675 with
 -- the hardware's own scheduling of one tile a CTA, H100).
 local function emit_fa3(dt, p)
-  local name = string.format("attention_%s_d%d_wg_128x%d_s%d%s%s", dt, p.d, p.bc, p.stages,
-                             p.pp and "_pp" or "", p.persistent and "_p" or "")
+  local nc = p.nc or 2 -- consumer warpgroups of 64 query rows
+  local name = string.format("attention_%s_d%d_wg_%dx%d_s%d%s%s", dt, p.d, 64 * nc, p.bc,
+                             p.stages, p.pp and "_pp" or "", p.persistent and "_p" or "")
   local ab = dt == "bf16" and "bf16" or "f16"
+  -- registers: the producer's 24, the consumers share the rest (of 64K, in eights)
+  local creg = (65536 - 128 * 24) // (128 * nc) // 8 * 8
   variant {
-    name = name, dtype = dt, block = 384, align = 16, rank = p.rank, targets = { "sm_90a" },
+    name = name, dtype = dt, block = 128 * (nc + 1), align = 16, rank = p.rank,
+    targets = { "sm_90a" },
     min_sm = 90, max_sm = 90, forms = p.persistent and 1 or 3, aux = p.bc,
     persistent = p.persistent and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
-               rank = p.rank },
-    smem = (128 + 2 * p.stages * p.bc) * p.d * 2 + 1024,
-    tile = { lq = 128, bh = 1 }, min = { d = p.d }, max = { d = p.d },
+               nc = nc, rank = p.rank },
+    smem = (64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
+    tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
-      name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages,
+      name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
+      br = 64 * nc, threads = 128 * (nc + 1), creg = math.min(240, creg),
       pp = p.pp and "true" or "false",
       args = subst(ARGS, { T = ctype(dt) }),
     }),
@@ -642,9 +650,254 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, persistent = true, rank = 330 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, pp = true, rank = 320 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, rank = 310 })
+  -- d = 64: three consumers of 64 rows (registers allow it there), 192-row
+  -- tiles: 514 against 452 TF at 4K unmasked, 398 against 342 causal
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, persistent = true, rank = 340 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, rank = 325 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, persistent = true, rank = 330 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, pp = true, rank = 320 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, rank = 310 })
+end
+
+-- ---- decode: few query rows, many keys, split across warps and CTAs ---------------
+-- `attention_<dt>_d<D>_dec_w<W>x<BC>_s<S>[_c<CL>]` (Lq <= 16; `_c` on sm_90a):
+-- the G = Hq / Hkv query heads that share a KV head are packed into the rows
+-- of one tile (row r: head r / Lq of the group, query r % Lq), so K and V
+-- are read once for all of them; 16 rows a tile (m16n8k16 as in the FA2
+-- kernels, Q fragments in registers).  Its visible key tiles of BC keys are
+-- split evenly over the CL CTAs of a cluster, and each CTA's share over its
+-- W warps, warp w taking every W-th tile through a ring of S stages of its
+-- own (cp.async, no block-wide barrier in the loop).  Each warp keeps its
+-- online softmax state; at the end the warps' partial sums meet in shared
+-- memory (O and the sums scaled to the common maximum), then the CTAs'
+-- through distributed shared memory, CTA r finishing columns [r D / CL,
+-- (r + 1) D / CL) and CTA 0 the LSE.  So a long sequence fills the GPU even
+-- at batch 1.  The grid is the family's (ceil(Lq / 16) * batch * Hq tiles,
+-- times CL), more than the batch * Hkv * ceil(G Lq / 16) packed tiles: the
+-- packed tiles take the first blocks, the rest return at once.
+local DEC_KERNEL = [[
+// ${name}: <= 16 query rows, ${w} warps x ${bc}-key tiles, ${stages} stages a warp, ${cl} CTAs a cluster
+extern "C" __global__ void __launch_bounds__(${threads})
+${name}(${args}) {
+  constexpr int D = ${d}, W = ${w}, BC = ${bc}, S = ${stages}, CL = ${cl}, NT = 32 * W;
+  constexpr int DF = D / 8, KF = BC / 8, LDO = D + 4; // LDO: row stride of the float partials
+  static_assert(W * S * 2 * BC * D * 2 >= (W + 1) * 16 * LDO * 4 + 2 * (W + 1) * 16 * 4,
+                "the partials fit in the ring");
+  extern __shared__ __align__(128) unsigned char kp_dyn[];
+  ${T} *sq = (${T} *)kp_dyn;                 // [16][D]
+  ${T} *ring = sq + 16 * D;                  // [W][S][K, V][BC][D]
+  auto at = [](int r, int c) { return r * D + 8 * (c ^ (r & 7)); }; // chunk c of row r
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
+  const int G = Hq / Hkv, pts = (G * Lq + 15) / 16, tile = blockIdx.x / CL;
+  if (tile >= batch * Hkv * pts) return; // (file comment: the grid)
+  const int rank = blockIdx.x % CL; // = %cluster_ctarank: the clusters are 1-d runs of the grid
+  const int b = tile / (Hkv * pts), hk = tile / pts % Hkv, p0 = tile % pts * 16;
+  // packed row r (< 16): query head hk G + (p0 + r) / Lq, query row (p0 + r) % Lq
+  auto qrow = [&](int r) { return (p0 + r) % Lq; };
+  auto qhead = [&](int r) { return hk * G + (p0 + r) / Lq; };
+  const int rows = min(16, G * Lq - p0); // packed rows in use
+  int imin = Lq, imax = 0;
+  for (int r = 0; r < rows; r++) imin = min(imin, qrow(r)), imax = max(imax, qrow(r));
+  const ${T} *Kb = K + b * skb + hk * skh, *Vb = V + b * svb + hk * svh;
+  int lo, hi;
+  kp_attn_keys(imin, imax, Lq, Lk, wl, wr, lo, hi);
+  const int nb0 = lo / BC, nbt = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
+  const int c0 = nb0 + rank * nbt / CL, c1 = nb0 + (rank + 1) * nbt / CL; // this CTA's tiles
+  ${T} *ks = ring + w * S * 2 * BC * D;
+  auto load_kv = [&](int s, int nb) {
+    kp_attn_load<${T}, BC, D, 32>(ks + (2 * s) * BC * D, Kb, sks, nb * BC, Lk, lane);
+    kp_attn_load<${T}, BC, D, 32>(ks + (2 * s + 1) * BC * D, Vb, svs, nb * BC, Lk, lane);
+  };
+  for (int x = threadIdx.x; x < 16 * D / 8; x += NT) { // Q, a row at a time (rows past `rows`: 0)
+    const int r = x / (D / 8), c = x % (D / 8);
+    const bool in = r < rows;
+    kp_cp16(sq + at(r, c), in ? Q + b * sqb + qrow(r) * sqs + qhead(r) * sqh + 8 * c : Q, in ? 16 : 0);
+  }
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#pragma unroll
+  for (int s = 0; s < S - 1; s++) {
+    if (c0 + w + s * W < c1) load_kv(s, c0 + w + s * W);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+  asm volatile("cp.async.wait_group %0;" ::"n"(S - 1) : "memory");
+  __syncthreads(); // Q landed
+  kp_u32 qf[D / 16][4];
+#pragma unroll
+  for (int kd = 0; kd < D / 16; kd++) kp_ldsm_x4(qf[kd], sq + at(lane % 16, 2 * kd + lane / 16));
+  float o[DF][4], mrow[2] = {KP_NINF, KP_NINF}, lsum[2] = {0.f, 0.f};
+#pragma unroll
+  for (int f = 0; f < DF; f++) o[f][0] = o[f][1] = o[f][2] = o[f][3] = 0.f;
+  const int off = Lk - Lq, i0[2] = {qrow(g), qrow(g + 8)}; // this thread's query rows
+  for (int nb = c0 + w, it = 0; nb < c1; nb += W, it++) {
+    asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
+    __syncwarp(); // tile nb landed for every lane; every lane is done with stage (it - 1) % S
+    if (nb + (S - 1) * W < c1) load_kv((it + S - 1) % S, nb + (S - 1) * W);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    const ${T} *kt = ks + (2 * (it % S)) * BC * D, *vt = kt + BC * D;
+    float s[KF][4];
+#pragma unroll
+    for (int f = 0; f < KF; f++) s[f][0] = s[f][1] = s[f][2] = s[f][3] = 0.f;
+#pragma unroll
+    for (int kd = 0; kd < D / 16; kd++)
+#pragma unroll
+      for (int nj = 0; nj < BC / 16; nj++) {
+        kp_u32 kf[4];
+        kp_ldsm_x4(kf, kt + at(16 * nj + lane % 8 + lane / 16 * 8, 2 * kd + lane / 8 % 2));
+        kp_mma16816<${T}>(s[2 * nj], qf[kd], kf[0], kf[1]);
+        kp_mma16816<${T}>(s[2 * nj + 1], qf[kd], kf[2], kf[3]);
+      }
+    const int n0 = nb * BC;
+    if (n0 + BC > Lk || (wr >= 0 && n0 + BC - 1 > imin + off + wr) ||
+        (wl >= 0 && n0 < imax + off - wl)) {
+#pragma unroll
+      for (int f = 0; f < KF; f++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+          if (kp_attn_hidden(i0[e / 2], n0 + 8 * f + 2 * t + e % 2, Lq, Lk, wl, wr))
+            s[f][e] = KP_NINF;
+    }
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+      float mx = KP_NINF;
+#pragma unroll
+      for (int f = 0; f < KF; f++) mx = fmaxf(mx, fmaxf(s[f][2 * r], s[f][2 * r + 1]));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      const float mnew = fmaxf(mrow[r], mx);
+      const float ms = mnew == KP_NINF ? 0.f : mnew * scale_log2;
+      const float alpha = kp_attn_exp2(mrow[r] * scale_log2 - ms);
+      mrow[r] = mnew;
+      float sum = 0.f;
+#pragma unroll
+      for (int f = 0; f < KF; f++) {
+        s[f][2 * r] = kp_attn_exp2(fmaf(s[f][2 * r], scale_log2, -ms));
+        s[f][2 * r + 1] = kp_attn_exp2(fmaf(s[f][2 * r + 1], scale_log2, -ms));
+        sum += s[f][2 * r] + s[f][2 * r + 1];
+      }
+      lsum[r] = lsum[r] * alpha + sum;
+#pragma unroll
+      for (int f = 0; f < DF; f++) o[f][2 * r] *= alpha, o[f][2 * r + 1] *= alpha;
+    }
+#pragma unroll
+    for (int kk = 0; kk < BC / 16; kk++) {
+      kp_u32 pf[4];
+      pf[0] = kp_pair<${T}>::pack(s[2 * kk][0], s[2 * kk][1]);
+      pf[1] = kp_pair<${T}>::pack(s[2 * kk][2], s[2 * kk][3]);
+      pf[2] = kp_pair<${T}>::pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+      pf[3] = kp_pair<${T}>::pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+#pragma unroll
+      for (int dj = 0; dj < D / 16; dj++) {
+        kp_u32 vf[4];
+        kp_ldsm_x4t(vf, vt + at(16 * kk + lane % 16, 2 * dj + lane / 16));
+        kp_mma16816<${T}>(o[2 * dj], pf, vf[0], vf[1]);
+        kp_mma16816<${T}>(o[2 * dj + 1], pf, vf[2], vf[3]);
+      }
+    }
+  }
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncthreads(); // every warp is done with the ring: it holds the partials now
+  // warp w's partials: po[w][row][col] (O, scaled to its own max), pm[w][row]
+  // = its max * scale * log2(e) (-inf: no key), pl[w][row] its sum; the
+  // CTA's own at index W, each scaled to the CTA's max
+  float *po = (float *)ring, *pm = po + (W + 1) * 16 * LDO, *pl = pm + (W + 1) * 16;
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+    float l = lsum[r];
+    l += __shfl_xor_sync(0xffffffffu, l, 1);
+    l += __shfl_xor_sync(0xffffffffu, l, 2);
+    const int row = g + 8 * r;
+    if (t == 0) {
+      pm[w * 16 + row] = mrow[r] == KP_NINF ? KP_NINF : mrow[r] * scale_log2;
+      pl[w * 16 + row] = l;
+    }
+#pragma unroll
+    for (int f = 0; f < DF; f++)
+      *(float2 *)&po[(w * 16 + row) * LDO + 8 * f + 2 * t] = make_float2(o[f][2 * r], o[f][2 * r + 1]);
+  }
+  __syncthreads();
+  // the CTA's partial: thread x takes (row, 4 columns) pairs
+  for (int e = threadIdx.x; e < 16 * D / 4; e += NT) {
+    const int row = e / (D / 4), col = 4 * (e % (D / 4));
+    float mx = KP_NINF;
+#pragma unroll
+    for (int v = 0; v < W; v++) mx = fmaxf(mx, pm[v * 16 + row]);
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+    float l = 0.f;
+#pragma unroll
+    for (int v = 0; v < W; v++) {
+      const float c = kp_attn_exp2(pm[v * 16 + row] - (mx == KP_NINF ? 0.f : mx));
+      const float4 x = *(const float4 *)&po[(v * 16 + row) * LDO + col];
+      acc.x = fmaf(c, x.x, acc.x), acc.y = fmaf(c, x.y, acc.y);
+      acc.z = fmaf(c, x.z, acc.z), acc.w = fmaf(c, x.w, acc.w);
+      l = fmaf(c, pl[v * 16 + row], l);
+    }
+    *(float4 *)&po[(W * 16 + row) * LDO + col] = acc;
+    if (col == 0) pm[W * 16 + row] = mx, pl[W * 16 + row] = l;
+  }
+#if ${cl} > 1
+  kp_cluster_sync(); // every CTA's partial is written
+  constexpr int DC = D / CL; // columns this CTA finishes
+  for (int e = threadIdx.x; e < 16 * DC; e += NT) {
+    const int row = e / DC, col = rank * DC + e % DC;
+    float mx = KP_NINF, acc = 0.f, l = 0.f, cm[CL];
+#pragma unroll
+    for (int r = 0; r < CL; r++) {
+      cm[r] = *(const float *)kp_map_rank(&pm[W * 16 + row], r);
+      mx = fmaxf(mx, cm[r]);
+    }
+#pragma unroll
+    for (int r = 0; r < CL; r++) {
+      const float c = kp_attn_exp2(cm[r] - (mx == KP_NINF ? 0.f : mx));
+      acc = fmaf(c, *(const float *)kp_map_rank(&po[(W * 16 + row) * LDO + col], r), acc);
+      l = fmaf(c, *(const float *)kp_map_rank(&pl[W * 16 + row], r), l);
+    }
+    if (row < rows) {
+      const int i = qrow(row), h = qhead(row);
+      O[b * sob + i * sos + h * soh + col] = kp_from_f32<${T}>(acc * kp_attn_inv(l));
+      if (LSE && rank == 0 && col == 0)
+        LSE[((long long)b * Hq + h) * Lq + i] = l > 0.f ? (mx + __log2f(l)) * KP_LN2 : KP_NINF;
+    }
+  }
+  kp_cluster_sync(); // no CTA leaves while another reads its partial
+#else
+  __syncthreads();
+  for (int e = threadIdx.x; e < 16 * D; e += NT) {
+    const int row = e / D, col = e % D, i = qrow(row), h = qhead(row);
+    const float l = pl[W * 16 + row];
+    if (row >= rows) continue;
+    O[b * sob + i * sos + h * soh + col] =
+        kp_from_f32<${T}>(po[(W * 16 + row) * LDO + col] * kp_attn_inv(l));
+    if (LSE && col == 0) LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(pm[W * 16 + row], l);
+  }
+#endif
+}
+]]
+
+-- p: d, w (warps), bc, stages, cl (CTAs a cluster; > 1: sm_90a), rank
+local function emit_dec(dt, p)
+  local cl = p.cl or 1
+  local name = string.format("attention_%s_d%d_dec_w%dx%d_s%d%s", dt, p.d, p.w, p.bc, p.stages,
+                             cl > 1 and "_c" .. cl or "")
+  variant {
+    name = name, dtype = dt, block = 32 * p.w, align = 16, rank = p.rank,
+    targets = cl > 1 and { "sm_90a" } or nil, min_sm = cl > 1 and 90 or nil,
+    max_sm = cl > 1 and 90 or nil,
+    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, rank = p.rank },
+    smem = (16 + p.w * p.stages * 2 * p.bc) * p.d * 2,
+    tile = { lq = 16, bh = 1 }, cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
+    min = { d = p.d, lk = p.min_lk }, max = { d = p.d, lq = 16 },
+    source = COMMON .. subst(DEC_KERNEL, {
+      name = name, T = ctype(dt), d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl,
+      threads = 32 * p.w, args = subst(ARGS, { T = ctype(dt) }),
+    }),
+  }
+end
+
+for _, dt in ipairs({ "f16", "bf16" }) do
+  for _, d in ipairs({ 64, 128 }) do
+    emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 16, rank = 400, min_lk = 1024 })
+    emit_dec(dt, { d = d, w = 4, bc = 16, stages = 2, rank = 250, min_lk = 1024 })
+  end
 end
 
 -- ---- any call, any target: the element-aligned fallback ---------------------------
