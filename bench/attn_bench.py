@@ -54,18 +54,23 @@ def setup(kp):
         [P, ctypes.c_void_p]
 
 
-def kp_attention(kp, q, k, v, o, causal):
+def kp_attention(kp, q, k, v, o, causal, paged=None):
     """A call of kp_attention, the descriptor built once (outside the timed
     region).  q, o: (batch, seq_q, heads_q, dim); k, v: (batch, seq_k,
-    heads_kv, dim), any strides."""
+    heads_kv, dim), any strides; or paged = (block_table, seq_k): k, v as
+    (pages, page_size, heads_kv, dim) caches."""
     b, lq, hq, d = q.shape
-    lk, hkv = k.shape[1], k.shape[2]
+    lk, hkv = (k.shape[1] if paged is None else paged[1]), k.shape[2]
     a = KpAttnDesc()
     kp.lib.kp_attn_desc_init(ctypes.byref(a), b, hq, hkv, lq, lk, d)
     for name, t in (("q", q), ("k", k), ("v", v), ("o", o)):
         setattr(a, f"{name}_stride_batch", t.stride(0))
         setattr(a, f"{name}_stride_seq", t.stride(1))
         setattr(a, f"{name}_stride_head", t.stride(2))
+    if paged is not None:
+        bt = paged[0]
+        a.block_table, a.block_table_stride = bt.data_ptr(), bt.stride(0)
+        a.page_size, a.num_pages = k.shape[1], k.shape[0]
     a.causal = 1 if causal else 0
     fn, ctx, dt, st = kp.lib.kp_attention, kp.ctx, KDT[q.dtype], stream()
     ptrs, ref = (q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr()), ctypes.byref(a)
@@ -99,7 +104,7 @@ def sdpa(backend, q, k, v, causal):
         return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal, **kw)
 
 
-def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps):
+def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=0):
     q = torch.randn(b, lq, hq, d, device="cuda", dtype=dt)
     k = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
     v = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
@@ -111,6 +116,21 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps):
            "seq_k": lk, "dim": d, "causal": causal}
     ref = None
     fns, names = [run], ["kp"]
+    if lq == 1 and page:  # decode: the same keys through a paged cache, pages shuffled
+        per = (lk + page - 1) // page
+        perm = torch.randperm(b * per, device="cuda", dtype=torch.int32)
+        bt = perm.view(b, per)
+        kc = torch.empty(b * per, page, hkv, d, device="cuda", dtype=dt)
+        vc = torch.empty_like(kc)
+        pad = per * page - lk
+        kc[perm.long()] = torch.nn.functional.pad(k, (0, 0, 0, 0, 0, pad)).view(b * per, page, hkv, d)
+        vc[perm.long()] = torch.nn.functional.pad(v, (0, 0, 0, 0, 0, pad)).view(b * per, page, hkv, d)
+        op = torch.full_like(q, float("nan"))
+        runp = kp_attention(kp, q, kc, vc, op, causal, paged=(bt, lk))
+        runp()
+        torch.cuda.synchronize()
+        fns.append(runp)
+        names.append("kp_paged")
     for name, be in backends.items():
         try:
             r = sdpa(be, q, k, v, causal).transpose(1, 2)
@@ -133,6 +153,8 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps):
         row[f"{name}_TF"] = flops / us / 1e6
     for name in names[1:]:
         row[f"vs_{name}"] = row[f"{name}_us"] / row["kp_us"]
+    if "kp_paged_us" in row:  # the paged form agrees with the contiguous one
+        row["paged_err"] = ((op.float() - o.float()).abs().max() / o.float().abs().max()).item()
     return row
 
 
@@ -155,6 +177,8 @@ def main():
     ap.add_argument("--heads", type=int, default=16)
     ap.add_argument("--no-decode", action="store_true")
     ap.add_argument("--decode-only", action="store_true")
+    ap.add_argument("--page", type=int, default=16,
+                    help="decode rows: also time a paged KV cache of this page size (0: not)")
     ap.add_argument("--json")
     o = ap.parse_args()
     torch.manual_seed(0)
@@ -184,7 +208,8 @@ def main():
     for dt in (DTYPES[x] for x in o.dtypes.split(",")):
         for (b, hq, hkv, lq, lk, d, causal) in shapes:
             try:
-                row = bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, o.reps)
+                row = bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, o.reps,
+                                  o.page)
             except KpError as e:
                 print(f"{str(dt)[6:]:5s} {b:5d} {hq:3d}/{hkv:<2d} {lq:6d} {lk:6d} {d:4d} "
                       f"{str(causal):>6s} | kernpack failed: {e}")
@@ -201,12 +226,17 @@ def main():
                   f"{'n/a' if err is None else format(err, '.1e')}")
             if lq == 1:  # decode: bytes of K and V over time, and the best backend
                 gbs = 2 * b * lk * hkv * d * row_bytes(dt) / row["kp_us"] / 1e3
-                best = min((row[k] for k in row if k.endswith("_us") and k != "kp_us"), default=None)
+                best = min((row[k] for k in row if k.endswith("_us") and not k.startswith("kp")),
+                           default=None)
                 row["kp_GBs"] = gbs
                 row["vs_best"] = best / row["kp_us"] if best else None
                 print(f"      decode: kernpack {gbs:.0f} GB/s of K and V; "
                       + (f"{row['vs_best']:.2f}x the best SDPA backend" if best else "no SDPA backend")
-                      + (f" (efficient {row['efficient_us']:.1f} us)" if "efficient_us" in row else ""))
+                      + (f" (efficient {row['efficient_us']:.1f} us)" if "efficient_us" in row else "")
+                      + (f"; paged (page {o.page}) {row['kp_paged_us']:.1f} us = "
+                         f"{row['kp_paged_us'] / row['kp_us']:.3f}x the contiguous time, "
+                         f"max diff {row['paged_err']:.1e}" if "kp_paged_us" in row else ""))
+                bad += row.get("paged_err", 0) > 1e-6  # the same keys: the same bits expected
     if o.json:
         with open(o.json, "w") as f:
             json.dump(res, f, indent=1)

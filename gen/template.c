@@ -302,9 +302,9 @@ static int l_variant(lua_State *L) {
   e.persist = (uint32_t)opt_int(L, 1, "persistent", 0, 0, 64);
   e.cluster = (uint32_t)opt_int(L, 1, "cluster", 0, 0, KPK_MAX_CLUSTER);
   e.split = (uint32_t)opt_int(L, 1, "split", 0, 0, KPK_MAX_CLUSTER);
-  if (e.split > 1 && (e.cluster != e.split || e.persist))
-    return luaL_error(L, "variant '%s': split = %d needs cluster = %d and no persistent grid",
-                      name, (int)e.split, (int)e.split);
+  if (e.split > 1 && e.cluster != e.split) /* persistent too: the clusters loop over tiles */
+    return luaL_error(L, "variant '%s': split = %d needs cluster = %d", name, (int)e.split,
+                      (int)e.split);
   e.aux = (uint32_t)opt_int(L, 1, "aux", 0, 0, 1 << 20);
   char targets[64] = "";
   lua_getfield(L, 1, "targets");

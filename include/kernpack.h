@@ -289,11 +289,19 @@ KP_API kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b,
 ** lse (optional): f32 (batch, heads_q, len_q), packed: the natural log of
 ** the row's sum of exp(scale * score) -- to merge partial results or for a
 ** backward pass.  O must not overlap Q, K, V or lse, nor itself.
-** Reserved for variable-length batches and paged KV caches (both
-** KP_ERR_UNSUPPORTED for now): cu_seqlens_q / cu_seqlens_k (int32,
-** batch + 1 offsets into a packed token dimension) and block_table (int32
-** page indices per sequence, row stride block_table_stride, pages of
-** page_size tokens); NULL and 0 otherwise.
+** Paged K and V (block_table non-NULL, as vLLM and FlashInfer keep a KV
+** cache): K and V hold num_pages pages of page_size tokens, k_stride_batch
+** (v_stride_batch) the distance between pages, *_stride_seq between a
+** page's tokens, *_stride_head between heads; key j of sequence b is token
+** j % page_size of page block_table[b * block_table_stride + j / page_size]
+** (int32, device memory, each in [0, num_pages): a page index outside that
+** reads as zeros, never out of bounds); every sequence has len_k keys.
+** Served fast by the decode variants (len_q <= 16), by an element-wise
+** fallback otherwise.  Without a block_table, page_size, block_table_stride
+** and num_pages are 0.
+** Reserved for variable-length batches (KP_ERR_UNSUPPORTED for now):
+** cu_seqlens_q / cu_seqlens_k (int32, batch + 1 offsets into a packed token
+** dimension); NULL otherwise.
 */
 typedef struct kp_attn_desc {
   int64_t batch, heads_q, heads_kv, len_q, len_k, head_dim;
@@ -306,9 +314,10 @@ typedef struct kp_attn_desc {
   int64_t window_left, window_right; /* >= -1 */
   float *lse;             /* NULL: not written */
   const int32_t *cu_seqlens_q, *cu_seqlens_k; /* reserved: varlen (NULL) */
-  const int32_t *block_table;                 /* reserved: paged KV (NULL) */
-  int64_t block_table_stride, page_size;      /* reserved (0) */
-  int64_t reserved_[4];   /* zero (kp_attn_desc_init): room for fields to come */
+  const int32_t *block_table;                 /* paged K and V, or NULL */
+  int64_t block_table_stride, page_size;      /* paged: >= ceil(len_k / page_size), >= 1 */
+  int64_t num_pages;                          /* paged: pages in K and V */
+  int64_t reserved_[3];   /* zero (kp_attn_desc_init): room for fields to come */
 } kp_attn_desc;
 
 /* Packed (batch, seq, heads, dim) strides for Q, K, V and O, scale

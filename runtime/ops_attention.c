@@ -128,7 +128,7 @@ static kp_status check_sizes(kp_ctx *ctx, const kp_attn_desc *d) {
 
 /* What this library does not do yet, and fields that must be unset. */
 static kp_status check_reserved(kp_ctx *ctx, const kp_attn_desc *d) {
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 3; i++)
     if (d->reserved_[i])
       return kp_fail(ctx, KP_ERR_INVALID_ARG,
                      "attention: reserved_[%d]=%lld: must be 0 (start from kp_attn_desc_init)", i,
@@ -137,13 +137,35 @@ static kp_status check_reserved(kp_ctx *ctx, const kp_attn_desc *d) {
     return kp_fail(ctx, KP_ERR_UNSUPPORTED,
                    "attention: cu_seqlens_%s: variable-length batches are not supported yet",
                    d->cu_seqlens_q ? "q" : "k");
-  if (d->block_table)
-    return kp_fail(ctx, KP_ERR_UNSUPPORTED,
-                   "attention: block_table: a paged KV cache is not supported yet");
-  if (d->page_size || d->block_table_stride)
+  if (!d->block_table && (d->page_size || d->block_table_stride || d->num_pages))
     return kp_fail(ctx, KP_ERR_INVALID_ARG,
-                   "attention: page_size=%lld block_table_stride=%lld without a block_table: "
-                   "must be 0", (long long)d->page_size, (long long)d->block_table_stride);
+                   "attention: page_size=%lld block_table_stride=%lld num_pages=%lld without a "
+                   "block_table: must be 0", (long long)d->page_size,
+                   (long long)d->block_table_stride, (long long)d->num_pages);
+  return KP_OK;
+}
+
+/* A paged K and V (after check_sizes): the page size, the pages and the
+** block table's rows; *span = the table's bytes that the call reads. */
+static kp_status check_pages(kp_ctx *ctx, const kp_attn_desc *d, uint64_t *span) {
+  if ((uintptr_t)d->block_table % 4)
+    return kp_fail(ctx, KP_ERR_MISALIGNED, "attention: block_table=%p is not aligned to 4 bytes",
+                   (const void *)d->block_table);
+  if (d->page_size < 1 || d->page_size > ATTN_MAX_LEN)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: page_size=%lld: must be in [1, %lld]",
+                   (long long)d->page_size, (long long)ATTN_MAX_LEN);
+  if (d->num_pages < 1 || d->num_pages > INT_MAX)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: num_pages=%lld: must be in [1, %d]",
+                   (long long)d->num_pages, INT_MAX);
+  const int64_t per_seq = (d->len_k + d->page_size - 1) / d->page_size;
+  if (d->batch > 1 && d->block_table_stride < per_seq)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                   "attention: block_table_stride=%lld < %lld, the pages of len_k=%lld keys",
+                   (long long)d->block_table_stride, (long long)per_seq, (long long)d->len_k);
+  if (d->block_table_stride < 0 || d->block_table_stride > INT_MAX / d->batch)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: block_table_stride=%lld: must be in [0, "
+                   "%lld]", (long long)d->block_table_stride, (long long)(INT_MAX / d->batch));
+  *span = ((uint64_t)(d->batch - 1) * (uint64_t)d->block_table_stride + (uint64_t)per_seq) * 4;
   return KP_OK;
 }
 
@@ -203,10 +225,15 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   TRY(check_sizes(ctx, d));
   float scale_log2;
   TRY(check_mask(ctx, d, &scale_log2));
+  const int paged = d->block_table != NULL;
+  uint64_t bt_span = 0;
+  if (paged) TRY(check_pages(ctx, d, &bt_span));
+  /* K and V: (batch, len_k, heads), or (pages, page_size, heads) when paged */
+  const int64_t kv_n0 = paged ? d->num_pages : d->batch, kv_n1 = paged ? d->page_size : d->len_k;
   atensor t[4] = {
       {"q", q, {d->batch, d->len_q, d->heads_q}, {d->q_stride_batch, d->q_stride_seq, d->q_stride_head}, 0, 0},
-      {"k", k, {d->batch, d->len_k, d->heads_kv}, {d->k_stride_batch, d->k_stride_seq, d->k_stride_head}, 0, 0},
-      {"v", v, {d->batch, d->len_k, d->heads_kv}, {d->v_stride_batch, d->v_stride_seq, d->v_stride_head}, 0, 0},
+      {"k", k, {kv_n0, kv_n1, d->heads_kv}, {d->k_stride_batch, d->k_stride_seq, d->k_stride_head}, 0, 0},
+      {"v", v, {kv_n0, kv_n1, d->heads_kv}, {d->v_stride_batch, d->v_stride_seq, d->v_stride_head}, 0, 0},
       {"o", o, {d->batch, d->len_q, d->heads_q}, {d->o_stride_batch, d->o_stride_seq, d->o_stride_head}, 0, 0},
   };
   uint32_t align = 16;
@@ -214,6 +241,15 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   for (int i = 0; i < 3; i++)
     if (overlaps(t[3].lo, t[3].hi, t[i].lo, t[i].hi))
       return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: o overlaps %s", t[i].name);
+  if (paged) {
+    const uintptr_t lo = (uintptr_t)d->block_table, hi = lo + (uintptr_t)bt_span;
+    if (overlaps(t[3].lo, t[3].hi, lo, hi))
+      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: o overlaps block_table");
+    if (d->lse && overlaps((uintptr_t)d->lse,
+                           (uintptr_t)d->lse + (uintptr_t)((uint64_t)(d->batch * d->heads_q) *
+                                                           (uint64_t)d->len_q * 4), lo, hi))
+      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: lse overlaps block_table");
+  }
   if (d->lse) {
     if ((uintptr_t)d->lse % 4)
       return kp_fail(ctx, KP_ERR_MISALIGNED, "attention: lse=%p is not aligned to 4 bytes",
@@ -231,8 +267,9 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   int64_t wl = d->window_left, wr = d->causal ? 0 : d->window_right;
   if (wl >= d->len_k) wl = -1;
   if (wr >= d->len_q) wr = -1;
-  /* form: bit 0 masked, bit 1 "no TMA" (a stride of 0 over more than one row) */
-  uint32_t form = wl >= 0 || wr >= 0;
+  /* form: bit 0 masked, bit 1 "no TMA" (a stride of 0 over more than one row),
+  ** bit 2 paged K and V */
+  uint32_t form = (wl >= 0 || wr >= 0) | (paged ? 4u : 0u);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       if (t[i].n[j] > 1 && t[i].s[j] == 0) form |= 2;
@@ -244,14 +281,17 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
             sv[3] = {d->v_stride_batch, d->v_stride_seq, d->v_stride_head},
             so[3] = {d->o_stride_batch, d->o_stride_seq, d->o_stride_head};
   int lq = (int)d->len_q, lk = (int)d->len_k, hq = (int)d->heads_q, hkv = (int)d->heads_kv,
-      hd = (int)d->head_dim, iwl = (int)wl, iwr = (int)wr, nb = (int)d->batch;
+      hd = (int)d->head_dim, iwl = (int)wl, iwr = (int)wr, nb = (int)d->batch,
+      page = (int)d->page_size, npages = (int)d->num_pages;
   float *lse = d->lse;
+  const int32_t *bt = d->block_table;
+  long long bts = d->block_table_stride;
   CUtensorMap tm[3];
   memset(tm, 0, sizeof tm);
   void *args[] = {&q,     &sq[0], &sq[1], &sq[2], &k,   &sk[0], &sk[1], &sk[2],
                   &v,     &sv[0], &sv[1], &sv[2], &o,   &so[0], &so[1], &so[2],
                   &lse,   &lq,    &lk,    &hq,    &hkv, &hd,    &iwl,   &iwr,
-                  &nb,    &scale_log2, &tm[0], &tm[1], &tm[2]};
+                  &nb,    &scale_log2, &bt, &bts, &page, &npages, &tm[0], &tm[1], &tm[2]};
   kp_slot s;
   int pushed;
   kp_status st = kp_launch_begin(ctx, &call, args, stream, &s, &pushed);

@@ -197,10 +197,10 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): block of %u threads, cluster %u, %u persistent blocks "
                   "per SM", i, e->name, e->block, e->cluster, e->persist);
-    if (e->split > 1 && (e->split != e->cluster || e->persist))
+    if (e->split > 1 && e->split != e->cluster)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
-                  "index entry %u (%s): split %u needs a cluster of %u (not %u) and no "
-                  "persistent grid", i, e->name, e->split, e->split, e->cluster);
+                  "index entry %u (%s): split %u needs a cluster of %u (not %u)", i, e->name,
+                  e->split, e->split, e->cluster);
     if (e->forms >> KPK_FORMS)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): forms 0x%x name forms past %d", i, e->name, e->forms,

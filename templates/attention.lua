@@ -8,7 +8,8 @@
 --    const T *V, long long svb, long long svs, long long svh,
 --    T *O, long long sob, long long sos, long long soh,
 --    float *LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr, int batch,
---    float scale_log2, const __grid_constant__ kp_tmap tmQ, tmK, tmV)
+--    float scale_log2, const int *BT, long long bts, int page, int npages,
+--    const __grid_constant__ kp_tmap tmQ, tmK, tmV)
 -- Q, O: element (b, i, h, d) at b*s?b + i*s?s + h*s?h + d (query row i < Lq,
 -- head h < Hq); K, V: (b, j, h / (Hq / Hkv), d), key j < Lk; any layout through
 -- the strides, the head dim contiguous.  LSE (or NULL): f32 (batch, Hq, Lq),
@@ -46,7 +47,7 @@
 family {
   name = "attention",
   dims = "lq:pow2,lk:pow2,bh:pow2,d",
-  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,T,T,T",
+  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,T,T,T",
 }
 
 local ARGS = [[
@@ -55,7 +56,8 @@ const ${T} *__restrict__ Q, long long sqb, long long sqs, long long sqh,
         const ${T} *__restrict__ V, long long svb, long long svs, long long svh,
         ${T} *__restrict__ O, long long sob, long long sos, long long soh,
         float *__restrict__ LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr,
-        int batch, float scale_log2, const __grid_constant__ kp_tmap tmQ,
+        int batch, float scale_log2, const int *__restrict__ BT, long long bts, int page,
+        int npages, const __grid_constant__ kp_tmap tmQ,
         const __grid_constant__ kp_tmap tmK, const __grid_constant__ kp_tmap tmV]]
 
 -- ---- shared device code ----------------------------------------------------------
@@ -112,6 +114,19 @@ __device__ __forceinline__ void kp_attn_load(T *dst, const T *src, long long ld,
     const bool in = row < limit;
     kp_cp16(dst + r * D + 8 * (c ^ (r & 7)), in ? src + row * ld + 8 * c : src, in ? 16 : 0);
   }
+}
+// Key j's row (< Lk) of K or V (X: the tensor, sb, ss, sh its strides) for
+// batch b and KV head hk: contiguous, or through the block table BT (page
+// BT[b bts + j / page], token j % page, sb the page stride); NULL for a
+// page index outside [0, npages) (include/kernpack.h: read as zeros).
+template <class T>
+__device__ __forceinline__ const T *kp_attn_krow(const T *X, long long sb, long long ss,
+                                                 long long sh, int b, int hk, int j,
+                                                 const int *BT, long long bts, int page,
+                                                 int npages) {
+  if (!BT) return X + b * sb + hk * sh + j * ss;
+  const int pg = BT[b * bts + j / page];
+  return pg >= 0 && pg < npages ? X + pg * sb + hk * sh + (j % page) * ss : nullptr;
 }
 #endif
 ]]
@@ -332,6 +347,7 @@ local function emit_fa2(dt, p)
                              p.stages, qreg and "" or "_qs")
   variant {
     name = name, dtype = dt, block = threads, align = 16, rank = p.rank, targets = p.targets,
+    forms = 0xF, -- not paged (form bit 2)
     params = { d = p.d, br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg, stages = p.stages,
                rank = p.rank },
     smem = (br + 2 * p.stages * p.bc) * p.d * 2,
@@ -672,9 +688,10 @@ end
 -- memory (O and the sums scaled to the common maximum), then the CTAs'
 -- through distributed shared memory, CTA r finishing columns [r D / CL,
 -- (r + 1) D / CL) and CTA 0 the LSE.  So a long sequence fills the GPU even
--- at batch 1.  The grid is the family's (ceil(Lq / 16) * batch * Hq tiles,
--- times CL), more than the batch * Hkv * ceil(G Lq / 16) packed tiles: the
--- packed tiles take the first blocks, the rest return at once.
+-- at batch 1.  Persistent (two CTAs an SM): the family's grid rule knows
+-- nothing of G, so the clusters that fit loop over the batch * Hkv *
+-- ceil(G Lq / 16) packed tiles (with one cluster a tile, 3/4 of the blocks
+-- had nothing to do at 32/8 heads).
 local DEC_KERNEL = [[
 // ${name}: <= 16 query rows, ${w} warps x ${bc}-key tiles, ${stages} stages a warp, ${cl} CTAs a cluster
 extern "C" __global__ void __launch_bounds__(${threads})
@@ -688,9 +705,10 @@ ${name}(${args}) {
   ${T} *ring = sq + 16 * D;                  // [W][S][K, V][BC][D]
   auto at = [](int r, int c) { return r * D + 8 * (c ^ (r & 7)); }; // chunk c of row r
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
-  const int G = Hq / Hkv, pts = (G * Lq + 15) / 16, tile = blockIdx.x / CL;
-  if (tile >= batch * Hkv * pts) return; // (file comment: the grid)
+  const int G = Hq / Hkv, pts = (G * Lq + 15) / 16;
   const int rank = blockIdx.x % CL; // = %cluster_ctarank: the clusters are 1-d runs of the grid
+  // persistent: the cluster takes packed tiles blockIdx.x / CL + k gridDim.x / CL
+  for (int tile = blockIdx.x / CL; tile < batch * Hkv * pts; tile += gridDim.x / CL) {
   const int b = tile / (Hkv * pts), hk = tile / pts % Hkv, p0 = tile % pts * 16;
   // packed row r (< 16): query head hk G + (p0 + r) / Lq, query row (p0 + r) % Lq
   auto qrow = [&](int r) { return (p0 + r) % Lq; };
@@ -698,15 +716,21 @@ ${name}(${args}) {
   const int rows = min(16, G * Lq - p0); // packed rows in use
   int imin = Lq, imax = 0;
   for (int r = 0; r < rows; r++) imin = min(imin, qrow(r)), imax = max(imax, qrow(r));
-  const ${T} *Kb = K + b * skb + hk * skh, *Vb = V + b * svb + hk * svh;
   int lo, hi;
   kp_attn_keys(imin, imax, Lq, Lk, wl, wr, lo, hi);
   const int nb0 = lo / BC, nbt = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
   const int c0 = nb0 + rank * nbt / CL, c1 = nb0 + (rank + 1) * nbt / CL; // this CTA's tiles
   ${T} *ks = ring + w * S * 2 * BC * D;
-  auto load_kv = [&](int s, int nb) {
-    kp_attn_load<${T}, BC, D, 32>(ks + (2 * s) * BC * D, Kb, sks, nb * BC, Lk, lane);
-    kp_attn_load<${T}, BC, D, 32>(ks + (2 * s + 1) * BC * D, Vb, svs, nb * BC, Lk, lane);
+  auto load_kv = [&](int s, int nb) { // K and V rows nb BC + [0, BC), contiguous or paged
+    constexpr int CH = D / 8;
+#pragma unroll
+    for (int k = 0; k < BC * CH / 32; k++) {
+      const int i = lane + 32 * k, r = i / CH, c = i % CH, j = nb * BC + r;
+      const ${T} *kr = j < Lk ? kp_attn_krow(K, skb, sks, skh, b, hk, j, BT, bts, page, npages) : nullptr;
+      const ${T} *vr = j < Lk ? kp_attn_krow(V, svb, svs, svh, b, hk, j, BT, bts, page, npages) : nullptr;
+      kp_cp16(ks + (2 * s) * BC * D + at(r, c), kr ? kr + 8 * c : K, kr ? 16 : 0);
+      kp_cp16(ks + (2 * s + 1) * BC * D + at(r, c), vr ? vr + 8 * c : V, vr ? 16 : 0);
+    }
   };
   for (int x = threadIdx.x; x < 16 * D / 8; x += NT) { // Q, a row at a time (rows past `rows`: 0)
     const int r = x / (D / 8), c = x % (D / 8);
@@ -858,7 +882,7 @@ ${name}(${args}) {
         LSE[((long long)b * Hq + h) * Lq + i] = l > 0.f ? (mx + __log2f(l)) * KP_LN2 : KP_NINF;
     }
   }
-  kp_cluster_sync(); // no CTA leaves while another reads its partial
+  kp_cluster_sync(); // no CTA goes on (or leaves) while another reads its partial
 #else
   __syncthreads();
   for (int e = threadIdx.x; e < 16 * D; e += NT) {
@@ -869,7 +893,9 @@ ${name}(${args}) {
         kp_from_f32<${T}>(po[(W * 16 + row) * LDO + col] * kp_attn_inv(l));
     if (LSE && col == 0) LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(pm[W * 16 + row], l);
   }
+  __syncthreads(); // the partials are read before the next tile's loads
 #endif
+  }
 }
 ]]
 
@@ -885,6 +911,7 @@ local function emit_dec(dt, p)
     params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, rank = p.rank },
     smem = (16 + p.w * p.stages * 2 * p.bc) * p.d * 2,
     tile = { lq = 16, bh = 1 }, cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
+    persistent = 2,
     min = { d = p.d, lk = p.min_lk }, max = { d = p.d, lq = 16 },
     source = COMMON .. subst(DEC_KERNEL, {
       name = name, T = ctype(dt), d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl,
@@ -896,6 +923,7 @@ end
 for _, dt in ipairs({ "f16", "bf16" }) do
   for _, d in ipairs({ 64, 128 }) do
     emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 16, rank = 400, min_lk = 1024 })
+    emit_dec(dt, { d = d, w = 8, bc = 16, stages = 2, cl = 16, rank = 390, min_lk = 1024 })
     emit_dec(dt, { d = d, w = 4, bc = 16, stages = 2, rank = 250, min_lk = 1024 })
   end
 end
@@ -907,14 +935,16 @@ end
 -- conflict-free); lane j scores key j, lane c keeps O's columns c, c + 32, ...
 local SIMPLE_KERNEL = [[
 // ${name}: any head dim <= 256, any alignment
-extern "C" __global__ void __launch_bounds__(128)
+// (min 4 blocks an SM: without, ptxas for sm_90a settles at 96 registers and spills 4 bytes)
+extern "C" __global__ void __launch_bounds__(128, 4)
 ${name}(${args}) {
   constexpr int BR = 16, BC = 32, RPW = 4, DMAX = 256, LDS = DMAX + 2, DL = DMAX / 32;
   __shared__ ${T} sq[BR][LDS], sk[BC][LDS], sv[BC][LDS];
+  __shared__ const ${T} *krp[BC], *vrp[BC];
   int b, h, tm;
   kp_attn_tile(blockIdx.x, BR, Lq, Hq, wr, b, h, tm);
   const int hk = h / (Hq / Hkv), m0 = tm * BR, tid = threadIdx.x, lane = tid % 32, w = tid / 32;
-  const ${T} *Qb = Q + b * sqb + h * sqh, *Kb = K + b * skb + hk * skh, *Vb = V + b * svb + hk * svh;
+  const ${T} *Qb = Q + b * sqb + h * sqh;
   const ${T} zero = kp_from_f32<${T}>(0.f);
   for (int e = tid; e < BR * Dh; e += 128) {
     const int r = e / Dh, c = e % Dh, i = m0 + r;
@@ -931,10 +961,16 @@ ${name}(${args}) {
   }
   for (int n0 = lo / BC * BC; n0 < hi; n0 += BC) {
     __syncthreads(); // the previous tile is read (and sq written)
+    if (tid < BC) { // the tile's key rows (NULL: past Lk, or a page index outside)
+      const int j = n0 + tid;
+      krp[tid] = j < Lk ? kp_attn_krow(K, skb, sks, skh, b, hk, j, BT, bts, page, npages) : nullptr;
+      vrp[tid] = j < Lk ? kp_attn_krow(V, svb, svs, svh, b, hk, j, BT, bts, page, npages) : nullptr;
+    }
+    __syncthreads();
     for (int e = tid; e < BC * Dh; e += 128) {
-      const int r = e / Dh, c = e % Dh, j = n0 + r;
-      sk[r][c] = j < Lk ? Kb[j * sks + c] : zero;
-      sv[r][c] = j < Lk ? Vb[j * svs + c] : zero;
+      const int r = e / Dh, c = e % Dh;
+      sk[r][c] = krp[r] ? krp[r][c] : zero;
+      sv[r][c] = vrp[r] ? vrp[r][c] : zero;
     }
     __syncthreads();
     const int j = n0 + lane;

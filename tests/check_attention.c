@@ -88,7 +88,8 @@ START_TEST(test_desc_init) {
   ck_assert_ptr_null(d.block_table);
   ck_assert_int_eq(d.block_table_stride, 0);
   ck_assert_int_eq(d.page_size, 0);
-  for (int i = 0; i < 4; i++) ck_assert_int_eq(d.reserved_[i], 0);
+  ck_assert_int_eq(d.num_pages, 0);
+  for (int i = 0; i < 3; i++) ck_assert_int_eq(d.reserved_[i], 0);
   /* the valid call these tests start from reaches the launch, in both dtypes */
   kp_ctx *c = kp_test_pack_only();
   kp_attn_desc b = base();
@@ -183,11 +184,11 @@ START_TEST(test_scale_and_mask) {
 }
 END_TEST
 
-/* Reserved fields: must be zero; varlen and paged KV are unsupported for now
-** (KP_ERR_UNSUPPORTED naming the field). */
+/* Reserved fields: must be zero; varlen is unsupported for now
+** (KP_ERR_UNSUPPORTED naming the field); the paged-KV fields are checked. */
 START_TEST(test_reserved) {
   kp_ctx *c = kp_test_pack_only();
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 3; i++) {
     kp_attn_desc d = base();
     d.reserved_[i] = 7;
     char needle[64];
@@ -200,15 +201,37 @@ START_TEST(test_reserved) {
   d = base();
   d.cu_seqlens_k = (const int32_t *)DEV(0x600000);
   EXPECT(c, CALL(c, d), KP_ERR_UNSUPPORTED, "attention: cu_seqlens_k");
-  d = base();
-  d.block_table = (const int32_t *)DEV(0x600000);
-  d.page_size = 16;
-  EXPECT(c, CALL(c, d), KP_ERR_UNSUPPORTED, "attention: block_table: a paged KV cache is not supported");
   static const field_case T[] = {
-      {F_(page_size), 16, KP_ERR_INVALID_ARG, "attention: page_size=16 block_table_stride=0 without a block_table"},
-      {F_(block_table_stride), 4, KP_ERR_INVALID_ARG, "block_table_stride=4 without a block_table"},
+      {F_(page_size), 16, KP_ERR_INVALID_ARG, "attention: page_size=16 block_table_stride=0 num_pages=0 without a block_table"},
+      {F_(block_table_stride), 4, KP_ERR_INVALID_ARG, "block_table_stride=4 num_pages=0 without a block_table"},
+      {F_(num_pages), 9, KP_ERR_INVALID_ARG, "num_pages=9 without a block_table"},
   };
   expect_fields(c, T, sizeof T / sizeof T[0]);
+  kp_ctx_destroy(c);
+}
+END_TEST
+
+/* A paged K and V (base: batch 2, len_k 16): page size, pages, the block
+** table's stride and alignment, and O against the table. */
+START_TEST(test_paged) {
+  kp_ctx *c = kp_test_pack_only();
+  const struct { int64_t page, pages, stride; uintptr_t bt; kp_status st; const char *needle; } T[] = {
+      {0, 4, 4, 0x600000, KP_ERR_INVALID_ARG, "attention: page_size=0: must be in [1, "},
+      {8, 0, 4, 0x600000, KP_ERR_INVALID_ARG, "attention: num_pages=0: must be in [1, "},
+      {8, (int64_t)1 << 40, 4, 0x600000, KP_ERR_INVALID_ARG, "attention: num_pages=1099511627776"},
+      {8, 4, 1, 0x600000, KP_ERR_INVALID_ARG, "attention: block_table_stride=1 < 2, the pages of len_k=16 keys"},
+      {5, 4, 3, 0x600000, KP_ERR_INVALID_ARG, "block_table_stride=3 < 4"},
+      {8, 4, -2, 0x600000, KP_ERR_INVALID_ARG, "block_table_stride=-2 < 2"},
+      {8, 4, 4, 0x600002, KP_ERR_MISALIGNED, "attention: block_table=0x600002 is not aligned to 4 bytes"},
+      {8, 4, 4, 0x400000, KP_ERR_INVALID_ARG, "attention: o overlaps block_table"},
+      {8, 4, 4, 0x600000, KP_ERR_NO_DEVICE, "attention"}, /* valid: reaches the launch */
+  };
+  for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+    kp_attn_desc d = base();
+    d.block_table = (const int32_t *)T[i].bt;
+    d.page_size = T[i].page, d.num_pages = T[i].pages, d.block_table_stride = T[i].stride;
+    EXPECT(c, CALL(c, d), T[i].st, T[i].needle);
+  }
   kp_ctx_destroy(c);
 }
 END_TEST
@@ -348,6 +371,7 @@ Suite *attention_suite(void) {
   tcase_add_test(tc, test_sizes);
   tcase_add_test(tc, test_scale_and_mask);
   tcase_add_test(tc, test_reserved);
+  tcase_add_test(tc, test_paged);
   tcase_add_test(tc, test_strides);
   tcase_add_test(tc, test_alignment);
   tcase_add_test(tc, test_overlap);

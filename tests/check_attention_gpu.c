@@ -14,8 +14,12 @@
 **                       that take less than 16-byte alignment, odd pads and
 **                       pointers one element off (KP_TEST_ONLY=<text>: only
 **                       the variants whose name contains it, for sanitizer runs)
+**                       Paged K and V too (pages of 16, 7 or 48 tokens,
+**                       shuffled, the last one partial, unused slots NaN)
+**                       for the variants that take them
 **   any_call/<dt>       the selection (nothing forced) at odd head dims and
-**                       element alignment: every valid call has a variant
+**                       element alignment, paged too: every valid call has a
+**                       variant
 **   rejects_write_nothing  bad calls on real buffers leave O and LSE as they were
 **
 ** What every case checks: Q, K, V uniform in [-1, 1] (fresh each case, seed
@@ -229,11 +233,54 @@ static void check_lse_guard(gpu *g, const hbuf *L, size_t n) {
     }
 }
 
+/* A paged copy of K or V (pages of `page` tokens, (page, token, head, dim)
+** packed, num_pages of them, in the block table's shuffled order; the
+** slots no key maps to keep their NaN poison, so a read of one shows). */
+typedef struct paged {
+  hbuf k, v, bt; /* bt: int32 entries in an f32-sized buffer */
+  int64_t page, per_seq, pages;
+} paged;
+
+static void paged_make(gpu *g, paged *p, kp_dtype dt, const acase *c, const t4 *K, const t4 *V,
+                       int64_t hd, int64_t page) {
+  p->page = page, p->per_seq = (c->lk + page - 1) / page, p->pages = c->batch * p->per_seq + 3;
+  const size_t n = (size_t)(p->pages * page * c->hkv * hd);
+  hb_make(g, &p->k, dt, n, KP_POISON);
+  hb_make(g, &p->v, dt, n, KP_POISON);
+  hb_make(g, &p->bt, KP_F32, (size_t)(c->batch * p->per_seq), 0);
+  int32_t *perm = malloc((size_t)p->pages * sizeof *perm);
+  ck_assert_msg(perm != NULL, "%s: out of host memory", g->test);
+  for (int64_t i = 0; i < p->pages; i++) perm[i] = (int32_t)i;
+  for (int64_t i = p->pages - 1; i > 0; i--) { /* pages out of order */
+    const int64_t j = rng_int(g, 0, i);
+    const int32_t x = perm[i];
+    perm[i] = perm[j], perm[j] = x;
+  }
+  memcpy(p->bt.img, perm, (size_t)(c->batch * p->per_seq) * sizeof *perm);
+  for (int64_t b = 0; b < c->batch; b++)
+    for (int64_t j = 0; j < c->lk; j++)
+      for (int64_t h = 0; h < c->hkv; h++) {
+        const int64_t pg = perm[b * p->per_seq + j / page];
+        const size_t at = (size_t)(((pg * page + j % page) * c->hkv + h) * hd);
+        for (int64_t d = 0; d < hd; d++) {
+          hb_put(&p->k, at + (size_t)d, hb_orig(&K->b, t4_idx(K, b, j, h, d)));
+          hb_put(&p->v, at + (size_t)d, hb_orig(&V->b, t4_idx(V, b, j, h, d)));
+        }
+      }
+  free(perm);
+  hb_upload(g, &p->k), hb_upload(g, &p->v), hb_upload(g, &p->bt);
+}
+
+static void paged_free(gpu *g, paged *p) {
+  hb_free(g, &p->k), hb_free(g, &p->v), hb_free(g, &p->bt);
+}
+
 /* Run case c at head dim hd with pack entry vi forced (-1: the selection),
-** tensors padded by pad elements and shifted by shift.  Returns 0 (nothing
-** run) when vi does not apply. */
+** tensors padded by pad elements and shifted by shift, K and V paged in
+** pages of `page` tokens (0: not paged).  Returns 0 (nothing run) when vi
+** does not apply. */
 static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, int64_t pad,
-                     int64_t shift) {
+                     int64_t shift, int64_t page) {
   const kpk_pack *pk = &g->ctx->pack;
   const char *vname = vi >= 0 ? pk->entries[vi].name : "selected";
   t4 Q, K, V, O;
@@ -251,16 +298,17 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
     int64_t wl = c->wl, wr = c->causal ? 0 : c->wr;
     if (wl >= c->lk) wl = -1;
     if (wr >= c->lq) wr = -1;
-    kp_call call = {KP_FAM_ATTENTION, dt, al, wl >= 0 || wr >= 0,
+    kp_call call = {KP_FAM_ATTENTION, dt, al, (wl >= 0 || wr >= 0) | (page ? 4u : 0u),
                     {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(c->batch * c->hq), (uint64_t)hd}};
     ran = kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0);
   }
   if (ran) {
     gpu_case(g, "%s %s: %s batch=%lld hq=%lld hkv=%lld lq=%lld lk=%lld hd=%lld causal=%d "
-             "window=(%lld, %lld) layout=%s pad=%lld shift=%lld lse=%d", vname, kp_dtype_name(dt),
-             c->what, (long long)c->batch, (long long)c->hq, (long long)c->hkv, (long long)c->lq,
-             (long long)c->lk, (long long)hd, c->causal, (long long)c->wl, (long long)c->wr,
-             c->layout ? "bhsd" : "bshd", (long long)pad, (long long)shift, c->lse);
+             "window=(%lld, %lld) layout=%s pad=%lld shift=%lld lse=%d page=%lld", vname,
+             kp_dtype_name(dt), c->what, (long long)c->batch, (long long)c->hq, (long long)c->hkv,
+             (long long)c->lq, (long long)c->lk, (long long)hd, c->causal, (long long)c->wl,
+             (long long)c->wr, c->layout ? "bhsd" : "bshd", (long long)pad, (long long)shift,
+             c->lse, (long long)page);
     t4_fill(g, &Q), t4_fill(g, &K), t4_fill(g, &V);
     hb_upload(g, &Q.b), hb_upload(g, &K.b), hb_upload(g, &V.b), hb_upload(g, &O.b);
     if (c->lse) hb_upload(g, &L);
@@ -273,6 +321,18 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
     d.scale = (float)(c->scale_mul / sqrt((double)hd));
     d.causal = c->causal, d.window_left = c->wl, d.window_right = c->wr;
     d.lse = c->lse ? (float *)hb_dev(&L, KP_PRE) : NULL;
+    paged pg;
+    memset(&pg, 0, sizeof pg);
+    void *kdev = t4_dev(&K), *vdev = t4_dev(&V);
+    if (page) {
+      paged_make(g, &pg, dt, c, &K, &V, hd, page);
+      kdev = hb_dev(&pg.k, 0), vdev = hb_dev(&pg.v, 0);
+      d.k_stride_batch = d.v_stride_batch = page * c->hkv * hd;
+      d.k_stride_seq = d.v_stride_seq = c->hkv * hd;
+      d.k_stride_head = d.v_stride_head = hd;
+      d.block_table = (const int32_t *)hb_dev(&pg.bt, 0);
+      d.block_table_stride = pg.per_seq, d.page_size = page, d.num_pages = pg.pages;
+    }
     unsigned char *first_o = malloc(O.b.n * O.b.es), *first_l = c->lse ? malloc(L.n * 4) : NULL;
     ck_assert_msg(first_o && (first_l || !c->lse), "%s: out of host memory", g->test);
     for (int run = 0; run < 2; run++) {
@@ -287,8 +347,7 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
         }
       }
       if (vi >= 0) kp_force_variant(vi);
-      kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), t4_dev(&K), t4_dev(&V), t4_dev(&O), &d,
-                                  g->stream);
+      kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), kdev, vdev, t4_dev(&O), &d, g->stream);
       kp_force_variant(-1);
       if (!gpu_op_ok(g, st, "kp_attention")) break;
       gpu_sync(g, "kp_attention");
@@ -307,6 +366,11 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
       }
     }
     free(first_o), free(first_l);
+    if (page) {
+      hb_check_unchanged(g, &pg.k, "paged K");
+      hb_check_unchanged(g, &pg.v, "paged V");
+      paged_free(g, &pg);
+    }
     hb_check_unchanged(g, &Q.b, "Q");
     hb_check_unchanged(g, &K.b, "K");
     hb_check_unchanged(g, &V.b, "V");
@@ -349,8 +413,12 @@ START_TEST(test_every_variant) {
       for (int ci = 0; ci < NCASES; ci++) {
         /* the fallback is slow: the larger head dims on every other case */
         if (narrow && HDIMS[h] > 64 && ci % 2) continue;
-        ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, ci % 3 == 1 ? 8 : 0);
-        if (narrow) ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 1 + ci % 2, 1);
+        ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, ci % 3 == 1 ? 8 : 0, 0);
+        if (narrow) ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 1 + ci % 2, 1, 0);
+        /* paged K and V (the variants that take them): pages of 16, 7 and 48
+        ** tokens, the last one partial, in shuffled order */
+        if (ci % 3 == 0 || CASES[ci].lk >= 1000)
+          ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 0, 0, ci % 3 == 0 ? 16 : ci % 3 == 1 ? 7 : 48);
       }
     }
     if (ran) variants++;
@@ -371,8 +439,9 @@ START_TEST(test_any_call) {
   gpu_open(&g, name, _i);
   static const int64_t hd[] = {8, 64, 72, 128, 200};
   for (int h = 0; h < 5; h++) {
-    attn_case(&g, dt, -1, &CASES[h % NCASES], hd[h], 8, 0);
-    attn_case(&g, dt, -1, &CASES[(h + 3) % NCASES], hd[h], 3, 1);
+    attn_case(&g, dt, -1, &CASES[h % NCASES], hd[h], 8, 0, 0);
+    attn_case(&g, dt, -1, &CASES[(h + 3) % NCASES], hd[h], 3, 1, 0);
+    attn_case(&g, dt, -1, &CASES[(h + 5) % NCASES], hd[h], 0, 0, 5); /* paged */
   }
   gpu_close(&g);
 }

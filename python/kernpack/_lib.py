@@ -109,9 +109,10 @@ class KpAttnDesc(ctypes.Structure):
         ("causal", c_int),
         ("window_left", c_i64), ("window_right", c_i64),
         ("lse", c_vp),                   # float *
-        ("cu_seqlens_q", c_vp), ("cu_seqlens_k", c_vp), ("block_table", c_vp),  # reserved
-        ("block_table_stride", c_i64), ("page_size", c_i64),
-        ("reserved_", c_i64 * 4),
+        ("cu_seqlens_q", c_vp), ("cu_seqlens_k", c_vp),  # reserved
+        ("block_table", c_vp),           # int32 *: paged K and V
+        ("block_table_stride", c_i64), ("page_size", c_i64), ("num_pages", c_i64),
+        ("reserved_", c_i64 * 3),
     ]
 
 
