@@ -694,7 +694,7 @@ end
 -- had nothing to do at 32/8 heads).
 local DEC_KERNEL = [[
 // ${name}: <= 16 query rows, ${w} warps x ${bc}-key tiles, ${stages} stages a warp, ${cl} CTAs a cluster
-extern "C" __global__ void __launch_bounds__(${threads})
+extern "C" __global__ void __launch_bounds__(${threads}, ${minb})
 ${name}(${args}) {
   constexpr int D = ${d}, W = ${w}, BC = ${bc}, S = ${stages}, CL = ${cl}, NT = 32 * W;
   constexpr int DF = D / 8, KF = BC / 8, LDO = D + 4; // LDO: row stride of the float partials
@@ -721,15 +721,22 @@ ${name}(${args}) {
   const int nb0 = lo / BC, nbt = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
   const int c0 = nb0 + rank * nbt / CL, c1 = nb0 + (rank + 1) * nbt / CL; // this CTA's tiles
   ${T} *ks = ring + w * S * 2 * BC * D;
-  auto load_kv = [&](int s, int nb) { // K and V rows nb BC + [0, BC), contiguous or paged
+  // K and V rows nb BC + [0, BC), contiguous or paged: lane r < BC finds row
+  // r's addresses (one block-table read when paged), the lanes copying its
+  // 16-byte chunks get them by shuffle
+  static_assert(BC <= 32, "a lane a key row");
+  auto load_kv = [&](int s, int nb) {
     constexpr int CH = D / 8;
+    const int j = nb * BC + lane % BC;
+    const ${T} *kr = j < Lk ? kp_attn_krow(K, skb, sks, skh, b, hk, j, BT, bts, page, npages) : nullptr;
+    const ${T} *vr = j < Lk ? kp_attn_krow(V, svb, svs, svh, b, hk, j, BT, bts, page, npages) : nullptr;
 #pragma unroll
     for (int k = 0; k < BC * CH / 32; k++) {
-      const int i = lane + 32 * k, r = i / CH, c = i % CH, j = nb * BC + r;
-      const ${T} *kr = j < Lk ? kp_attn_krow(K, skb, sks, skh, b, hk, j, BT, bts, page, npages) : nullptr;
-      const ${T} *vr = j < Lk ? kp_attn_krow(V, svb, svs, svh, b, hk, j, BT, bts, page, npages) : nullptr;
-      kp_cp16(ks + (2 * s) * BC * D + at(r, c), kr ? kr + 8 * c : K, kr ? 16 : 0);
-      kp_cp16(ks + (2 * s + 1) * BC * D + at(r, c), vr ? vr + 8 * c : V, vr ? 16 : 0);
+      const int i = lane + 32 * k, r = i / CH, c = i % CH;
+      const ${T} *kx = (const ${T} *)__shfl_sync(0xffffffffu, (unsigned long long)kr, r);
+      const ${T} *vx = (const ${T} *)__shfl_sync(0xffffffffu, (unsigned long long)vr, r);
+      kp_cp16(ks + (2 * s) * BC * D + at(r, c), kx ? kx + 8 * c : K, kx ? 16 : 0);
+      kp_cp16(ks + (2 * s + 1) * BC * D + at(r, c), vx ? vx + 8 * c : V, vx ? 16 : 0);
     }
   };
   for (int x = threadIdx.x; x < 16 * D / 8; x += NT) { // Q, a row at a time (rows past `rows`: 0)
@@ -916,6 +923,9 @@ local function emit_dec(dt, p)
     source = COMMON .. subst(DEC_KERNEL, {
       name = name, T = ctype(dt), d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl,
       threads = 32 * p.w, args = subst(ARGS, { T = ctype(dt) }),
+      -- blocks an SM (the persistent grid's 2 at 128 threads): without it ptxas
+      -- for sm_90a stops at 168 registers and spills
+      minb = p.w == 4 and 2 or 1,
     }),
   }
 end
