@@ -815,8 +815,11 @@ __device__ __forceinline__ void kp_cp16(void *dst, const void *src, int bytes) {
 
 // ---- sm_90a: TMA, mbarriers, clusters, wgmma -------------------------------------
 //
-// Compiled for sm_90 and up only (their PTX does not exist below).
-#if __CUDA_ARCH__ >= 900
+// Used by sm_90a variants only (their PTX does not exist below); unused
+// inline functions emit nothing.  No guard on the target architecture
+// macro here: a source that names it is taken to differ between targets,
+// and first use then compiles it with NVRTC instead of loading the pack's
+// PTX (runtime/jit.c).
 __device__ __forceinline__ kp_u32 kp_smem_addr(const void *p) {
   return (kp_u32)__cvta_generic_to_shared(p);
 }
@@ -920,4 +923,3 @@ __device__ __forceinline__ void kp_wg_commit() {
 template <int N> __device__ __forceinline__ void kp_wg_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
 }
-#endif
