@@ -6,6 +6,7 @@
 #   tests         KP_REQUIRE_GPU=1 build/tests/check_kernpack      -> tests.log
 #   kpbench       build/bin/kpbench $KPBENCH_ARGS                  -> kpbench.log
 #   side_by_side  python3 bench/side_by_side.py $SIDE_ARGS         -> side_by_side.log, .json
+#   pdl           python3 bench/pdl_bench.py $PDL_ARGS               -> pdl.log, pdl.json
 #   gemm          python3 bench/gemm_bench.py --variants $GEMM_ARGS -> gemm.log, gemm.json
 #   sanitizer     only if KP_SANITIZE is set ("1" = memcheck, or a list such as
 #                 "memcheck racecheck"): compute-sanitizer on kpbench --quick (bf16)
@@ -149,6 +150,10 @@ step side_by_side_ranked "$OUT/side_by_side_ranked.log" 100 env -u KP_TUNE_FILE 
 step side_by_side "$OUT/side_by_side.log" 200 \
   python3 -u bench/side_by_side.py --json "$OUT/side_by_side.json" $SIDE_ARGS
 
+# ---- 3a. a decode chain from CUDA graphs, with and without PDL, next to PyTorch -----------
+# shellcheck disable=SC2086
+step pdl "$OUT/pdl.log" 150 python3 -u bench/pdl_bench.py --json "$OUT/pdl.json" ${PDL_ARGS:-}
+
 # ---- 3b. GEMM next to torch.matmul (cuBLAS): checks, then every variant per shape -----------
 # shellcheck disable=SC2086
 step gemm "$OUT/gemm.log" "${KP_GEMM_S:-240}" python3 -u bench/gemm_bench.py --variants \
@@ -216,6 +221,9 @@ fi
 
 echo "-- gemm ($OUT/gemm.log):"
 grep -E '^(bfloat16|float16) |best:|check\(s\) failed|^copy rate' "$OUT/gemm.log" 2>/dev/null | cut -c1-200 | head -60
+echo "-- PDL decode chain ($OUT/pdl.log):"
+grep -E '^PDL takes effect' "$OUT/pdl.log" 2>/dev/null
+sed -n '/^==== pdl_bench: us per call/,$p' "$OUT/pdl.log" 2>/dev/null | cut -c1-300
 echo "-- side by side, ranking only ($OUT/side_by_side_ranked.log):"
 sed -n '/^==== side-by-side/,$p' "$OUT/side_by_side_ranked.log" 2>/dev/null | cut -c1-400 | head -12
 echo "-- side by side ($OUT/side_by_side.log):"

@@ -73,7 +73,8 @@ class KpOptions(ctypes.Structure):
         ("tune_path", ctypes.c_char_p),
         ("no_jit", ctypes.c_int),
         ("autotune", ctypes.c_int),
-        ("reserved_", ctypes.c_void_p * 6),
+        ("pdl", ctypes.c_int),
+        ("reserved_", ctypes.c_void_p * 5),
     ]
 
 

@@ -113,7 +113,9 @@ typedef struct kp_options {
                              winner in the table (also $KP_AUTOTUNE=1).  Never for
                              calls that update an input in place (add_rmsnorm,
                              rope, or an output equal to an input). */
-  void *reserved_[6];     /* keeps the size fixed as options are added */
+  int pdl;                /* 1: programmatic dependent launch for the row ops
+                             (also $KP_PDL=1); see kp_ctx_set_pdl */
+  void *reserved_[5];     /* keeps the size fixed as options are added */
 } kp_options;
 
 /* sizeof(kp_options) in this build: bindings check their mirror of it. */
@@ -150,6 +152,29 @@ typedef struct kp_device_info {
 } kp_device_info;
 
 KP_API kp_status kp_ctx_device_info(kp_ctx *ctx, kp_device_info *out);
+
+/*
+** Programmatic dependent launch (PDL), off by default.  With it on, the row
+** ops (softmax, rmsnorm, add_rmsnorm, swiglu, geglu, rmsnorm_swiglu, rope)
+** are launched so that each may start while the kernel before it in the
+** stream finishes: the launch and the block start-up overlap that kernel's
+** tail, and the kernel waits for it (its completion and memory) before
+** touching global memory.  Results are the same as without; eager streams
+** and CUDA graph capture alike.  Whatever the kernel before is (ours, a
+** library's, a memcpy), ordering is as without PDL.
+** It takes effect only on sm_90 and newer with a CUDA 12.3+ driver
+** (cuLaunchKernelEx; graphs keep the programmatic edges), and for variants
+** built for sm_90+ (the sm_90a / sm_120 packs, or JIT through NVRTC; not
+** one loaded from compute_80 PTX); elsewhere it silently has no effect.
+** GEMM and attention are never launched with it.
+** kp_ctx_set_pdl turns it on (1) or off (0) for the ctx's later calls from
+** any thread (calls in flight on other threads see the old or the new
+** value); KP_ERR_INVALID_ARG for a NULL ctx or another value.  Start value:
+** kp_options.pdl, or $KP_PDL=1.  kp_ctx_pdl: 1 when it is on and takes
+** effect on this ctx's device and driver, else 0 (also for NULL).
+*/
+KP_API kp_status kp_ctx_set_pdl(kp_ctx *ctx, int on);
+KP_API int kp_ctx_pdl(const kp_ctx *ctx);
 
 /* ---- ops ---------------------------------------------------------------
 ** All ops: rows >= 1, cols >= 1, strides >= the row length, every pointer

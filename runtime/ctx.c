@@ -366,6 +366,12 @@ kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out) {
   }
   load_pack(ctx, o);
   if (!ctx->have_pack && o->pack_path) return kp_fail(ctx, ctx->pack_status, "%s", ctx->pack_err);
+  const char *pe = getenv("KP_PDL");
+  ctx->pdl = o->pdl != 0 || (pe && !strcmp(pe, "1"));
+  /* PDL takes effect on sm_90+ through cuLaunchKernelEx; from 12.3 on, a
+  ** captured graph keeps the programmatic edges (older drivers: off) */
+  ctx->pdl_device = ctx->drv && ctx->props.sm >= 90 && ctx->drv->cuLaunchKernelEx &&
+                    ctx->info.driver_version >= 12030;
   const char *at = getenv("KP_AUTOTUNE");
   ctx->autotune = ctx->drv && ctx->have_pack && (o->autotune || (at && !strcmp(at, "1")));
   kp_status ts = load_tune(ctx, o, ctx->autotune);
@@ -397,7 +403,8 @@ kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out) {
     ctx->modules = calloc(ctx->pack.n_entries + 1, sizeof *ctx->modules);
     ctx->funcs = calloc(ctx->pack.n_entries + 1, sizeof *ctx->funcs);
     ctx->clusters = calloc(ctx->pack.n_entries + 1, sizeof *ctx->clusters);
-    if (!ctx->modules || !ctx->funcs || !ctx->clusters)
+    ctx->pdl_code = calloc(ctx->pack.n_entries + 1, sizeof *ctx->pdl_code);
+    if (!ctx->modules || !ctx->funcs || !ctx->clusters || !ctx->pdl_code)
       return kp_fail(ctx, KP_ERR_NOMEM, "kp_ctx_create: out of memory");
   }
   return KP_OK;
@@ -413,6 +420,7 @@ void kp_ctx_destroy(kp_ctx *ctx) {
   free(ctx->modules);
   free(ctx->funcs);
   free(ctx->clusters);
+  free(ctx->pdl_code);
   pthread_mutex_destroy(&ctx->lock);
   if (tl_err.ctx == ctx) {
     tl_err.ctx = NULL;
@@ -426,4 +434,16 @@ kp_status kp_ctx_device_info(kp_ctx *ctx, kp_device_info *out) {
   *out = ctx->info;
   if (!ctx->drv) return kp_fail(ctx, KP_ERR_NO_DEVICE, "context has no device (KP_NO_DEVICE)");
   return KP_OK;
+}
+
+kp_status kp_ctx_set_pdl(kp_ctx *ctx, int on) {
+  if (!ctx) return kp_fail(NULL, KP_ERR_INVALID_ARG, "kp_ctx_set_pdl: ctx is NULL");
+  if (on != 0 && on != 1)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "kp_ctx_set_pdl: on=%d: must be 0 or 1", on);
+  __atomic_store_n(&ctx->pdl, on, __ATOMIC_RELAXED);
+  return KP_OK;
+}
+
+int kp_ctx_pdl(const kp_ctx *ctx) {
+  return ctx && ctx->pdl_device && __atomic_load_n(&ctx->pdl, __ATOMIC_RELAXED);
 }

@@ -57,11 +57,20 @@
   X(cuEventElapsedTime, "cuEventElapsedTime")
 
 /* Newer entry points (CUDA 12.0 drivers): NULL in the table when the driver
-** lacks them; the variants that need them (clusters, TMA) then do not run. */
+** lacks them; the variants that need them (clusters, TMA) then do not run,
+** and PDL has no effect.  The graph calls are for the tests (capture; the
+** edges' types: cuGraphGetEdges_v2, CUDA 12.3); the library makes none. */
 #define KP_DRIVER_OPTIONAL_FUNCS(X)                          \
   X(cuLaunchKernelEx, "cuLaunchKernelEx")                    \
   X(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled")          \
-  X(cuOccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters")
+  X(cuOccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters") \
+  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2")         \
+  X(cuStreamEndCapture, "cuStreamEndCapture")                \
+  X(cuGraphInstantiate, "cuGraphInstantiateWithFlags")       \
+  X(cuGraphLaunch, "cuGraphLaunch")                          \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy")                \
+  X(cuGraphDestroy, "cuGraphDestroy")                        \
+  X(cuGraphGetEdges, "cuGraphGetEdges_v2")
 
 typedef struct kp_driver {
 #define KP_DRIVER_FIELD_(name, sym) __typeof__(&name) name;

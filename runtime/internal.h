@@ -149,6 +149,10 @@ struct kp_ctx {
   char tune_path[600];      /* where online tuning records its results */
   int pin;                  /* $KP_VARIANT's pack entry: every call of its family
                                and dtype runs it (or fails saying why); -1: none */
+  int pdl;                  /* kp_ctx_set_pdl: 0/1, read and written atomically */
+  int pdl_device;           /* the device and driver can launch with PDL */
+  unsigned char *pdl_code;  /* per pack entry, set at load (lock held): its code
+                               was built for sm_90+ (has the griddepcontrol) */
 };
 
 /* Record the detail message for this ctx and thread; returns s. */
@@ -199,6 +203,11 @@ kp_status kp_entry_fits_family(const kp_ctx *ctx, const kpk_entry *e, const kp_c
 void kp_launch_release(kp_ctx *ctx);
 /* Load entry i's module (from the pack, or JIT-compiled); lock held. */
 kp_status kp_load_entry(kp_ctx *ctx, uint32_t i);
+
+/* Do family f's kernels wait for the grid before them (kp_grid_wait,
+** templates/kp_device.cuh)?  Only those are launched with PDL: the row
+** families. */
+int kp_family_pdl(kp_family f);
 
 /* ---- autotune.c --------------------------------------------------------- */
 

@@ -77,12 +77,25 @@ static int target_sm(const char *t, const char *prefix) {
   return !strncmp(t, prefix, n) && sscanf(t + n, "%d", &sm) == 1 ? sm : 0;
 }
 
+/* Does src test __CUDA_ARCH__ only to guard the PDL instructions
+** (kp_device.cuh's kp_grid_wait / kp_grid_launch_dependents)? */
+static int arch_tests_pdl_only(const char *src, size_t n) {
+  static const char guard[] = "__CUDA_ARCH__ >= 900\n  asm volatile(\"griddepcontrol.";
+  const size_t gl = sizeof guard - 1;
+  const char *p = src, *end = src + n;
+  while ((p = memmem(p, (size_t)(end - p), "__CUDA_ARCH", 11))) {
+    if ((size_t)(end - p) < gl || memcmp(p, guard, gl)) return 0;
+    p += gl;
+  }
+  return 1;
+}
+
 int kp_jit_ptx_ok(const char *pack_target, const char *target, const char *src, size_t srclen) {
   const char *e = getenv("KP_JIT");
   int from = target_sm(pack_target, "compute_"), to = target_sm(target, "sm_");
   /* where NVVM's PTX for `from` is its PTX for `to` (bench/NOTES.md 28) */
   int same = (from >= 80 && from < 100 && to >= from && to < 100) || (from == 100 && to == 100);
-  return same && !(e && !strcmp(e, "nvrtc")) && src && !memmem(src, srclen, "__CUDA_ARCH", 11);
+  return same && !(e && !strcmp(e, "nvrtc")) && src && arch_tests_pdl_only(src, srclen);
 }
 
 int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i, const char *target) {

@@ -44,7 +44,9 @@ typedef struct kp_jit_out {
 ** compute_100 PTX for sm_103, are different code, so those keep NVRTC.
 ** Hence: PTX of compute_80..90 for an sm_80..sm_9x target, or compute_100
 ** PTX (a pack built with ARCHS += compute_100) for sm_100; no __CUDA_ARCH
-** test in the source; KP_JIT is not "nvrtc".
+** test in the source but the device library's guard of the PDL
+** instructions (compute_80 PTX on an sm_9x GPU: the same code less those;
+** launch.c then launches it without PDL); KP_JIT is not "nvrtc".
 */
 int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i, const char *target);
 /* The rule itself, for a pack target, a JIT target and a source (1: PTX). */

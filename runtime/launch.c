@@ -5,7 +5,9 @@
 ** The first call with a given (family, dtype, cols, alignment, rows class)
 ** runs the selection rule and loads the chosen variant's module; later calls
 ** find the CUfunction in a small open-addressing table, so the host cost of a
-** call is one mutex, one probe and cuLaunchKernel.
+** call is one mutex, one probe and cuLaunchKernel -- or cuLaunchKernelEx for
+** a cluster shape or programmatic dependent launch (PDL: a row family, the
+** ctx's switch on, an sm_90+ device and an entry whose code has the waits).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,21 @@ kp_key kp_cache_key(const kp_call *c) {
 }
 
 static int key_eq(const kp_key *a, const kp_key *b) { return !memcmp(a, b, sizeof *a); }
+
+int kp_family_pdl(kp_family f) {
+  switch (f) {
+  case KP_FAM_SOFTMAX: case KP_FAM_RMSNORM: case KP_FAM_ADD_RMSNORM: case KP_FAM_SWIGLU:
+  case KP_FAM_GEGLU: case KP_FAM_RMSNORM_SWIGLU: case KP_FAM_ROPE: return 1;
+  default: return 0;
+  }
+}
+
+/* The SM a target's code was built for: "sm_90a" 90, "compute_80" 80. */
+static int code_sm(const char *target) {
+  int sm = 0;
+  if (sscanf(target, "sm_%d", &sm) != 1 && sscanf(target, "compute_%d", &sm) != 1) sm = 0;
+  return sm;
+}
 
 kp_status kp_grid_blocks(const kpk_entry *e, const kp_call *c, int sm_count, uint64_t *blocks) {
   uint64_t n = 1;
@@ -92,6 +109,9 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
   st = kpk_check_entry(&ctx->pack, i, err, sizeof err);
   if (st != KP_OK) return kp_fail(ctx, st, "%s", err);
   CUmodule m = NULL;
+  /* what the code was compiled for decides whether it has the PDL waits
+  ** (__CUDA_ARCH__ >= 900): the pack's target, or the JIT's */
+  const char *built_for = ctx->pack.target;
   if (ctx->jit_target[0] && kp_jit_from_ptx(&ctx->pack, i, ctx->jit_target)) {
     /* no cubin for this device: the driver compiles the pack's PTX (jit.h) */
     struct timespec t0, t1;
@@ -113,6 +133,7 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
     char *src = kpk_source_dup(&ctx->pack, i, &srclen);
     if (!src) return kp_fail(ctx, KP_ERR_NOMEM, "%s: out of memory for its source", e->name);
     st = kp_jit_get(ctx, e->name, src, srclen, ctx->jit_target, &j, err, sizeof err);
+    built_for = ctx->jit_target;
     free(src);
     if (st != KP_OK) return kp_fail(ctx, st, "%s", err);
     CUresult r = d->cuModuleLoadData(&m, j.image);
@@ -156,6 +177,7 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
   }
   ctx->modules[i] = m;
   ctx->funcs[i] = f;
+  ctx->pdl_code[i] = code_sm(built_for) >= 90;
   kp_log(ctx, KP_LOG_DEBUG, "loaded %s (%s) from %s", e->name, e->is_ptx ? "PTX" : "cubin",
          ctx->pack.path);
   return KP_OK;
@@ -316,18 +338,30 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
                  kp_shape_str(c, shape, sizeof shape), (unsigned long long)grid, e->name);
     goto done;
   }
-  if (e->cluster > 1) {
-    if (!d->cuLaunchKernelEx) {
-      st = kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: variant %s needs cuLaunchKernelEx (a CUDA 12 "
-                   "driver)", kp_family_name(c->family), e->name);
-      goto done;
+  const size_t idx = (size_t)(e - ctx->pack.entries);
+  /* PDL: the kernel may start before the one ahead of it in the stream has
+  ** finished, and waits for it itself (kp_grid_wait) */
+  const int pdl = __atomic_load_n(&ctx->pdl, __ATOMIC_RELAXED) && ctx->pdl_device &&
+                  ctx->pdl_code[idx] && kp_family_pdl(c->family);
+  if (e->cluster > 1 && !d->cuLaunchKernelEx) {
+    st = kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: variant %s needs cuLaunchKernelEx (a CUDA 12 "
+                 "driver)", kp_family_name(c->family), e->name);
+    goto done;
+  }
+  if (e->cluster > 1 || pdl) {
+    CUlaunchAttribute at[2];
+    unsigned na = 0;
+    memset(at, 0, sizeof at);
+    if (e->cluster > 1) {
+      at[na].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      at[na].value.clusterDim.x = e->cluster;
+      at[na].value.clusterDim.y = 1;
+      at[na++].value.clusterDim.z = 1;
     }
-    CUlaunchAttribute at;
-    memset(&at, 0, sizeof at);
-    at.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    at.value.clusterDim.x = e->cluster;
-    at.value.clusterDim.y = 1;
-    at.value.clusterDim.z = 1;
+    if (pdl) {
+      at[na].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      at[na++].value.programmaticStreamSerializationAllowed = 1;
+    }
     CUlaunchConfig cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.gridDimX = (unsigned)grid;
@@ -335,22 +369,24 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
     cfg.blockDimX = e->block;
     cfg.blockDimY = cfg.blockDimZ = 1;
     cfg.sharedMemBytes = e->smem;
-    cfg.attrs = &at;
-    cfg.numAttrs = 1;
-    /* A persistent grid larger than the clusters that fit at once would run
-    ** its last clusters after the others: cap it at what fits (the GPCs' SM
-    ** counts can leave SMs that no cluster can use). */
-    int *fit = &ctx->clusters[e - ctx->pack.entries];
-    int n = __atomic_load_n(fit, __ATOMIC_RELAXED);
-    if (!n && d->cuOccupancyMaxActiveClusters) {
-      CUresult r = d->cuOccupancyMaxActiveClusters(&n, s->fn, &cfg);
-      if (r != CUDA_SUCCESS || n < 1) n = -1;
-      __atomic_store_n(fit, n, __ATOMIC_RELAXED);
-      kp_log(ctx, KP_LOG_INFO, "%s: %d clusters of %u fit at once (CUresult %d)", e->name, n,
-             e->cluster, (int)r);
+    cfg.attrs = at;
+    cfg.numAttrs = na;
+    if (e->cluster > 1) {
+      /* A persistent grid larger than the clusters that fit at once would run
+      ** its last clusters after the others: cap it at what fits (the GPCs' SM
+      ** counts can leave SMs that no cluster can use). */
+      int *fit = &ctx->clusters[idx];
+      int n = __atomic_load_n(fit, __ATOMIC_RELAXED);
+      if (!n && d->cuOccupancyMaxActiveClusters) {
+        CUresult r = d->cuOccupancyMaxActiveClusters(&n, s->fn, &cfg);
+        if (r != CUDA_SUCCESS || n < 1) n = -1;
+        __atomic_store_n(fit, n, __ATOMIC_RELAXED);
+        kp_log(ctx, KP_LOG_INFO, "%s: %d clusters of %u fit at once (CUresult %d)", e->name, n,
+               e->cluster, (int)r);
+      }
+      if (e->persist && n > 0 && grid > (uint64_t)n * e->cluster)
+        cfg.gridDimX = (unsigned)((uint64_t)n * e->cluster);
     }
-    if (e->persist && n > 0 && grid > (uint64_t)n * e->cluster)
-      cfg.gridDimX = (unsigned)((uint64_t)n * e->cluster);
     cfg.hStream = (CUstream)stream;
     KP_CU(ctx, d->cuLaunchKernelEx(&cfg, s->fn, args, NULL));
   } else {

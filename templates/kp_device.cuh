@@ -47,6 +47,30 @@ template <> __device__ __forceinline__ kp_f16 kp_from_f32<kp_f16>(float v) {
   return r;
 }
 
+// ---- programmatic dependent launch (sm_90+) ----------------------------------
+//
+// A row kernel launched with PDL (kp_ctx_set_pdl; runtime/launch.c) may
+// start while the kernel before it in the stream still runs.
+// kp_grid_wait() returns once that kernel has completed and its writes are
+// visible: every row kernel calls it before its first global access, loads
+// and stores alike (the kernel before may still read what we overwrite).
+// kp_grid_launch_dependents() lets the next PDL launch in the stream start
+// its blocks (its own kp_grid_wait still waits for all of this grid);
+// called right after the wait, so that the launch of the next kernel hides
+// under this one's work, while a chain has at most one grid waiting ahead.
+// Without the launch attribute both are no-ops; below sm_90 they compile to
+// nothing (the runtime launches only sm_90+ code with the attribute).
+__device__ __forceinline__ void kp_grid_wait() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void kp_grid_launch_dependents() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 // A 32-bit word of T's -inf: two 16-bit values, or one f32 (a pad pattern
 // for kp_group_load).
 // (enums, not static constexpr members: those become global variables)

@@ -145,6 +145,8 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
 local ENTRY = [[
 extern "C" __global__ void __launch_bounds__(${block})
 ${name}(const ${T} *x, long long ldx, ${T} *y, long long ldy, int rows, int cols) {
+  kp_grid_wait(); // (PDL) before any global access: kp_device.cuh
+  kp_grid_launch_dependents();
   ${call}(x, ldx, y, ldy, rows, cols);
 }
 ]]

@@ -49,7 +49,8 @@ static void fresh_cache(char *dir, size_t n) {
 
 /* First use from PTX (jit.h): compute_80..90 PTX for an sm_80..sm_9x device,
 ** or compute_100 PTX for sm_100, qualifies unless the source tests
-** __CUDA_ARCH__; other pairs (NVVM's PTX differs), cubin packs and
+** __CUDA_ARCH__ (other than to guard the PDL instructions, as
+** kp_device.cuh does); other pairs (NVVM's PTX differs), cubin packs and
 ** KP_JIT=nvrtc do not. */
 START_TEST(test_ptx_route_rule) {
   const char *plain = "extern \"C\" __global__ void k(float *p) { *p = 1.f; }\n";
@@ -67,6 +68,15 @@ START_TEST(test_ptx_route_rule) {
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_90", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("sm_80", "sm_90", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", arch, strlen(arch)), 0);
+  const char *pdl = "#if __CUDA_ARCH__ >= 900\n  asm volatile(\"griddepcontrol.wait;\");\n#endif\n"
+                    "#if __CUDA_ARCH__ >= 900\n  asm volatile(\"griddepcontrol.launch_dependents;\");\n"
+                    "#endif\nextern \"C\" __global__ void k() {}\n";
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", pdl, strlen(pdl)), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_100", pdl, strlen(pdl)), 0);
+  char both[300]; /* the PDL guard and another test: not the same code */
+  snprintf(both, sizeof both, "%s%s", pdl, arch);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", both, strlen(both)), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", arch, 25), 0); /* a guard cut short */
   setenv("KP_JIT", "nvrtc", 1);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", plain, n), 0);
   unsetenv("KP_JIT");

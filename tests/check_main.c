@@ -68,6 +68,7 @@ int main(void) {
   srunner_add_suite(sr, sass_suite());
   srunner_add_suite(sr, attention_suite());
   srunner_add_suite(sr, attention_gpu_suite());
+  srunner_add_suite(sr, graph_gpu_suite());
 
   const char *req = getenv("KP_REQUIRE_GPU");
   if (!gpu) {

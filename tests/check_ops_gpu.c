@@ -37,8 +37,6 @@ static const char *dtn(kp_dtype dt) { return dt == KP_F32 ? "f32" : dt == KP_F16
 ** f16/bf16: one rounding of the output is 2^-11 / 2^-8 relative; the
 ** budget leaves room for fp32 math and a second rounding.  f32: ops built
 ** on the fast exp (ex2.approx) or rsqrt get 2e-5, the others 1e-5. */
-enum { OP_SOFTMAX, OP_RMSNORM, OP_ADD_RMSNORM, OP_SWIGLU, OP_GEGLU, OP_RMSNORM_SWIGLU, OP_ROPE,
-       OP_COUNT_ };
 static const double TOL[OP_COUNT_][3] = {
     /*                   f32    f16     bf16 */
     [OP_SOFTMAX] = {2e-5, 2e-3, 1.6e-2},
@@ -49,7 +47,7 @@ static const double TOL[OP_COUNT_][3] = {
     [OP_RMSNORM_SWIGLU] = {2e-5, 2e-3, 1.6e-2},
     [OP_ROPE] = {1e-5, 2e-3, 1.6e-2},
 };
-static double tol(int op, kp_dtype dt) { return TOL[op][dt == KP_F32 ? 0 : dt == KP_F16 ? 1 : 2]; }
+double op_tol(int op, kp_dtype dt) { return TOL[op][dt == KP_F32 ? 0 : dt == KP_F16 ? 1 : 2]; }
 
 #define EPS 1e-6f
 #define OUT_POISON_FINITE 0x7B /* 0x7B7B..: finite (61280 in f16, 1.3e36 in f32/bf16) */
@@ -155,7 +153,7 @@ void softmax_case(gpu *g, kp_dtype dt, int64_t rows, int64_t cols, int64_t ldx,
   if (gpu_op_ok(g, kp_softmax(g->ctx, dt, ht_dev(&x), ldx, ht_dev(out), ldy, rows, cols, g->stream),
                 "kp_softmax")) {
     gpu_sync(g, "kp_softmax");
-    ht_check_output(g, out, "y", ref, NULL, tol(OP_SOFTMAX, dt));
+    ht_check_output(g, out, "y", ref, NULL, op_tol(OP_SOFTMAX, dt));
     if (!inplace) hb_check_unchanged(g, &x.b, "x");
   }
   if (!inplace) ht_free(g, &y);
@@ -225,7 +223,7 @@ void rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
   if (gpu_op_ok(g, kp_rmsnorm(g->ctx, dt, ht_dev(&x), ldx, ht_dev(&w), ht_dev(&y), ldy, rows,
                               cols, EPS, g->stream), "kp_rmsnorm")) {
     gpu_sync(g, "kp_rmsnorm");
-    ht_check_output(g, &y, "y", ref, NULL, tol(OP_RMSNORM, dt));
+    ht_check_output(g, &y, "y", ref, NULL, op_tol(OP_RMSNORM, dt));
     hb_check_unchanged(g, &x.b, "x");
     hb_check_unchanged(g, &w.b, "w");
   }
@@ -283,7 +281,7 @@ void add_rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
                                   ht_dev(&y), ldy, rows, cols, EPS, g->stream), "kp_add_rmsnorm")) {
     gpu_sync(g, "kp_add_rmsnorm");
     ht_check_ulp(g, &res, "residual", rnew, 1);
-    ht_check_output(g, &y, "y", ref, NULL, tol(OP_ADD_RMSNORM, dt));
+    ht_check_output(g, &y, "y", ref, NULL, op_tol(OP_ADD_RMSNORM, dt));
     hb_check_unchanged(g, &x.b, "x");
     hb_check_unchanged(g, &w.b, "w");
   }
@@ -360,7 +358,7 @@ void glu_case(gpu *g, kp_dtype dt, int a, const shape *s, int fused) {
   if (gpu_op_ok(g, st, a == ACT_SILU ? "kp_swiglu" : "kp_geglu")) {
     gpu_sync(g, ACT_NAME[a]);
     ht_check_output(g, &y, "y", ref, a == ACT_SILU ? NULL : mag,
-                    tol(a == ACT_SILU ? OP_SWIGLU : OP_GEGLU, dt));
+                    op_tol(a == ACT_SILU ? OP_SWIGLU : OP_GEGLU, dt));
     hb_check_unchanged(g, &gt.b, fused ? "gate|up" : "gate");
     if (!fused) hb_check_unchanged(g, &up.b, "up");
   }
@@ -424,7 +422,7 @@ void rmsnorm_swiglu_case(gpu *g, kp_dtype dt, const shape *s) {
   if (gpu_op_ok(g, kp_rmsnorm_swiglu(g->ctx, dt, ht_dev(&x), ldx, ht_dev(&w), ht_dev(&y), ldy,
                                      rows, cols, EPS, g->stream), "kp_rmsnorm_swiglu")) {
     gpu_sync(g, "kp_rmsnorm_swiglu");
-    ht_check_output(g, &y, "y", ref, NULL, tol(OP_RMSNORM_SWIGLU, dt));
+    ht_check_output(g, &y, "y", ref, NULL, op_tol(OP_RMSNORM_SWIGLU, dt));
     hb_check_unchanged(g, &x.b, "x");
     hb_check_unchanged(g, &w.b, "w");
   }
@@ -583,7 +581,7 @@ void rope_case(gpu *g, kp_dtype dt, kp_rope_layout layout, const rope_cfg *c) {
                            hb_dev(&qk, (size_t)sd[1].base), &desc, g->stream), "kp_rope")) {
     gpu_sync(g, "kp_rope");
     hb_download(g, &qk);
-    const double tl = tol(OP_ROPE, dt), fl = dt_floor(dt);
+    const double tl = op_tol(OP_ROPE, dt), fl = dt_floor(dt);
     double *v = ref_alloc(g, hd), worst = 0.0;
     int64_t bad = 0, shown = 0;
     for (int s = 0; s < 2; s++)

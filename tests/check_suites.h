@@ -26,6 +26,7 @@ Suite *gemm_gpu_suite(void);     /* check_gemm_gpu.c: every gemm variant forced,
 Suite *sass_suite(void);         /* check_sass.c: the gemm cubins' instructions */
 Suite *attention_suite(void);    /* check_attention.c: kp_attention misuse without a GPU */
 Suite *attention_gpu_suite(void); /* check_attention_gpu.c: every attention variant, vs float64 */
+Suite *graph_gpu_suite(void);    /* check_graph_gpu.c: row ops in CUDA graphs and with PDL */
 
 /* Misuse tests without a GPU (check_api.c, check_gemm.c): a pack-only
 ** context (KP_NO_DEVICE) on $KP_PACK_DIR/sm_90a.kpk, so a call that passes

@@ -277,6 +277,8 @@ void ht_fill_uniform(gpu *g, ht *t, double lo, double hi) {
 
 void *ht_dev(const ht *t) { return hb_dev(&t->b, (size_t)t->off); }
 
+void ht_reset(ht *t, unsigned char poison) { memset(t->b.img, poison, t->b.n * t->b.es); }
+
 double ht_get(const ht *t, int64_t r, int64_t c) { return hb_get(&t->b, ht_index(t, r, c)); }
 
 /* Elements [lo, hi) of the buffer must be as uploaded. */
@@ -376,4 +378,47 @@ int64_t ht_check_ulp(gpu *g, ht *t, const char *name, const double *ref, int64_t
              name, (long long)wrong, (long long)(t->rows * t->cols), (long long)max_ulp,
              (long long)(worst == INT64_MAX ? -1 : worst));
   return bad + wrong;
+}
+
+/* ---- CUDA graphs ------------------------------------------------------------------ */
+
+void gpu_capture_begin(gpu *g) {
+  const kp_driver *d = g->drv;
+  ck_assert_msg(d->cuStreamBeginCapture && d->cuStreamEndCapture && d->cuGraphInstantiate &&
+                    d->cuGraphLaunch && d->cuGraphExecDestroy && d->cuGraphDestroy,
+                "%s: the driver lacks the graph calls (CUDA 12 needed)", g->test);
+  gpu_bind(g);
+  CU(g, cuStreamBeginCapture(g->stream, CU_STREAM_CAPTURE_MODE_GLOBAL));
+}
+
+CUgraphExec gpu_capture_end(gpu *g, CUgraph *graph) {
+  CUgraph gr = NULL;
+  CUgraphExec ex = NULL;
+  CU(g, cuStreamEndCapture(g->stream, &gr));
+  CU(g, cuGraphInstantiate(&ex, gr, 0));
+  if (graph) *graph = gr;
+  else CU(g, cuGraphDestroy(gr));
+  return ex;
+}
+
+void gpu_graph_free(gpu *g, CUgraph graph, CUgraphExec exec) {
+  if (exec) CU(g, cuGraphExecDestroy(exec));
+  if (graph) CU(g, cuGraphDestroy(graph));
+}
+
+int64_t gpu_graph_edges(gpu *g, CUgraph graph, int64_t *programmatic) {
+  *programmatic = -1;
+  if (!g->drv->cuGraphGetEdges) return -1;
+  size_t n = 0;
+  CU(g, cuGraphGetEdges(graph, NULL, NULL, NULL, &n));
+  CUgraphNode *from = calloc(n + 1, sizeof *from), *to = calloc(n + 1, sizeof *to);
+  CUgraphEdgeData *ed = calloc(n + 1, sizeof *ed);
+  ck_assert_msg(from && to && ed, "out of host memory");
+  CU(g, cuGraphGetEdges(graph, from, to, ed, &n));
+  *programmatic = 0;
+  for (size_t i = 0; i < n; i++) *programmatic += ed[i].type == CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC;
+  free(from);
+  free(to);
+  free(ed);
+  return (int64_t)n;
 }

@@ -130,6 +130,21 @@ int64_t ht_check_ulp(gpu *g, ht *t, const char *name, const double *ref, int64_t
 ** orig; call after download).  Returns the number of bad elements. */
 int64_t ht_check_outside(gpu *g, const ht *t, const char *name);
 
+/* Set every byte of t's host image to `poison` (the next upload writes it). */
+void ht_reset(ht *t, unsigned char poison);
+
+/* CUDA graphs: capture what is enqueued on g->stream between the two calls
+** (global mode: a call that is unsafe during capture fails the capture),
+** and instantiate it.  *graph (if not NULL) gets the graph itself, for
+** inspection; free both with gpu_graph_free.  The driver's graph calls
+** are optional in its table: a driver without them fails the test. */
+void gpu_capture_begin(gpu *g);
+CUgraphExec gpu_capture_end(gpu *g, CUgraph *graph);
+void gpu_graph_free(gpu *g, CUgraph graph, CUgraphExec exec);
+/* Edges of a graph and how many of them are programmatic (PDL); -1 when the
+** driver cannot say (no cuGraphGetEdges_v2: CUDA < 12.3). */
+int64_t gpu_graph_edges(gpu *g, CUgraph graph, int64_t *programmatic);
+
 /* Device address as the library expects it. */
 static inline void *dptr(CUdeviceptr p) { return (void *)(uintptr_t)p; }
 

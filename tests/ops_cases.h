@@ -25,6 +25,12 @@ typedef struct rope_cfg {
   float theta;
 } rope_cfg;
 
+/* The ops, for op_tol: the error bound of each (relative to the row's
+** largest |reference|; check_ops_gpu.c). */
+enum { OP_SOFTMAX, OP_RMSNORM, OP_ADD_RMSNORM, OP_SWIGLU, OP_GEGLU, OP_RMSNORM_SWIGLU, OP_ROPE,
+       OP_COUNT_ };
+double op_tol(int op, kp_dtype dt);
+
 void softmax_case(gpu *g, kp_dtype dt, int64_t rows, int64_t cols, int64_t ldx, int64_t ldy,
                   int64_t offx, int64_t offy, int inplace, int special);
 void rmsnorm_case(gpu *g, kp_dtype dt, const shape *s);

@@ -6,7 +6,8 @@
 
 Ops: softmax, rmsnorm, add_rmsnorm, swiglu, geglu, rmsnorm_swiglu, rope,
 gemm, attention (see kernpack.ops, kernpack.gemm and kernpack.attention for
-the shapes).  They run in the
+the shapes); set_pdl() turns on programmatic dependent launch for the row
+ops.  They run in the
 caller's current CUDA context on torch's current stream (or `stream=`),
 allocate outputs unless `out=` is given and raise kernpack.Error subclasses
 carrying the kp_status name and the library's message.
@@ -23,6 +24,7 @@ from .attention import attention
 from .gemm import gemm
 from .info import gpu_available, info
 from .ops import add_rmsnorm, geglu, rmsnorm, rmsnorm_swiglu, rope, softmax, swiglu
+from .pdl import set_pdl
 
 __version__ = "0.1.0"
 
@@ -35,7 +37,7 @@ def library_version():
 
 __all__ = [
     "softmax", "rmsnorm", "add_rmsnorm", "swiglu", "geglu", "rmsnorm_swiglu", "rope", "gemm",
-    "attention", "info", "gpu_available", "library_version",
+    "attention", "info", "gpu_available", "library_version", "set_pdl",
     "Error", "LibraryNotFoundError", "InvalidArgumentError", "UnsupportedError",
     "MisalignedError", "NoDriverError", "NoDeviceError", "CudaError", "PackNotFoundError",
     "PackCorruptError", "PackVersionError", "NoVariantError", "KpIOError", "OutOfMemoryError",

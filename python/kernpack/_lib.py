@@ -51,7 +51,8 @@ class KpOptions(ctypes.Structure):
         ("tune_path", ctypes.c_char_p),
         ("no_jit", c_int),
         ("autotune", c_int),
-        ("reserved_", c_vp * 6),
+        ("pdl", c_int),
+        ("reserved_", c_vp * 5),
     ]
 
 
@@ -130,6 +131,8 @@ SIGNATURES = {
     "kp_ctx_destroy": (None, [c_vp]),
     "kp_ctx_errmsg": (ctypes.c_char_p, [c_vp]),
     "kp_ctx_device_info": (c_int, [c_vp, _P(KpDeviceInfo)]),
+    "kp_ctx_set_pdl": (c_int, [c_vp, c_int]),
+    "kp_ctx_pdl": (c_int, [c_vp]),
     # (ctx, dt, x, ldx, y, ldy, rows, cols, stream)
     "kp_softmax": (c_int, [c_vp, c_int, c_vp, c_i64, c_vp, c_i64, c_i64, c_i64, c_vp]),
     # (ctx, dt, x, ldx, w, y, ldy, rows, cols, eps, stream)

@@ -450,6 +450,16 @@ def test_cuda_graph():
         close(torch, q, ref_rope(torch, q0, pos, 1e4, 64, False), dt, "graph rope")
 
 
+# The same graph with programmatic dependent launch on: the same results.
+def test_cuda_graph_pdl():
+    need_gpu()
+    kernpack.set_pdl(True)
+    try:
+        test_cuda_graph()
+    finally:
+        kernpack.set_pdl(False)
+
+
 # ---- gemm ------------------------------------------------------------------------------
 def _gemm_ref(torch, a, b, kn, bias=None, c=None, alpha=1.0, beta=0.0, act=None):
     F = torch.nn.functional
