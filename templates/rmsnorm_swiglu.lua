@@ -21,15 +21,25 @@
 -- alignment.  Ranking: the smallest register variant that holds the row,
 -- then the looped ones.  Where two shapes hold the same row (`alt`), the
 -- lower alt is the default and the others are there for the tuner.
+-- Each 16-byte shape comes twice: for rows of whole vectors (cols a
+-- multiple of vec, 16-byte alignment: no partial-vector code), and as a
+-- peeling copy (`_p`, ranked just below it) for rows at any residue mod 16
+-- bytes: odd cols, odd strides, views that start mid-row.
 
 family { name = "rmsnorm_swiglu", signature = "p,l,p,p,l,i,i,f" }
 
 local KERNELS = [[
 // Vectors stay packed from load to use (kp_raw_io in kp_device.cuh).  A
-// vectorised variant only runs with cols a multiple of VEC (the alignment
-// of the second half, above), so a row is whole vectors: loads and stores
-// are guarded per vector (load_whole, kp_store_whole), with no code for a
+// whole-rows variant only runs with cols a multiple of VEC (the alignment
+// of the second half, above; it declares cols_mult), so a row is whole
+// vectors: loads and stores are guarded per vector, with no code for a
 // partial one (code size is first-use compile time).
+// PEEL (per-row peeling, kp_device.cuh): rows at any residue mod 16 bytes.
+// The output columns before y's row's first 16-byte boundary go one per
+// thread; from there the vectors (a partial last one included) run on y's
+// grid, and each of the four inputs -- gate, up and their weights, at
+// columns c and cols + c -- loads aligned or shifted by its own residue,
+// decided once per row.
 // Plain loads and stores throughout, though x and y are touched once: with
 // the streaming forms (ld.global.nc without L1 allocation, st.global.cs)
 // these kernels measured 4-10% slower on 8K outputs and 15-35% slower on
@@ -62,7 +72,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_out(typename kp_raw_io<T, VEC>::r
 // to the row's tail, where the block has no loads in flight.  Where
 // registers are short (w_early below) w is loaded after the reduction, one
 // vector at a time.
-template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY>
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, bool PEEL = false>
 __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, long long ldx,
                                                     const T *__restrict__ w, T *__restrict__ y,
                                                     long long ldy, int rows, int cols,
@@ -80,24 +90,27 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
     row = rows - 1;
     ncols = 0;
   }
-  const T *xr = x + row * ldx; // (2*cols): gate at [0, cols), up at [cols, 2*cols)
+  const T *xa = x + row * ldx, *xb = xa + cols; // (2*cols): gate, then up
+  const T *wa = w, *wb = w + cols;
   T *yr = y + row * ldy;
-  typename io::raw av[NV], bv[NV], wa[NV], wb[NV];
-#pragma unroll
-  for (int n = 0; n < NV; n++) {
-    const int c = (n * LANES + lane) * VEC;
-    av[n] = io::load_whole(xr, c, ncols);
-    bv[n] = io::load_whole(xr + cols, c, ncols);
-  }
+  // (PEEL) lane i < h holds gate and up of head column i
+  const int h = PEEL ? kp_head(yr, ncols) : 0;
+  const float ha = PEEL && lane < h ? kp_load1(xa + lane) : 0.f;
+  const float hb = PEEL && lane < h ? kp_load1(xb + lane) : 0.f;
+  ncols -= h, xa += h, xb += h, wa += h, wb += h, yr += h;
+  const bool ala = !PEEL || kp_al16(xa), alb = !PEEL || kp_al16(xb);
+  const bool alwa = !PEEL || kp_al16(wa), alwb = !PEEL || kp_al16(wb);
+  constexpr int S = LANES * VEC;
+  const int c0 = lane * VEC;
+  const kp_part p = kp_part_of<T, VEC, S, NV>(c0, ncols);
+  typename io::raw av[NV], bv[NV], gav[NV], gbv[NV];
+  kp_group_load<T, VEC, S, NV>(xa, c0, ncols, p, 0u, av, ala);
+  kp_group_load<T, VEC, S, NV>(xb, c0, ncols, p, 0u, bv, alb);
   if constexpr (W_EARLY) {
-#pragma unroll
-    for (int n = 0; n < NV; n++) {
-      const int c = (n * LANES + lane) * VEC;
-      wa[n] = io::load_whole(w, c, ncols);
-      wb[n] = io::load_whole(w + cols, c, ncols);
-    }
+    kp_group_load<T, VEC, S, NV>(wa, c0, ncols, p, 0u, gav, alwa);
+    kp_group_load<T, VEC, S, NV>(wb, c0, ncols, p, 0u, gbv, alwb);
   }
-  float s = 0.f;
+  float s = fmaf(hb, hb, ha * ha);
 #pragma unroll
   for (int n = 0; n < NV; n++) {
     float a[VEC], b[VEC];
@@ -108,26 +121,34 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
   }
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
   const float rs = rsqrtf(s / (2.f * (float)cols) + eps);
+  typename io::raw keep = av[0];
 #pragma unroll
   for (int n = 0; n < NV; n++) {
-    const int c = (n * LANES + lane) * VEC;
+    const int c = c0 + n * S;
     if constexpr (!W_EARLY) {
-      wa[n] = io::load_whole(w, c, ncols);
-      wb[n] = io::load_whole(w + cols, c, ncols);
+      gav[n] = io::load(wa, c, ncols, alwa);
+      gbv[n] = io::load(wb, c, ncols, alwb);
     }
     float v[VEC];
-    rmsnorm_swiglu_out<T, VEC>(av[n], bv[n], wa[n], wb[n], rs, v);
-    kp_store_whole<T, VEC>(yr, c, ncols, v);
+    rmsnorm_swiglu_out<T, VEC>(av[n], bv[n], gav[n], gbv[n], rs, v);
+    kp_vec_store<T, VEC>(yr, c, ncols, n == p.k, io::pack(v), keep);
   }
+  kp_part_store<T, VEC>(yr, p, keep);
+  if (PEEL && lane < h)
+    kp_store1(yr - h + lane, kp_silu(ha * rs * kp_load1(wa - h + lane)) *
+                                 (hb * rs * kp_load1(wb - h + lane)));
 }
 
 // Any length.  Each step of a pass handles U vectors per thread, loads all
 // issued before any use, so U * THREADS * VEC elements are in flight per
-// block; vectors past the row end read as 0 and are not stored, so the last
-// partial step needs no loop of its own.  Pass 1 walks the input row as one
-// row of 2*cols; pass 2 walks output columns and reads column c of both
-// halves of x and w: U/2 of each per step.
-template <class T, int VEC, int THREADS, int U>
+// block; the steps take whole vectors only (past the row end: read as 0,
+// not stored), so the last step needs no loop of its own.  Pass 1 walks
+// the input row as one row of 2*cols; pass 2 walks output columns and
+// reads column c of both halves of x and w: U/2 of each per step.
+// PEEL: pass 1 on x's own 16-byte grid (its head elements one per thread,
+// its partial vector ahead of the loop); pass 2 on y's, as
+// rmsnorm_swiglu_regs (thread i < h: head column i).
+template <class T, int VEC, int THREADS, int U, bool PEEL = false>
 __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, long long ldx,
                                                     const T *__restrict__ w, T *__restrict__ y,
                                                     long long ldy, int rows, int cols,
@@ -137,19 +158,31 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
   const long long row = blockIdx.x;
   if (row >= rows) return;
   const T *xr = x + row * ldx;
-  const T *xu = xr + cols;
-  const T *wu = w + cols;
   T *yr = y + row * ldy;
   const long long n = cols;
   const long long n2 = 2 * n; // up to 2^32 - 2 inputs: 64-bit indices
   const long long step = (long long)THREADS * VEC;
   const long long c0 = (long long)threadIdx.x * VEC;
-  float s = 0.f;
+  const int tid = threadIdx.x;
+  const int h1 = PEEL ? kp_head(xr, n2) : 0;
+  const float x1h = PEEL && tid < h1 ? kp_load1(xr + tid) : 0.f;
+  float s = x1h * x1h;
+  const T *x1 = xr + h1;
+  const long long m2 = n2 - h1;
+  if constexpr (PEEL) {
+    const kp_part t1 = kp_part_of<T, VEC, THREADS * VEC, KP_ALL>(c0, m2);
+    if (t1.k >= 0) {
+      float v[VEC];
+      io::unpack(kp_part_load<T, VEC>(x1, t1, 0u), v);
+#pragma unroll
+      for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+    }
+  }
 #pragma unroll 1
-  for (long long c = c0; c < n2; c += U * step) {
+  for (long long c = c0; c < m2; c += U * step) {
     typename io::raw r[U];
 #pragma unroll
-    for (int u = 0; u < U; u++) r[u] = io::load_whole(xr, c + u * step, n2);
+    for (int u = 0; u < U; u++) r[u] = io::load_whole(x1, c + u * step, m2);
 #pragma unroll
     for (int u = 0; u < U; u++) {
       float v[VEC];
@@ -159,22 +192,42 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
     }
   }
   const float rs = rsqrtf(kp_block_sum<THREADS>(s, scratch) / (float)n2 + eps);
+  const int h = PEEL ? kp_head(yr, n) : 0;
+  if (PEEL && tid < h)
+    kp_store1(yr + tid, kp_silu(kp_load1(xr + tid) * rs * kp_load1(w + tid)) *
+                            (kp_load1(xr + n + tid) * rs * kp_load1(w + n + tid)));
+  const T *xa = xr + h, *xb = xr + n + h, *wa = w + h, *wb = w + n + h;
+  yr += h;
+  const long long m = n - h;
+  const bool ala = !PEEL || kp_al16(xa), alb = !PEEL || kp_al16(xb);
+  const bool alwa = !PEEL || kp_al16(wa), alwb = !PEEL || kp_al16(wb);
+  if constexpr (PEEL) {
+    const kp_part t = kp_part_of<T, VEC, THREADS * VEC, KP_ALL>(c0, m);
+    if (t.k >= 0) {
+      float v[VEC];
+      rmsnorm_swiglu_out<T, VEC>(kp_part_load<T, VEC>(xa, t, 0u, ala),
+                                 kp_part_load<T, VEC>(xb, t, 0u, alb),
+                                 kp_part_load<T, VEC>(wa, t, 0u, alwa),
+                                 kp_part_load<T, VEC>(wb, t, 0u, alwb), rs, v);
+      kp_part_store<T, VEC>(yr, t, io::pack(v));
+    }
+  }
   constexpr int U2 = U / 2 > 0 ? U / 2 : 1;
 #pragma unroll 1
-  for (long long c = c0; c < n; c += U2 * step) {
+  for (long long c = c0; c < m; c += U2 * step) {
     typename io::raw a[U2], b[U2], ga[U2], gb[U2];
 #pragma unroll
     for (int u = 0; u < U2; u++) {
-      a[u] = io::load_whole(xr, c + u * step, n);
-      b[u] = io::load_whole(xu, c + u * step, n);
-      ga[u] = io::load_whole(w, c + u * step, n);
-      gb[u] = io::load_whole(wu, c + u * step, n);
+      a[u] = io::load_whole(xa, c + u * step, m, ala);
+      b[u] = io::load_whole(xb, c + u * step, m, alb);
+      ga[u] = io::load_whole(wa, c + u * step, m, alwa);
+      gb[u] = io::load_whole(wb, c + u * step, m, alwb);
     }
 #pragma unroll
     for (int u = 0; u < U2; u++) {
       float v[VEC];
       rmsnorm_swiglu_out<T, VEC>(a[u], b[u], ga[u], gb[u], rs, v);
-      kp_store_whole<T, VEC>(yr, c + u * step, n, v);
+      kp_store_whole<T, VEC>(yr, c + u * step, m, v);
     }
   }
 }
@@ -193,9 +246,12 @@ ${name}(const ${T} *x, long long ldx, const ${T} *w, ${T} *y, long long ldy, int
 -- W_EARLY (w loaded before the reduction) only where the raw vectors of
 -- gate, up and both halves of w (4 per n, 4 registers each) fit in 32 registers, and not at
 -- 1024 threads (64-register cap): beyond that ptxas spills or trades
--- occupancy, and loading w after the reduction is the better deal.
-local function w_early(threads, nv)
-  return (threads < 1024 and 16 * nv <= 32) and "true" or "false"
+-- occupancy, and loading w after the reduction is the better deal.  A
+-- peeling copy (shifted loads, the head column) gets 16: at 32 its n2
+-- shapes took 72-79 registers on sm_90a (bf16), one block per SM fewer,
+-- against 56-59 this way.
+local function w_early(threads, nv, peel)
+  return (threads < 1024 and 16 * nv <= (peel and 16 or 32)) and "true" or "false"
 end
 
 local function emit(dt, kind, p)
@@ -207,14 +263,14 @@ local function emit(dt, kind, p)
     name = string.format("rmsnorm_swiglu_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
     block, rpb = 128, 128 // p.lanes
     call = string.format("rmsnorm_swiglu_regs<%s, %d, %d, %d, %d, %s>", T, vec, p.nv, p.lanes, rpb,
-                         w_early(128, p.nv))
+                         w_early(128, p.nv, p.peel))
     max_cols = p.lanes * vec * p.nv
     rank = 300 - max_cols // 64
   elseif kind == "block" then
     name = string.format("rmsnorm_swiglu_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
     call = string.format("rmsnorm_swiglu_regs<%s, %d, %d, %d, 1, %s>", T, vec, p.nv, p.threads,
-                         w_early(p.threads, p.nv))
+                         w_early(p.threads, p.nv, p.peel))
     max_cols = p.threads * vec * p.nv
     rank = 200 - max_cols // 512 - p.alt
   else
@@ -225,30 +281,50 @@ local function emit(dt, kind, p)
     rank = vec > 1 and 100 or 0
   end
   p.kind = kind
+  -- the peeling copy (any alignment of the element size), ranked just below
+  -- the whole-rows one, which declares its rows whole (cols_mult)
+  local peel = p.peel and vec > 1
+  if peel then
+    name = name .. "_p"
+    call = call:gsub(">$", ", true>")
+  end
+  -- (sm_120's ptxas holds 512-thread blocks to 64 registers: the bf16
+  -- peeling copy of 512 x 2, a shape for the tuner, spilled there)
+  local targets = peel and block == 512 and kind == "block"
+                  and { "sm_80", "sm_86", "sm_89", "sm_90a", "compute_80" } or nil
   variant {
-    name = name, dtype = dt, params = p,
+    name = name, dtype = dt, params = p, targets = targets,
     block = block, rows_per_block = rpb,
     max_cols = max_cols,
-    align = vec * esize(dt),
-    rank = rank,
+    align = peel and esize(dt) or vec * esize(dt),
+    cols_mult = vec > 1 and not peel and vec or nil,
+    rank = 2 * rank + (vec > 1 and not peel and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
   }
+end
+
+-- p, and where p.vec > 1 its peeling copy
+local function peels(p)
+  if p.vec > 1 then return { p, with(p, { peel = true }) } end
+  return { p }
 end
 
 for _, dt in ipairs(DTYPES) do
   local vec = 16 // esize(dt)
   -- { lanes, nv }: rows of up to 128/256 (16-bit) elements take half a warp
   for _, c in ipairs({ { 16, 1 }, { 16, 2 }, { 32, 2 } }) do
-    emit(dt, "warp", { vec = vec, lanes = c[1], nv = c[2] })
+    for _, p in ipairs(peels({ vec = vec, lanes = c[1], nv = c[2] })) do emit(dt, "warp", p) end
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row; 256x4 is the
   -- default (kp tune 2026-11-22, bf16, 32768 rows of 8192: 9% faster on
   -- H200, 1% slower on H100)
   for _, c in ipairs({ { 128, 1, 0 }, { 128, 2, 0 }, { 256, 2, 0 }, { 256, 4, 0 },
                        { 512, 2, 1 } }) do
-    emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = c[3] })
+    for _, p in ipairs(peels({ vec = vec, threads = c[1], nv = c[2], alt = c[3] })) do
+      emit(dt, "block", p)
+    end
   end
-  emit(dt, "loop", { vec = vec, threads = 512, unroll = 4 })
+  for _, p in ipairs(peels({ vec = vec, threads = 512, unroll = 4 })) do emit(dt, "loop", p) end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
 end
 

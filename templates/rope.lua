@@ -24,6 +24,15 @@
 -- folds rot_dim/2 * esize into the alignment); vec = 2 and 1 are the
 -- fallbacks.  Ranking: the smallest TX whose one round holds rot_dim/2 pairs,
 -- of the widest vector; of those (16-byte), the copy for the call's layout.
+-- Rows (token, head) at any residue mod 16 bytes -- odd strides, views that
+-- start mid-row, rot_dim/2 not a multiple of vec -- take the one-round
+-- peeling copies (`_p`, element alignment, ranked below every 16-byte
+-- variant and above the narrow fallbacks): per row, the pairs before the
+-- first vector's 16-byte boundary one per lane, the rest as 16-byte
+-- vectors, a partial last one included; a vector at another residue (NeoX's
+-- second half when rot_dim/2 * esize is not a multiple of 16; GPT-J rows
+-- at an odd element offset, whose pairs would straddle vectors) loads
+-- shifted and stores element by element.
 -- Measured on H200, bf16, 16K tokens x (32 q + 8 k) heads x 128, NeoX: 91-94%
 -- of device copy bandwidth, cos/sin given or computed (torch.compile: 75%).
 
@@ -69,12 +78,24 @@ template <int RPB, int CH> __device__ __forceinline__ rope_table<RPB, CH> &rope_
 // whatever the dtype; narrower ones are converted on load.
 // PLAIN: plain 16-byte loads instead of the streaming (.nc, no L1 allocation)
 // form (the one-round defaults use plain ones).
+// load_in / store_in (PEEL): the first `in` elements (all when in >= VEC,
+// none when in <= 0) at p, 16-byte aligned (al) or not (shifted loads,
+// element stores: kp_device.cuh).
 template <class T, int VEC, bool PLAIN, bool PACKED = VEC * sizeof(T) == 16> struct rope_vec {
   float f[VEC];
   __device__ __forceinline__ void load(const T *p) { kp_load<T, VEC>(p, f); }
+  __device__ __forceinline__ void load_in(const T *p, int in, bool) {
+#pragma unroll
+    for (int i = 0; i < VEC; i++) f[i] = i < in ? kp_load1(p + i) : 0.f;
+  }
   __device__ __forceinline__ void get(float *v) const {
 #pragma unroll
     for (int i = 0; i < VEC; i++) v[i] = f[i];
+  }
+  static __device__ __forceinline__ void store_in(T *p, const float *v, int in, bool) {
+#pragma unroll
+    for (int i = 0; i < VEC; i++)
+      if (i < in) kp_store1(p + i, v[i]);
   }
 };
 template <class T, int VEC, bool PLAIN> struct rope_vec<T, VEC, PLAIN, true> {
@@ -82,12 +103,57 @@ template <class T, int VEC, bool PLAIN> struct rope_vec<T, VEC, PLAIN, true> {
   __device__ __forceinline__ void load(const T *p) {
     r = kp_ld16_hint<PLAIN ? 0 : 3>(p);
   }
+  __device__ __forceinline__ void load_in(const T *p, int in, bool al) {
+    r = make_uint4(0u, 0u, 0u, 0u);
+    if (in >= VEC) r = al ? kp_ld16_hint<PLAIN ? 0 : 3>(p) : kp_ld16_shift(p);
+    else if (in > 0) r = al ? kp_ld16_part(p, in * (int)sizeof(T)) : kp_ld16_elems(p, in, 0u);
+  }
   __device__ __forceinline__ void get(float *v) const {
     union { uint4 r; kp_u32 w[4]; } u;
     u.r = r;
     kp_vec_io<T, VEC>::from_words(u.w, v);
   }
+  static __device__ __forceinline__ void store_in(T *p, const float *v, int in, bool al) {
+    union { uint4 r; kp_u32 w[4]; } u;
+    kp_vec_io<T, VEC>::to_words(v, u.w);
+    if (in <= 0) return;
+    if (!al) kp_st16_elems(p, u.r, in < VEC ? in : VEC);
+    else if (in >= VEC) *reinterpret_cast<uint4 *>(p) = u.r;
+    else kp_st16_part(p, u.r, in * (int)sizeof(T));
+  }
 };
+
+// PEEL: where a lane's two vectors of row r (its pairs hp + c0 + [0, VEC))
+// lie, and how much of each is in the row.  NeoX: the hp pairs before x1's
+// first 16-byte boundary go one per lane (pair i: lane i % TX); x1 at r + hp + c0 is
+// then aligned, x2 half elements on at its own residue.  GPT-J: the 2 hp
+// elements before the row's boundary when that count is even; when odd, no
+// head (hp = 0) and every vector shifted.
+template <class T> struct rope_geom {
+  T *pa, *pb;
+  int hp, in_a, in_b; // pairs peeled; elements of each vector in the row
+  bool ala, alb;
+};
+template <class T, int VEC>
+__device__ __forceinline__ rope_geom<T> rope_peel(T *r, int half, int rot_dim, bool gptj, int c0) {
+  rope_geom<T> g;
+  if (gptj) {
+    const int h = kp_head(r, rot_dim);
+    g.hp = h & 1 ? 0 : h >> 1;
+    g.pa = r + 2 * (g.hp + c0);
+    g.pb = g.pa + VEC;
+    g.in_a = rot_dim - 2 * (g.hp + c0);
+    g.in_b = g.in_a - VEC;
+  } else {
+    g.hp = kp_head(r, half);
+    g.pa = r + g.hp + c0;
+    g.pb = g.pa + half;
+    g.in_a = g.in_b = half - g.hp - c0;
+  }
+  g.ala = kp_al16(g.pa);
+  g.alb = kp_al16(g.pb);
+  return g;
+}
 
 template <class T, int VEC, int U, bool PLAIN> struct rope_batch {
   rope_vec<T, VEC, PLAIN> a[U], b[U];
@@ -97,7 +163,9 @@ template <class T, int VEC, int U, bool PLAIN> struct rope_batch {
 
 // ONE_ROUND: the variant is only selected for rot_dim/2 <= CH, so the fill
 // state dies after one round instead of staying live across the row loop.
-template <class T, int VEC, int TX, int RPB, int U, bool ONE_ROUND, bool PLAIN>
+// PEEL (one round only): rows at any residue (rope_peel); the table is VEC
+// pairs wider, so a partial vector's idle lanes read inside it.
+template <class T, int VEC, int TX, int RPB, int U, bool ONE_ROUND, bool PLAIN, bool PEEL = false>
 __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k,
                                             const float *__restrict__ cosp,
                                             const float *__restrict__ sinp,
@@ -109,8 +177,10 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
   constexpr int CH = TX * VEC;        // pairs per round; divides THREADS
   constexpr int FSTEP = THREADS / CH; // tokens filled side by side
   constexpr int FN = (RPB + FSTEP - 1) / FSTEP; // tokens each thread fills
+  constexpr int TW = CH + (PEEL ? VEC : 0);     // the table's pairs per token
+  static_assert(!PEEL || ONE_ROUND, "peeling variants take one round");
   typedef rope_batch<T, VEC, U, PLAIN> batch;
-  rope_table<RPB, CH> &tab = rope_shared<RPB, CH>();
+  rope_table<RPB, TW> &tab = rope_shared<RPB, TW>();
   const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
   const int t0 = blockIdx.x * RPB;
   const int nt = min(RPB, tokens - t0);
@@ -125,7 +195,7 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
   for (int p0 = 0; p0 < p_end; p0 += CH) {
     if (p0 > 0) __syncthreads(); // the previous round is done with the table
     const int c0 = p0 + tx * VEC; // first pair of this lane
-    const bool lane_on = c0 < half;
+    const bool lane_on = c0 < half || (PEEL && tx < VEC); // (PEEL: the head's lanes too)
     // element offsets of the lane's two vectors inside a head: NeoX takes
     // x1 = [c0, c0+VEC) and x2 = x1 + half; GPT-J the 2*VEC elements at 2*c0
     const int o1 = gptj ? 2 * c0 : c0;
@@ -138,8 +208,14 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
         if (t < nt) {
           B.base[u] = h < hq ? q + (long long)(t0 + t) * q_st + (long long)h * q_sh
                              : k + (long long)(t0 + t) * k_st + (long long)(h - hq) * k_sh;
-          B.a[u].load(B.base[u] + o1);
-          B.b[u].load(B.base[u] + o2);
+          if constexpr (PEEL) {
+            const rope_geom<T> g = rope_peel<T, VEC>(B.base[u], half, rot_dim, gptj, c0);
+            B.a[u].load_in(g.pa, g.in_a, g.ala);
+            B.b[u].load_in(g.pb, g.in_b, g.alb);
+          } else {
+            B.a[u].load(B.base[u] + o1);
+            B.b[u].load(B.base[u] + o2);
+          }
         }
         h += dh;
         t += dt;
@@ -152,11 +228,26 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
 #pragma unroll
       for (int u = 0; u < U; u++) {
         if (B.tok[u] < nt) {
+          rope_geom<T> g;
+          int hp = 0;
+          if constexpr (PEEL) {
+            g = rope_peel<T, VEC>(B.base[u], half, rot_dim, GPTJ, c0);
+            hp = g.hp;
+            for (int i = tx; i < g.hp; i += TX) { // head pair i: (2i, 2i + 1), or (i, i + half)
+              T *e1 = B.base[u] + (GPTJ ? 2 * i : i), *e2 = e1 + (GPTJ ? 1 : half);
+              float x1 = kp_load1(e1), x2 = kp_load1(e2);
+              rope_rot(x1, x2, tab.cos[B.tok[u]][i], tab.sin[B.tok[u]][i]);
+              kp_store1(e1, x1);
+              kp_store1(e2, x2);
+            }
+            if (g.in_a <= 0) continue;
+          }
           float x[VEC], y[VEC];
           B.a[u].get(x);
           B.b[u].get(y);
-          const float *cr = &tab.cos[B.tok[u]][tx * VEC];
-          const float *sr = &tab.sin[B.tok[u]][tx * VEC];
+          const int pc = hp + tx * VEC; // the vectors' first pair
+          const float *cr = &tab.cos[B.tok[u]][pc];
+          const float *sr = &tab.sin[B.tok[u]][pc];
           if (GPTJ) {
             // pair m is elements (2m, 2m+1) of x ++ y
             float w[2 * VEC];
@@ -170,8 +261,13 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
 #pragma unroll
             for (int e = 0; e < VEC; e++) rope_rot(x[e], y[e], cr[e], sr[e]);
           }
-          kp_store<T, VEC>(B.base[u] + o1, x);
-          kp_store<T, VEC>(B.base[u] + o2, y);
+          if constexpr (PEEL) {
+            rope_vec<T, VEC, PLAIN>::store_in(g.pa, x, g.in_a, g.ala);
+            rope_vec<T, VEC, PLAIN>::store_in(g.pb, y, g.in_b, g.alb);
+          } else {
+            kp_store<T, VEC>(B.base[u] + o1, x);
+            kp_store<T, VEC>(B.base[u] + o2, y);
+          }
         }
       }
     };
@@ -273,16 +369,18 @@ end
 
 local function emit(dt, p, rank_base)
   local T = ctype(dt)
-  local name = string.format("rope_%s_t%d_v%d_u%d%s%s%s%s", dt, p.tx, p.vec, p.u,
+  local peel = p.peel == true -- (p.one, 16-byte vectors: the neighbours keep to that)
+  local name = string.format("rope_%s_t%d_v%d_u%d%s%s%s%s%s", dt, p.tx, p.vec, p.u,
                              p.rpb ~= 4 and "_r" .. p.rpb or "", p.one and "" or "_any",
-                             p.plain and "_pl" or "", p.layout and "_" .. p.layout or "")
-  local targs = string.format("%s, %d, %d, %d, %d, %s, %s", T, p.vec, p.tx, p.rpb, p.u,
-                              tostring(p.one), tostring(p.plain == true))
+                             p.plain and "_pl" or "", p.layout and "_" .. p.layout or "",
+                             peel and "_p" or "")
+  local targs = string.format("%s, %d, %d, %d, %d, %s, %s, %s", T, p.vec, p.tx, p.rpb, p.u,
+                              tostring(p.one), tostring(p.plain == true), tostring(peel))
   variant {
     name = name, dtype = dt, params = p,
     block = 256, rows_per_block = p.rpb,
     max_cols = p.one and 2 * p.tx * p.vec or nil,
-    align = p.vec * esize(dt), forms = LAYOUT_BIT[p.layout],
+    align = peel and esize(dt) or p.vec * esize(dt), forms = LAYOUT_BIT[p.layout],
     rank = 2 * (rank_base - p.tx) + (p.layout and 1 or 0),
     source = KERNELS .. subst(ENTRY, { name = name, T = T, targs = targs, minb = p.minb,
                                        gptj = p.layout and tostring(p.layout == "gptj")
@@ -302,6 +400,12 @@ for _, dt in ipairs(DTYPES) do
       emit(dt, q, 300)
     end
     emit(dt, { vec = vec, tx = tx, u = 2, rpb = 4, minb = 3, one = true }, 290)
+    -- rows at any residue (peeling): below every 16-byte variant, above the
+    -- vec 2 / 1 fallbacks
+    for _, layout in ipairs({ "neox", "gptj" }) do
+      emit(dt, { vec = vec, tx = tx, u = 2, rpb = 4, minb = 3, one = true, plain = true,
+                 layout = layout, peel = true }, 260)
+    end
   end
   -- for the tuner: more tokens per block (the table fill and its barrier
   -- amortised over more rows), streaming and plain loads (16 tokens: 1-3%
@@ -332,6 +436,7 @@ family_space {
     -- two (any rot_dim: the fill state lives across rounds)
     local function ok(q)
       if q.vec * esize(dt) > 16 or q.tx * q.vec > 256 then return false end
+      if q.peel and q.vec * esize(dt) ~= 16 then return false end -- (peeling: 16-byte vectors)
       local fills = -(-q.rpb // (256 // (q.tx * q.vec))) -- tokens each thread fills
       local need = q.one and 32 + 24 * q.u or 40 + 24 * q.u + 3 * math.max(0, fills - 2)
       return need <= regs(256, q.minb)

@@ -302,12 +302,15 @@ START_TEST(test_families_dtypes_fallback) {
 END_TEST
 
 /* Rows off the 16-byte grid are served vectorised (per-row peeling): in
-** each pack, a call of the five peeling families at element alignment --
-** odd row lengths, vocabulary-like ones among them -- selects a variant of
-** 16-byte vectors (`_v<16/esize>` in its name), not a scalar fallback. */
+** each pack, a call of the seven families at element alignment -- odd row
+** lengths, vocabulary-like ones among them; rope: rot_dim of the usual
+** heads and partial ones -- selects a variant of 16-byte vectors
+** (`_v<16/esize>` in its name), not a scalar fallback. */
 START_TEST(test_unaligned_rows_vectorised) {
   static const kp_family FAM[] = {KP_FAM_SOFTMAX, KP_FAM_RMSNORM, KP_FAM_ADD_RMSNORM,
-                                  KP_FAM_SWIGLU, KP_FAM_GEGLU};
+                                  KP_FAM_SWIGLU, KP_FAM_GEGLU, KP_FAM_RMSNORM_SWIGLU,
+                                  KP_FAM_ROPE};
+  static const uint64_t ROT[] = {24, 32, 64, 96, 128, 256};
   static const uint64_t COLS[] = {1001, 4097, 32001, 50257, 128257, 151937};
   static const uint64_t ROWS[] = {1, 64, 4096};
   kpk_pack pk;
@@ -315,22 +318,24 @@ START_TEST(test_unaligned_rows_vectorised) {
   const kp_devprops d = {(int)target_sm(pk.target), 99 * 1024, 108};
   for (size_t f = 0; f < sizeof FAM / sizeof FAM[0]; f++)
     for (uint32_t dt = 0; dt < KP_DTYPE_COUNT_; dt++)
-      for (uint32_t form = 0; form < (FAM[f] == KP_FAM_GEGLU ? 2u : 1u); form++)
+      for (uint32_t form = 0; form < (FAM[f] == KP_FAM_GEGLU || FAM[f] == KP_FAM_ROPE ? 2u : 1u);
+           form++)
         for (size_t r = 0; r < sizeof ROWS / sizeof ROWS[0]; r++)
           for (size_t k = 0; k < sizeof COLS / sizeof COLS[0]; k++) {
             const uint32_t es = (uint32_t)kp_dtype_size((kp_dtype)dt);
-            const kp_call c = {FAM[f], (kp_dtype)dt, es, form, {ROWS[r], COLS[k], 1, 1}};
+            const uint64_t cols = FAM[f] == KP_FAM_ROPE ? ROT[k] : COLS[k]; /* (same count) */
+            const kp_call c = {FAM[f], (kp_dtype)dt, es, form, {ROWS[r], cols, 1, 1}};
             char why[256], want[16];
             const int i = kp_select_variant(&pk, &c, &d, why, sizeof why);
             ck_assert_msg(i >= 0, "%s: %s %s %llux%llu at align %u: %s", pk.path,
                           kp_family_name(FAM[f]), kp_dtype_name((kp_dtype)dt),
-                          (unsigned long long)ROWS[r], (unsigned long long)COLS[k], es, why);
+                          (unsigned long long)ROWS[r], (unsigned long long)cols, es, why);
             snprintf(want, sizeof want, "_v%u", 16 / es);
             ck_assert_msg(strstr(pk.entries[i].name, want) && pk.entries[i].align == es,
                           "%s: %s %s %llux%llu at align %u picks %s (align %u): not a "
                           "peeling 16-byte variant",
                           pk.path, kp_family_name(FAM[f]), kp_dtype_name((kp_dtype)dt),
-                          (unsigned long long)ROWS[r], (unsigned long long)COLS[k], es,
+                          (unsigned long long)ROWS[r], (unsigned long long)cols, es,
                           pk.entries[i].name, pk.entries[i].align);
           }
   kpk_close(&pk);

@@ -10,7 +10,11 @@
 ** entry, 3 rows of two chunks and a partial third).  An entry with a
 ** min_rows above those gets min_rows and min_rows + 1 rows instead, at
 ** lengths (multiples of 8, about 2^23 elements in all) that keep the
-** reference quick.  A shape the entry does not apply to (alignment) is
+** reference quick.  Rows at every residue mod 16 bytes (odd strides,
+** element offsets, inputs at other residues than the output; rope's
+** (token, head) rows likewise) run every entry that applies at element
+** alignment: the peeling variants of all seven families and the
+** fallbacks.  A shape the entry does not apply to (alignment) is
 ** skipped, as the selection would (so is a form it does not compute, and a
 ** whole-rows entry's odd length); entries that ran no shape at all are
 ** listed on stderr, and one with a min_rows must have run.
@@ -62,11 +66,12 @@ static void run_row_case(gpu *g, kp_family f, kp_dtype dt, const shape *s, uint3
   }
 }
 
-/* rope: `tokens` tokens, 3 q heads and 1 k head of head_dim = rot_dim,
-** contiguous, one layout, table and computed angles */
-static void run_rope(gpu *g, kp_dtype dt, int64_t rot, int64_t tokens, kp_rope_layout l) {
+/* rope: `tokens` tokens, 3 q heads and 1 k head of head_dim hd >= rot_dim,
+** strides as `st` lays them out, one layout, table and computed angles */
+static void run_rope(gpu *g, kp_dtype dt, int64_t rot, int64_t hd, int64_t tokens,
+                     kp_rope_layout l, int st) {
   for (int angle = ANG_TABLE; angle <= ANG_TOKEN; angle++) {
-    rope_cfg c = {tokens, 3, 1, rot, rot, 0, angle, ST_CONTIG, 10000.f};
+    rope_cfg c = {tokens, 3, 1, hd, rot, st == ST_CONTIG ? 0 : 3, angle, st, 10000.f};
     rope_case(g, dt, l, &c);
   }
 }
@@ -101,9 +106,28 @@ START_TEST(test_every_variant) {
           kp_call c = {KP_FAM_ROPE, dt, call_align(KP_FAM_ROPE, es, 2, rot / 2), l,
                        {(uint64_t)tokens, (uint64_t)rot, 1, 1}};
           if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
-          run_rope(&g, dt, rot, tokens, l ? KP_ROPE_GPTJ : KP_ROPE_NEOX);
+          run_rope(&g, dt, rot, rot, tokens, l ? KP_ROPE_GPTJ : KP_ROPE_NEOX, ST_CONTIG);
           runs++;
         }
+      /* (token, head) rows at every residue mod 16 bytes (per-row peeling):
+      ** odd head and token strides, q one element off (ST_PAD_UNALIGNED: 7
+      ** tokens x 3 heads cover every residue), head_dim rot_dim + 2 (the
+      ** dims past rot_dim must stay as they were); at the longest rot_dim
+      ** in range, one whose half is no multiple of a vector (NeoX's second
+      ** half at another residue than the first) and one of 3 pairs (a row
+      ** shorter than the head) */
+      const int64_t top = hi / 16 * 16 > 256 ? 256 : hi / 16 * 16;
+      const int64_t rots[3] = {top, top - 6, 6};
+      for (int k = 0; k < 3; k++) {
+        if (rots[k] < lo || rots[k] > hi || rots[k] < 2) continue;
+        for (uint32_t l = 0; l < 2; l++) {
+          kp_call c = {KP_FAM_ROPE, dt, (uint32_t)es, l, {(uint64_t)tokens, (uint64_t)rots[k], 1, 1}};
+          if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
+          run_rope(&g, dt, rots[k], rots[k] + 2, tokens, l ? KP_ROPE_GPTJ : KP_ROPE_NEOX,
+                   ST_PAD_UNALIGNED);
+          runs++;
+        }
+      }
     } else {
       const int64_t odd = hi % 2 || hi - 1 < lo ? hi : hi - 1;
       const int64_t even = hi / 8 * 8 >= lo ? hi / 8 * 8 : hi;

@@ -1,8 +1,10 @@
 """kernpack.set_pdl(): programmatic dependent launch for the row ops.
 
 kp_ctx_set_pdl on the context that calls on `device` from this thread use
-(kernpack._context.for_device); see include/kernpack.h.  $KP_PDL=1 turns it
-on for every context from the start.
+(kernpack._context.for_device: the one for the thread's current CUDA
+context, so call it where the ops run -- with torch, once torch has made its
+context current, e.g. after the first CUDA tensor); see include/kernpack.h.
+$KP_PDL=1 turns it on for every context from the start.
 """
 import sys
 
