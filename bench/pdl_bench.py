@@ -12,10 +12,10 @@ The chain, per layer, bf16, hidden 4096 (Llama-3-8B shapes): y = rmsnorm(x) * w
 (tokens, 4096); m = silu(gate) * up with [gate | up] (tokens, 2 x 14336), the
 MLP's up-projection output; RoPE (NeoX, positions given, theta 1e4) in place on
 q (tokens, 32, 128) and k (tokens, 8, 128).  Each layer has its own weight, q
-and k; x, [gate | up], y and m are shared, as a model's activations are.  The
-three ops follow each other on one stream (stream order is the dependency
-that PDL relaxes; each kernel still waits for the one before it before it
-touches memory).  --layers layers are captured back to back into one graph,
+and k and y (as the peers' graphs allocate them); x, [gate | up] and m are
+shared, as a model's activations are.  The three ops follow each other on
+one stream (stream order is the dependency that PDL relaxes; each kernel
+still waits for the one before it before it touches memory).  --layers layers are captured back to back into one graph,
 so that a replay is long enough to time: per call = replay time / (3 x layers).
 The peers run the same chain in their own graphs: eager the formulas of
 side_by_side.py (rmsnorm_eager, swiglu_eager, rope_eager: cos/sin gathered
@@ -66,7 +66,10 @@ class Chain:
         self.k0 = [rnd(tokens, HK, D, lo=-2, hi=2) for _ in range(layers)]
         self.q = [t.clone() for t in self.q0]
         self.k = [t.clone() for t in self.k0]
-        self.y = torch.empty(tokens, H, device="cuda", dtype=dt)
+        # y a layer (as the torch peers' graphs allocate one): with one shared y
+        # the replay leaves only the last layer's in it, and check() compares
+        # every layer's against its own weight (the first H100 run "failed" so)
+        self.y = [torch.empty(tokens, H, device="cuda", dtype=dt) for _ in range(layers)]
         self.m = torch.empty(tokens, I, device="cuda", dtype=dt)
         # decode positions: a KV cache of ~1000 tokens; the torch peers gather cos/sin
         self.pos32 = torch.arange(1000, 1000 + tokens, device="cuda", dtype=torch.int32)
@@ -82,10 +85,10 @@ class Chain:
 
 
 def kp_layer(c, l):
-    kernpack.rmsnorm(c.x, c.w[l], EPS, out=c.y)
+    kernpack.rmsnorm(c.x, c.w[l], EPS, out=c.y[l])
     kernpack.swiglu(c.gu, out=c.m)
     kernpack.rope(c.q[l], c.k[l], positions=c.pos32, theta=THETA)
-    return c.y, c.m, c.q[l], c.k[l]
+    return c.y[l], c.m, c.q[l], c.k[l]
 
 
 def torch_layer(x, w, gu, q, k, cos, sin, pos, use_f=False):
