@@ -187,6 +187,9 @@ kp_status kp_launch_begin(kp_ctx *ctx, const kp_call *c, void **args, void *stre
 kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void **args,
                          void *stream, int pushed);
 void kp_launch_end(kp_ctx *ctx, int pushed);
+/* KP_OK when the driver encodes TMA descriptors (cuTensorMapEncodeTiled, a
+** CUDA 12 entry point), else KP_ERR_UNSUPPORTED naming op and variant e. */
+kp_status kp_need_tma(kp_ctx *ctx, const char *op, const kpk_entry *e);
 /* The grid a call needs from entry e, in grid.x: the product over the
 ** dimensions with a tile of ceil(dim / tile) (row families: row blocks,
 ** times column chunks where the entry has a cols tile; GEMM: m tiles x n

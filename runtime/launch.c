@@ -320,6 +320,12 @@ done:
   return st;
 }
 
+kp_status kp_need_tma(kp_ctx *ctx, const char *op, const kpk_entry *e) {
+  if (ctx->drv->cuTensorMapEncodeTiled) return KP_OK;
+  return kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: %s needs cuTensorMapEncodeTiled (a CUDA 12 driver)",
+                 op, e->name);
+}
+
 void kp_launch_end(kp_ctx *ctx, int pushed) {
   CUcontext popped;
   if (pushed) ctx->drv->cuCtxPopCurrent(&popped);

@@ -387,10 +387,7 @@ kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *
   kp_status st = kp_launch_begin(ctx, &call, args, stream, &s, &pushed);
   if (st != KP_OK) return st;
   if (s.e->aux) {
-    st = ctx->drv->cuTensorMapEncodeTiled
-             ? KP_OK
-             : kp_fail(ctx, KP_ERR_UNSUPPORTED, "gemm: %s needs cuTensorMapEncodeTiled (a CUDA 12 "
-                       "driver)", s.e->name);
+    st = kp_need_tma(ctx, "gemm", s.e);
     if (st == KP_OK)
       st = encode_tmap(ctx, &tma, g, dt, a, (uint64_t)kk, (uint64_t)m, g->lda, g->stride_a,
                        s.e->aux, s.e->tile[KP_GM], "cuTensorMapEncodeTiled(A)");

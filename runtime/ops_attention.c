@@ -298,10 +298,7 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   if (st != KP_OK) return st;
   /* TMA variants: Q in boxes of the query tile's rows, K and V of aux rows */
   if (s.e->aux) {
-    st = ctx->drv->cuTensorMapEncodeTiled
-             ? KP_OK
-             : kp_fail(ctx, KP_ERR_UNSUPPORTED,
-                       "attention: %s needs cuTensorMapEncodeTiled (a CUDA 12 driver)", s.e->name);
+    st = kp_need_tma(ctx, "attention", s.e);
     for (int i = 0; i < 3 && st == KP_OK; i++)
       st = encode_tmap(ctx, &tm[i], &t[i], dt, d->head_dim,
                        i ? s.e->aux : s.e->tile[KP_ALQ]);
