@@ -151,8 +151,8 @@ struct kp_ctx {
                                and dtype runs it (or fails saying why); -1: none */
   int pdl;                  /* kp_ctx_set_pdl: 0/1, read and written atomically */
   int pdl_device;           /* the device and driver can launch with PDL */
-  unsigned char *pdl_code;  /* per pack entry, set at load (lock held): its code
-                               was built for sm_90+ (has the griddepcontrol) */
+  unsigned char *pdl_code;  /* per pack entry, set at load (lock held): a PDL
+                               family's code built for sm_90+ (has the griddepcontrol) */
 };
 
 /* Record the detail message for this ctx and thread; returns s. */

@@ -46,12 +46,8 @@ kp_key kp_cache_key(const kp_call *c) {
 
 static int key_eq(const kp_key *a, const kp_key *b) { return !memcmp(a, b, sizeof *a); }
 
-int kp_family_pdl(kp_family f) {
-  switch (f) {
-  case KP_FAM_SOFTMAX: case KP_FAM_RMSNORM: case KP_FAM_ADD_RMSNORM: case KP_FAM_SWIGLU:
-  case KP_FAM_GEGLU: case KP_FAM_RMSNORM_SWIGLU: case KP_FAM_ROPE: return 1;
-  default: return 0;
-  }
+int kp_family_pdl(kp_family f) { /* the row families: the family table's row dims */
+  return !strcmp(kp_family_dims_text(f), KP_ROW_DIMS);
 }
 
 /* The SM a target's code was built for: "sm_90a" 90, "compute_80" 80. */
@@ -177,7 +173,8 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
   }
   ctx->modules[i] = m;
   ctx->funcs[i] = f;
-  ctx->pdl_code[i] = code_sm(built_for) >= 90;
+  const int fam = kp_family_from_name(e->family);
+  ctx->pdl_code[i] = code_sm(built_for) >= 90 && fam >= 0 && kp_family_pdl((kp_family)fam);
   kp_log(ctx, KP_LOG_DEBUG, "loaded %s (%s) from %s", e->name, e->is_ptx ? "PTX" : "cubin",
          ctx->pack.path);
   return KP_OK;
@@ -348,7 +345,7 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
   /* PDL: the kernel may start before the one ahead of it in the stream has
   ** finished, and waits for it itself (kp_grid_wait) */
   const int pdl = __atomic_load_n(&ctx->pdl, __ATOMIC_RELAXED) && ctx->pdl_device &&
-                  ctx->pdl_code[idx] && kp_family_pdl(c->family);
+                  ctx->pdl_code[idx];
   if (e->cluster > 1 && !d->cuLaunchKernelEx) {
     st = kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: variant %s needs cuLaunchKernelEx (a CUDA 12 "
                  "driver)", kp_family_name(c->family), e->name);
