@@ -64,7 +64,7 @@ __device__ __forceinline__ typename kp_raw_io<T, VEC>::raw add_rmsnorm_add(
 // 16-byte boundary (res is read and written), x and w loaded aligned or
 // shifted, y stored aligned or element by element (xal, wal, yal) per row.
 template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
-          int WH = 0, bool PEEL = false>
+          int WH = 0, bool PEEL = false, int CL = 1>
 __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long long ldx,
                                                  T *__restrict__ res, long long ldr,
                                                  const T *__restrict__ w, T *__restrict__ y,
@@ -74,7 +74,8 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
   __shared__ float scratch[32];
   const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
   const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
-  long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + sub;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0; // (CL > 1) this CTA's slice
+  long long row = (long long)(blockIdx.x / CL) * ROWS_PER_BLOCK + sub;
   // Groups narrower than a warp cannot leave early (the reduction's shuffles
   // need every lane of the warp): past the last row they touch nothing.
   int ncols = cols;
@@ -86,14 +87,20 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
   const T *xr = x + row * ldx;
   T *rr = res + row * ldr;
   T *yr = y + row * ldy;
-  const int h = PEEL ? kp_head(rr, ncols) : 0;
+  const int h0 = PEEL ? kp_head(rr, ncols) : 0; // the row's head elements, held by rank 0:
+  const int h = crank == 0 ? h0 : 0;
   float hh = 0.f, s = 0.f; // (PEEL) head element x + res, rounded as stored
   if (PEEL && lane < h) {
     hh = kp_to_f32(kp_from_f32<T>(kp_load1(xr + lane) + kp_load1(rr + lane)));
     kp_store1(rr + lane, hh);
     s = hh * hh;
   }
-  ncols -= h, xr += h, rr += h, yr += h, w += h;
+  ncols -= h0, xr += h0, rr += h0, yr += h0, w += h0;
+  if constexpr (CL > 1) { // the cluster's CTAs share the row (kp_cluster_slice)
+    long long len;
+    const long long c = kp_cluster_slice<CL, VEC>(ncols, crank, &len);
+    xr += c, rr += c, yr += c, w += c, ncols = (int)len;
+  }
   const bool xal = !PEEL || kp_al16(xr), wal = !PEEL || kp_al16(w), yal = !PEEL || kp_al16(yr);
   constexpr int S = LANES * VEC;
   const int c0 = lane * VEC;
@@ -106,6 +113,14 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
   for (int n = 0; n < NV; n++) hv[n] = add_rmsnorm_add<T, VEC>(hv[n], rv[n], s);
   kp_group_store<T, VEC, S, NV>(rr, c0, ncols, p, hv);
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
+  if constexpr (CL > 1) { // the other slices' sums
+    __shared__ float slot[1];
+    float g[CL][1];
+    kp_cluster_gather<CL, 1>({s}, slot, g);
+    s = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) s += g[r][0];
+  }
   const float rs = rsqrtf(s / (float)cols + eps);
   if constexpr (W_EARLY) {
     typename io::raw keep = hv[0];
@@ -124,6 +139,7 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
     }
   }
   if (PEEL && lane < h) kp_store1(yr - h + lane, hh * rs * kp_load1(w - h + lane));
+  if constexpr (CL > 1) kp_cluster_done();
 }
 
 // Any length.  Each step of a pass handles U vectors per thread of each of
@@ -134,19 +150,24 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
 // thread re-reads in pass 2 exactly the res elements it wrote in pass 1, so
 // no barrier is needed between the passes beyond the reduction's.
 // PEEL: as add_rmsnorm_regs'; thread i < h holds head element i.
-template <class T, int VEC, int THREADS, int U, bool PEEL = false>
+// CL > 1 (PEEL): the row over a cluster of CL CTAs, each looping over the
+// slice kp_cluster_slice gives it: few rows in flight, so that the second
+// pass finds its slice of res in L2 even for rows of 100K+ elements.
+template <class T, int VEC, int THREADS, int U, bool PEEL = false, int CL = 1>
 __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long long ldx,
                                                  T *__restrict__ res, long long ldr,
                                                  const T *__restrict__ w, T *__restrict__ y,
                                                  long long ldy, int rows, int cols, float eps) {
   typedef kp_raw_io<T, VEC> io;
   __shared__ float scratch[32];
-  const long long row = blockIdx.x;
+  const long long row = blockIdx.x / CL;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0;
   if (row >= rows) return;
   const T *xr = x + row * ldx;
   T *rr = res + row * ldr;
   T *yr = y + row * ldy;
-  const int h = PEEL ? kp_head(rr, cols) : 0;
+  const int h0 = PEEL ? kp_head(rr, cols) : 0; // the row's head, held by rank 0
+  const int h = crank == 0 ? h0 : 0;
   const int ti = threadIdx.x;
   float hh = 0.f, s = 0.f; // (PEEL) head element x + res, rounded as stored
   if (PEEL && ti < h) {
@@ -154,9 +175,14 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
     kp_store1(rr + ti, hh);
     s = hh * hh;
   }
-  xr += h, rr += h, yr += h, w += h;
+  xr += h0, rr += h0, yr += h0, w += h0;
+  long long n = cols - h0;
+  if constexpr (CL > 1) {
+    long long len;
+    const long long c = kp_cluster_slice<CL, VEC>(n, crank, &len);
+    xr += c, rr += c, yr += c, w += c, n = len;
+  }
   const bool xal = !PEEL || kp_al16(xr), wal = !PEEL || kp_al16(w), yal = !PEEL || kp_al16(yr);
-  const long long n = cols - h;
   constexpr int S = THREADS * VEC;
   const long long c0 = (long long)threadIdx.x * VEC;
   // the steps load and store whole vectors; the row's partial one, if this
@@ -181,7 +207,16 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
       kp_vec_store<T, VEC>(rr, c + u * S, n, false, a[u], b[u]);
     }
   }
-  const float rs = rsqrtf(kp_block_sum<THREADS>(s, scratch) / (float)cols + eps);
+  s = kp_block_sum<THREADS>(s, scratch);
+  if constexpr (CL > 1) { // the other slices' sums
+    __shared__ float slot[1];
+    float g[CL][1];
+    kp_cluster_gather<CL, 1>({s}, slot, g);
+    s = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) s += g[r][0];
+  }
+  const float rs = rsqrtf(s / (float)cols + eps);
   if (PEEL && ti < h) kp_store1(yr - h + ti, hh * rs * kp_load1(w - h + ti));
   if constexpr (VEC > 1)
     if (tail.k >= 0)
@@ -201,6 +236,7 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
       kp_vec_store<T, VEC>(yr, c + u * S, n, false, kp_norm_scale<T, VEC>(a[u], g[u], rs), g[u],
                            yal);
   }
+  if constexpr (CL > 1) kp_cluster_done();
 }
 ]]
 
@@ -225,7 +261,7 @@ end
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, block, rpb, rank
+  local name, call, max_cols, block, rpb, rank, min_cols
   if kind == "warp" then
     local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
     name = string.format("add_rmsnorm_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
@@ -245,12 +281,24 @@ local function emit(dt, kind, p)
     end
     max_cols = p.threads * vec * p.nv
     rank = 200 - max_cols // 512 - p.alt
+    if p.cl then -- the row over a cluster of cl CTAs (sm_90a): for the tuner
+      name = name .. "_c" .. p.cl
+      max_cols = max_cols * p.cl
+      rank = 60 - p.cl
+    end
   else
     name = string.format("add_rmsnorm_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
     call = string.format("add_rmsnorm_loop<%s, %d, %d, %d>", T, vec, p.threads, p.unroll)
     max_cols = nil
     rank = vec > 1 and 100 or 0
+    if p.cl then -- the loop over a cluster (sm_90a; PEEL): for the tuner
+      name = string.format("%s_u%d_c%d", name, p.unroll, p.cl)
+      rank = 80 - p.cl
+      if p.threads == 512 and p.unroll == 4 and p.cl == 4 and not p.hint then -- ranked past 64K
+        min_cols, rank = 65537, 101 -- (measured: see the variant list below)
+      end
+    end
   end
   p.kind = kind
   local whole = p.whole and vec > 1 -- rows of a multiple of vec (twins())
@@ -260,9 +308,15 @@ local function emit(dt, kind, p)
   -- twins and the hinted ones keep the 16-byte requirement and their code
   local peel = vec * esize(dt) == 16 and not whole and not p.hint
   if peel then call = call:gsub(">$", kind == "loop" and ", true>" or ", 0, 0, true>") end
+  if p.cl then
+    assert(peel, "a cluster variant peels")
+    call = call:gsub(">$", ", " .. p.cl .. ">")
+  end
   variant {
     name = name, dtype = dt, params = p,
-    block = block, rows_per_block = rpb,
+    block = block, rows_per_block = rpb, min_cols = min_cols,
+    cluster = p.cl, split = p.cl, targets = p.cl and { "sm_90a" } or nil,
+    min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
     max_cols = max_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
@@ -286,8 +340,26 @@ for _, dt in ipairs(DTYPES) do
   -- for the tuner: the 8K-row shapes with cache hints
   emit(dt, "block", { vec = vec, threads = 256, nv = 4, alt = 2, hint = true })
   emit(dt, "block", { vec = vec, threads = 512, nv = 2, alt = 3, hint = true })
+  -- Long rows over a cluster of CTAs (sm_90a, kp_cluster_gather): the row in
+  -- registers (for the tuner), or a loop over each CTA's slice, its second
+  -- pass from L2 (the rows in flight are few), ranked past 64K: `kp tune`
+  -- on an H100 (bf16, odd lengths, 2026-11-25, bench/NOTES.md 35): 1024 x
+  -- 128257 425 us (one-CTA loop: 512), 512 x 151937 270 (309), 512 x 199999
+  -- 370 (409); at 50257 the one-CTA loop stays faster (356 against 396).
+  -- { threads, nv, cl }
+  if vec > 1 then
+    for _, c in ipairs({ { 256, 4, 2 }, { 256, 4, 4 }, { 256, 4, 8 }, { 512, 4, 8 },
+                         { 512, 4, 16 } }) do
+      emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], cl = c[3], alt = 0 })
+    end
+  end
   for _, p in ipairs(twins({ vec = vec, threads = 512, unroll = 4 })) do emit(dt, "loop", p) end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
+  if vec > 1 then -- the loop over a cluster: { threads, unroll, cl }
+    for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8 }, { 512, 4, 16 }, { 1024, 2, 8 } }) do
+      emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3] })
+    end
+  end
 end
 
 -- The variant space beyond the list above, for `kp regen`: any point of it

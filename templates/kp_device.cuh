@@ -909,6 +909,44 @@ __device__ __forceinline__ const void *kp_map_rank(const void *p, kp_u32 r) {
   asm volatile("mapa.u64 %0, %1, %2;" : "=l"(out) : "l"((unsigned long long)p), "r"(r));
   return (const void *)out;
 }
+// A row over a cluster (the row families' `_c<CL>` variants): the CL CTAs
+// of a 1-d cluster (CL consecutive blocks) share one row, each holding a
+// slice of it in registers, and finish the row's reductions through
+// distributed shared memory.  kp_cluster_gather: thread 0 puts this CTA's
+// N values (already reduced over the block) in `slot` (N floats of its
+// shared memory), a cluster barrier, then every thread reads all CL CTAs'
+// slots into out[rank][i], in rank order (every CTA then combines them in
+// the same order: the same result everywhere), and arrives on the barrier
+// that kp_cluster_done() waits for at the kernel's end, so that no CTA
+// leaves -- its shared memory freed -- while another still reads its slot.
+// The arrive releases the reads; the wait between them is off the row's
+// critical path (after the stores are issued).
+template <int CL, int N>
+__device__ __forceinline__ void kp_cluster_gather(const float (&v)[N], float *slot,
+                                                  float (&out)[CL][N]) {
+  if (threadIdx.x == 0)
+#pragma unroll
+    for (int i = 0; i < N; i++) slot[i] = v[i];
+  kp_cluster_sync();
+#pragma unroll
+  for (int r = 0; r < CL; r++)
+#pragma unroll
+    for (int i = 0; i < N; i++) out[r][i] = *(const volatile float *)kp_map_rank(slot + i, r);
+  asm volatile("barrier.cluster.arrive.release;" ::: "memory");
+}
+__device__ __forceinline__ void kp_cluster_done() {
+  asm volatile("barrier.cluster.wait.acquire;" ::: "memory");
+}
+// The first column of CTA `rank`'s slice of a row of n elements split over
+// CL CTAs (whole VEC-element vectors: the slices keep the row's alignment),
+// and its length (the last ones may be short or empty).
+template <int CL, int VEC>
+__device__ __forceinline__ long long kp_cluster_slice(long long n, int rank, long long *len) {
+  const long long w = ((n + CL - 1) / CL + VEC - 1) / VEC * VEC;
+  const long long c = min(n, (long long)rank * w);
+  *len = min(w, n - c);
+  return c;
+}
 // arrive on the barrier at `b`'s offset in cluster CTA `cta` (this one
 // included; the default .release.cta semantics, as a cluster-scope release
 // here would make every arrival wait for this thread's memory operations)

@@ -43,7 +43,7 @@ local KERNELS = [[
 // lane i < h holds head element i; the vectors start at y's row's first
 // 16-byte boundary, x and w loaded aligned or shifted (xal, wal) per row.
 template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
-          int WH = 0, bool PEEL = false>
+          int WH = 0, bool PEEL = false, int CL = 1>
 __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
                                              long long ldy, int rows, int cols, float eps) {
@@ -52,7 +52,8 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
   __shared__ float scratch[32];
   const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
   const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
-  long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + sub;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0; // (CL > 1) this CTA's slice
+  long long row = (long long)(blockIdx.x / CL) * ROWS_PER_BLOCK + sub;
   // Groups narrower than a warp cannot leave early (the reduction's shuffles
   // need every lane of the warp): past the last row they touch nothing.
   int ncols = cols;
@@ -63,9 +64,15 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
   }
   const T *xr = x + row * ldx;
   T *yr = y + row * ldy;
-  const int h = PEEL ? kp_head(yr, ncols) : 0;
+  const int hh = PEEL ? kp_head(yr, ncols) : 0; // the row's head elements, held by rank 0:
+  const int h = crank == 0 ? hh : 0;
   const float xh = PEEL && lane < h ? kp_load1(xr + lane) : 0.f; // (PEEL) head element
-  ncols -= h, xr += h, yr += h, w += h;
+  ncols -= hh, xr += hh, yr += hh, w += hh;
+  if constexpr (CL > 1) { // the cluster's CTAs share the row (kp_cluster_slice)
+    long long len;
+    const long long c = kp_cluster_slice<CL, VEC>(ncols, crank, &len);
+    xr += c, yr += c, w += c, ncols = (int)len;
+  }
   const bool xal = !PEEL || kp_al16(xr), wal = !PEEL || kp_al16(w);
   constexpr int S = LANES * VEC;
   const int c0 = lane * VEC;
@@ -82,6 +89,14 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
     for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
   }
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
+  if constexpr (CL > 1) { // the other slices' sums
+    __shared__ float slot[1];
+    float g[CL][1];
+    kp_cluster_gather<CL, 1>({s}, slot, g);
+    s = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) s += g[r][0];
+  }
   const float rs = rsqrtf(s / (float)cols + eps);
   if constexpr (W_EARLY) {
     typename io::raw keep = xv[0];
@@ -100,6 +115,7 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
     }
   }
   if (PEEL && lane < h) kp_store1(yr - h + lane, xh * rs * kp_load1(w - h + lane));
+  if constexpr (CL > 1) kp_cluster_done();
 }
 
 // Any length.  Each step of a pass handles U vectors per thread of each
@@ -114,7 +130,13 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
 // held: fewer per step keeps the register count, and occupancy, of the
 // first pass).
 // PEEL: as rmsnorm_regs'; thread i < h holds head element i.
-template <class T, int VEC, int THREADS, int U, bool HINTS = false, int U2 = U, bool PEEL = false>
+// CL > 1 (PEEL): the row over a cluster of CL CTAs, each looping over the
+// slice kp_cluster_slice gives it: few rows in flight, so that the second
+// pass finds its slice in L2 even for rows of 100K+ elements (the one-CTA
+// loop has about as many rows in flight as the GPU has CTA slots: 512 rows
+// of 200K bf16 are 200 MB, and its second pass reads DRAM again).
+template <class T, int VEC, int THREADS, int U, bool HINTS = false, int U2 = U, bool PEEL = false,
+          int CL = 1>
 __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
                                              long long ldy, int rows, int cols, float eps) {
@@ -122,15 +144,22 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
   typedef kp_raw_io<T, VEC, HINTS ? 1 : 0> io2; // pass 2 x
   constexpr int S = THREADS * VEC;
   __shared__ float scratch[32];
-  const long long row = blockIdx.x;
+  const long long row = blockIdx.x / CL;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0;
   if (row >= rows) return;
   const T *xr = x + row * ldx;
   T *yr = y + row * ldy;
-  const int h = PEEL ? kp_head(yr, cols) : 0;
+  const int hh = PEEL ? kp_head(yr, cols) : 0; // the row's head, held by rank 0
+  const int h = crank == 0 ? hh : 0;
   const float xh = PEEL && (int)threadIdx.x < h ? kp_load1(xr + threadIdx.x) : 0.f;
-  xr += h, yr += h, w += h;
+  xr += hh, yr += hh, w += hh;
+  long long n = cols - hh;
+  if constexpr (CL > 1) {
+    long long len;
+    const long long c = kp_cluster_slice<CL, VEC>(n, crank, &len);
+    xr += c, yr += c, w += c, n = len;
+  }
   const bool xal = !PEEL || kp_al16(xr), wal = !PEEL || kp_al16(w);
-  const long long n = cols - h;
   const long long c0 = (long long)threadIdx.x * VEC;
   // the steps load and store whole vectors; the row's partial one, if this
   // thread holds it (tail.k >= 0), ahead of each pass's loop
@@ -157,7 +186,16 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
       for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
     }
   }
-  const float rs = rsqrtf(kp_block_sum<THREADS>(s, scratch) / (float)cols + eps);
+  s = kp_block_sum<THREADS>(s, scratch);
+  if constexpr (CL > 1) { // the other slices' sums
+    __shared__ float slot[1];
+    float g[CL][1];
+    kp_cluster_gather<CL, 1>({s}, slot, g);
+    s = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) s += g[r][0];
+  }
+  const float rs = rsqrtf(s / (float)cols + eps);
   if (PEEL && (int)threadIdx.x < h)
     kp_store1(yr - h + threadIdx.x, xh * rs * kp_load1(w - h + threadIdx.x));
   if constexpr (VEC > 1)
@@ -177,6 +215,7 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
     for (int u = 0; u < U2; u++)
       kp_vec_store<T, VEC>(yr, c + u * S, n, false, kp_norm_scale<T, VEC>(r[u], g[u], rs), g[u]);
   }
+  if constexpr (CL > 1) kp_cluster_done();
 }
 ]]
 
@@ -204,7 +243,7 @@ local function block_rank(max_cols, alt) return 200 - max_cols // 512 - alt end
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, block, rpb, rank
+  local name, call, max_cols, block, rpb, rank, min_cols
   if kind == "warp" then
     local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
     name = string.format("rmsnorm_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
@@ -227,6 +266,11 @@ local function emit(dt, kind, p)
     end
     max_cols = p.threads * vec * p.nv
     rank = block_rank(max_cols, p.alt)
+    if p.cl then -- the row over a cluster of cl CTAs (sm_90a): for the tuner
+      name = name .. "_c" .. p.cl
+      max_cols = max_cols * p.cl
+      rank = 60 - p.cl
+    end
   else
     name = string.format("rmsnorm_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
@@ -242,6 +286,15 @@ local function emit(dt, kind, p)
     max_cols = nil
     rank = vec > 1 and 100 or 0
     if p.hint then rank = 90 - p.threads // 128 - p.unroll end -- for the tuner
+    if p.cl then -- the loop over a cluster (sm_90a; PEEL): for the tuner
+      name = string.format("%s%s_c%d", name, p.hint and "" or "_u" .. p.unroll, p.cl)
+      call = string.format("rmsnorm_loop<%s, %d, %d, %d, %s, %d, true, %d>", T, vec, p.threads,
+                           p.unroll, p.hint and "true" or "false", p.unroll, p.cl)
+      rank = 80 - p.cl
+      if p.threads == 512 and p.unroll == 4 and p.cl == 4 and not p.hint then -- ranked past 64K
+        min_cols, rank = 65537, 101 -- (measured: see the variant list below)
+      end
+    end
     if p.min_rows then -- a copy ranked for calls of at least min_rows rows (below)
       name = name .. "_rows" .. (p.min_rows % 1024 == 0 and p.min_rows // 1024 .. "k" or p.min_rows)
       max_cols = p.max_cols
@@ -256,13 +309,20 @@ local function emit(dt, kind, p)
   -- of the element size, vectorised; the twins and the tuner's shapes keep
   -- the 16-byte requirement and their code as it was
   local peel = vec * esize(dt) == 16 and not whole and not p.hint and not p.minb and not p.u2
-  if peel then
+  if kind == "loop" and p.cl then peel = true -- (its call above)
+  elseif peel then
     call = call:gsub(">$", kind == "loop" and ", false, " .. p.unroll .. ", true>" or ", 0, 0, true>")
+  end
+  if p.cl and kind ~= "loop" then
+    assert(peel, "a cluster variant peels")
+    call = call:gsub(">$", ", " .. p.cl .. ">")
   end
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
-    max_cols = max_cols, min_rows = p.min_rows,
+    cluster = p.cl, split = p.cl, targets = p.cl and { "sm_90a" } or nil,
+    min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
+    max_cols = max_cols, min_rows = p.min_rows, min_cols = min_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call,
@@ -294,8 +354,28 @@ for _, dt in ipairs(DTYPES) do
     -- 32 registers spills)
     emit(dt, "block", { vec = vec, threads = 512, nv = 2, alt = 6, minb = 4 })
   end
+  -- Long rows over a cluster of CTAs (sm_90a, kp_cluster_gather): the row in
+  -- registers (for the tuner), or a loop over each CTA's slice, its second
+  -- pass from L2 (the rows in flight are few), ranked past 64K: `kp tune`
+  -- on an H100 (bf16, odd lengths, 2026-11-25, bench/NOTES.md 35): 1024 x
+  -- 128257 222 us (one-CTA loop: 288), 512 x 151937 145 (179), 512 x 199999
+  -- 203 (235); at 50257 the one-CTA loop stays faster (185 against 226).
+  -- { threads, nv, cl }
+  if vec > 1 then
+    for _, c in ipairs({ { 256, 4, 2 }, { 256, 4, 4 }, { 256, 4, 8 }, { 512, 4, 8 },
+                         { 512, 4, 16 } }) do
+      emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], cl = c[3], alt = 0 })
+    end
+  end
   for _, p in ipairs(twins({ vec = vec, threads = 512, unroll = 4 })) do emit(dt, "loop", p) end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
+  -- the loop over a cluster: { threads, unroll, cl, hint }
+  if vec > 1 then
+    for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8 }, { 512, 4, 16 }, { 512, 2, 8, true },
+                         { 1024, 2, 8 } }) do
+      emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3], hint = c[4] })
+    end
+  end
   -- for the tuner: the two-pass form with L2 hints, small chunks (full occupancy)
   for _, c in ipairs({ { 128, 1 }, { 128, 2 }, { 128, 4 }, { 256, 1 }, { 256, 2 }, { 256, 4 },
                        { 512, 1 }, { 512, 2 }, { 1024, 1 } }) do

@@ -72,7 +72,11 @@ __device__ __forceinline__ void rmsnorm_swiglu_out(typename kp_raw_io<T, VEC>::r
 // to the row's tail, where the block has no loads in flight.  Where
 // registers are short (w_early below) w is loaded after the reduction, one
 // vector at a time.
-template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, bool PEEL = false>
+// CL > 1 (PEEL): the row over a cluster of CL CTAs, each holding the output
+// columns kp_cluster_slice gives it (rank 0 also the head), the sums of
+// squares combined through distributed shared memory (kp_cluster_gather).
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, bool PEEL = false,
+          int CL = 1>
 __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, long long ldx,
                                                     const T *__restrict__ w, T *__restrict__ y,
                                                     long long ldy, int rows, int cols,
@@ -81,7 +85,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
   __shared__ float scratch[32];
   const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
   const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
-  long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + sub;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0;
+  long long row = (long long)(blockIdx.x / CL) * ROWS_PER_BLOCK + sub;
   // Groups narrower than a warp cannot leave early (the reduction's shuffles
   // need every lane of the warp): past the last row they touch nothing.
   int ncols = cols;
@@ -94,10 +99,16 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
   const T *wa = w, *wb = w + cols;
   T *yr = y + row * ldy;
   // (PEEL) lane i < h holds gate and up of head column i
-  const int h = PEEL ? kp_head(yr, ncols) : 0;
+  const int h0 = PEEL ? kp_head(yr, ncols) : 0;
+  const int h = crank == 0 ? h0 : 0;
   const float ha = PEEL && lane < h ? kp_load1(xa + lane) : 0.f;
   const float hb = PEEL && lane < h ? kp_load1(xb + lane) : 0.f;
-  ncols -= h, xa += h, xb += h, wa += h, wb += h, yr += h;
+  ncols -= h0, xa += h0, xb += h0, wa += h0, wb += h0, yr += h0;
+  if constexpr (CL > 1) {
+    long long len;
+    const long long c = kp_cluster_slice<CL, VEC>(ncols, crank, &len);
+    xa += c, xb += c, wa += c, wb += c, yr += c, ncols = (int)len;
+  }
   const bool ala = !PEEL || kp_al16(xa), alb = !PEEL || kp_al16(xb);
   const bool alwa = !PEEL || kp_al16(wa), alwb = !PEEL || kp_al16(wb);
   constexpr int S = LANES * VEC;
@@ -120,6 +131,14 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
     for (int i = 0; i < VEC; i++) s = fmaf(b[i], b[i], fmaf(a[i], a[i], s));
   }
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
+  if constexpr (CL > 1) { // the other slices' sums
+    __shared__ float slot[1];
+    float g[CL][1];
+    kp_cluster_gather<CL, 1>({s}, slot, g);
+    s = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) s += g[r][0];
+  }
   const float rs = rsqrtf(s / (2.f * (float)cols) + eps);
   typename io::raw keep = av[0];
 #pragma unroll
@@ -137,6 +156,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
   if (PEEL && lane < h)
     kp_store1(yr - h + lane, kp_silu(ha * rs * kp_load1(wa - h + lane)) *
                                  (hb * rs * kp_load1(wb - h + lane)));
+  if constexpr (CL > 1) kp_cluster_done();
 }
 
 // Any length.  Each step of a pass handles U vectors per thread, loads all
@@ -273,6 +293,11 @@ local function emit(dt, kind, p)
                          w_early(p.threads, p.nv, p.peel))
     max_cols = p.threads * vec * p.nv
     rank = 200 - max_cols // 512 - p.alt
+    if p.cl then -- the row over a cluster of cl CTAs (sm_90a): for the tuner
+      name = name .. "_c" .. p.cl
+      max_cols = max_cols * p.cl
+      rank = 60 - p.cl
+    end
   else
     name = string.format("rmsnorm_swiglu_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
@@ -288,13 +313,19 @@ local function emit(dt, kind, p)
     name = name .. "_p"
     call = call:gsub(">$", ", true>")
   end
+  if p.cl then
+    assert(peel, "a cluster variant peels")
+    call = call:gsub(">$", ", " .. p.cl .. ">")
+  end
   -- (sm_120's ptxas holds 512-thread blocks to 64 registers: the bf16
   -- peeling copy of 512 x 2, a shape for the tuner, spilled there)
   local targets = peel and block == 512 and kind == "block"
                   and { "sm_80", "sm_86", "sm_89", "sm_90a", "compute_80" } or nil
+  if p.cl then targets = { "sm_90a" } end
   variant {
     name = name, dtype = dt, params = p, targets = targets,
     block = block, rows_per_block = rpb,
+    cluster = p.cl, split = p.cl, min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
     max_cols = max_cols,
     align = peel and esize(dt) or vec * esize(dt),
     cols_mult = vec > 1 and not peel and vec or nil,
@@ -322,6 +353,16 @@ for _, dt in ipairs(DTYPES) do
                        { 512, 2, 1 } }) do
     for _, p in ipairs(peels({ vec = vec, threads = c[1], nv = c[2], alt = c[3] })) do
       emit(dt, "block", p)
+    end
+  end
+  -- Long rows over a cluster of CTAs (sm_90a, kp_cluster_gather), for the
+  -- tuner: on an H100 (bf16, odd lengths, 2026-11-25) they lost to the
+  -- one-CTA loop everywhere (4096 x 32001: 520 us against 400; bench/NOTES.md
+  -- 35).  { threads, nv, cl }
+  if vec > 1 then
+    for _, c in ipairs({ { 256, 2, 2 }, { 256, 2, 4 }, { 256, 2, 8 }, { 256, 2, 16 },
+                         { 256, 4, 16 }, { 512, 4, 16 } }) do
+      emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], cl = c[3], alt = 0, peel = true })
     end
   end
   for _, p in ipairs(peels({ vec = vec, threads = 512, unroll = 4 })) do emit(dt, "loop", p) end

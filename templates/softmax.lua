@@ -20,7 +20,12 @@ local KERNELS = [[
 // v <- softmax of the row whose elements the LANES threads hold in v,
 // elements past the row's end set to -inf.  HEAD: e is one more element (a
 // peeled row's head, -inf where the lane holds none).
-template <int NV, int VEC, int LANES, bool HEAD = false>
+// CL > 1: the block holds a slice of a row shared by the CL CTAs of its
+// cluster; each takes its slice's max and sum, exchanges them
+// (kp_cluster_gather) and rescales to the row's (an empty slice, or one
+// whose elements are all -inf, has max -inf: exp against 0 instead, and
+// nothing of it to rescale).
+template <int NV, int VEC, int LANES, bool HEAD = false, int CL = 1>
 __device__ __forceinline__ void softmax_regs_core(float (&v)[NV][VEC], float &e, float *scratch) {
   float m = HEAD ? e : -KP_INF;
 #pragma unroll
@@ -28,14 +33,27 @@ __device__ __forceinline__ void softmax_regs_core(float (&v)[NV][VEC], float &e,
 #pragma unroll
     for (int i = 0; i < VEC; i++) m = fmaxf(m, v[n][i]);
   m = LANES == 32 ? kp_warp_max(m) : kp_block_max<LANES>(m, scratch);
+  const float mr = CL > 1 && m == -KP_INF ? 0.f : m;
   float s = 0.f;
-  if (HEAD) { e = kp_exp(e - m); s = e; }
+  if (HEAD) { e = kp_exp(e - mr); s = e; }
 #pragma unroll
   for (int n = 0; n < NV; n++)
 #pragma unroll
-    for (int i = 0; i < VEC; i++) { v[n][i] = kp_exp(v[n][i] - m); s += v[n][i]; }
+    for (int i = 0; i < VEC; i++) { v[n][i] = kp_exp(v[n][i] - mr); s += v[n][i]; }
   s = LANES == 32 ? kp_warp_sum(s) : kp_block_sum<LANES>(s, scratch);
-  const float inv = 1.f / s;
+  float inv = 1.f / s;
+  if constexpr (CL > 1) {
+    __shared__ float slot[2];
+    float g[CL][2];
+    kp_cluster_gather<CL, 2>({m, s}, slot, g);
+    float M = g[0][0];
+#pragma unroll
+    for (int r = 1; r < CL; r++) M = fmaxf(M, g[r][0]);
+    float S = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) S = fmaf(g[r][1], kp_exp(g[r][0] - M), S);
+    inv = m == -KP_INF ? 0.f : kp_exp(m - M) / S;
+  }
   if (HEAD) e *= inv;
 #pragma unroll
   for (int n = 0; n < NV; n++)
@@ -48,15 +66,18 @@ __device__ __forceinline__ void softmax_regs_core(float (&v)[NV][VEC], float &e,
 // PEEL (16-byte vectors): rows at any residue mod 16 bytes (per-row peeling,
 // kp_device.cuh): lane i < h holds head element i, the vectors start at
 // y's row's first 16-byte boundary.
-template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool PEEL = false>
+// CL > 1 (16-byte vectors, PEEL): the row over a cluster of CL CTAs, each
+// holding the slice kp_cluster_slice gives it (rank 0 also the head).
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool PEEL = false, int CL = 1>
 __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long ldx,
                                              T *__restrict__ y, long long ldy, int rows,
                                              int cols) {
   __shared__ float scratch[32];
   const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
   const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
-  const long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + sub;
-  if (row >= rows) return; // whole warps (or the whole block) leave together
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0;
+  const long long row = (long long)(blockIdx.x / CL) * ROWS_PER_BLOCK + sub;
+  if (row >= rows) return; // whole warps (or the whole block, or cluster) leave together
   const T *xr = x + row * ldx;
   T *yr = y + row * ldy;
   float v[NV][VEC];
@@ -64,9 +85,15 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
   if constexpr (VEC * sizeof(T) == 16) { // the partial vector loaded and stored once
     constexpr int S = LANES * VEC;
     typedef kp_raw_io<T, VEC> io;
-    const int h = PEEL ? kp_head(yr, cols) : 0;
-    const long long n = cols - h;
-    const T *xb = xr + h;
+    const int hh = PEEL ? kp_head(yr, cols) : 0;
+    const int h = crank == 0 ? hh : 0; // rank 0 holds the head
+    long long n = cols - hh;
+    const T *xb = xr + hh;
+    if constexpr (CL > 1) {
+      long long len;
+      const long long c = kp_cluster_slice<CL, VEC>(n, crank, &len);
+      xb += c, yr += c, n = len;
+    }
     const long long c0 = (long long)lane * VEC;
     const kp_part p = kp_part_of<T, VEC, S, NV>(c0, n);
     uint4 r[NV];
@@ -74,11 +101,12 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
     if (PEEL && lane < h) e = kp_load1(xr + lane);
 #pragma unroll
     for (int k = 0; k < NV; k++) io::unpack(r[k], v[k]);
-    softmax_regs_core<NV, VEC, LANES, PEEL>(v, e, scratch);
+    softmax_regs_core<NV, VEC, LANES, PEEL, CL>(v, e, scratch);
 #pragma unroll
     for (int k = 0; k < NV; k++) r[k] = io::pack(v[k]);
-    kp_group_store<T, VEC, S, NV>(yr + h, c0, n, p, r);
+    kp_group_store<T, VEC, S, NV>(yr + hh, c0, n, p, r);
     if (PEEL && lane < h) kp_store1(yr + lane, e);
+    if constexpr (CL > 1) kp_cluster_done();
   } else { // narrower vectors (kp regen's neighbours)
 #pragma unroll
     for (int n = 0; n < NV; n++) {
@@ -97,21 +125,32 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
 // Any length: pass 1 keeps a running (max, sum) per thread (online softmax),
 // pass 2 re-reads the row (from L2 when it fits) and writes.
 // PEEL (16-byte vectors): as softmax_regs'; thread i < h holds head element i.
-template <class T, int VEC, int THREADS, bool PEEL = false>
+// CL > 1 (PEEL): the row over a cluster of CL CTAs, each looping over the
+// slice kp_cluster_slice gives it, their (max, sum) pairs combined through
+// distributed shared memory: few rows in flight, so that the second pass
+// finds its slice in L2 even for rows of 100K+ elements.
+template <class T, int VEC, int THREADS, bool PEEL = false, int CL = 1>
 __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long ldx,
                                              T *__restrict__ y, long long ldy, int rows,
                                              int cols) {
   __shared__ float scratch[32];
-  const long long row = blockIdx.x;
+  const long long row = blockIdx.x / CL;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0;
   if (row >= rows) return;
   const T *xr = x + row * ldx;
   T *yr = y + row * ldy;
   constexpr bool P = PEEL && VEC * sizeof(T) == 16;
-  const int h = P ? kp_head(yr, cols) : 0;
+  const int hh = P ? kp_head(yr, cols) : 0; // the row's head, held by rank 0
+  const int h = crank == 0 ? hh : 0;
   const float e = P && (int)threadIdx.x < h ? kp_load1(xr + threadIdx.x) : -KP_INF;
-  const long long n = cols - h;
-  const T *xb = xr + h;
-  T *yb = yr + h;
+  long long n = cols - hh;
+  const T *xb = xr + hh;
+  T *yb = yr + hh;
+  if constexpr (CL > 1) {
+    long long len;
+    const long long c = kp_cluster_slice<CL, VEC>(n, crank, &len);
+    xb += c, yb += c, n = len;
+  }
   const bool al = !P || kp_al16(xb);
   float m = e, s = e == -KP_INF ? 0.f : 1.f;
   for (long long c = (long long)threadIdx.x * VEC; c < n; c += (long long)THREADS * VEC) {
@@ -128,8 +167,19 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
       m = nm;
     }
   }
-  const float M = kp_block_max<THREADS>(m, scratch);
-  const float S = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
+  float M = kp_block_max<THREADS>(m, scratch);
+  float S = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
+  if constexpr (CL > 1) { // the row's (max, sum) from the slices'
+    __shared__ float slot[2];
+    float g[CL][2];
+    kp_cluster_gather<CL, 2>({M, S}, slot, g);
+    M = g[0][0];
+#pragma unroll
+    for (int r = 1; r < CL; r++) M = fmaxf(M, g[r][0]);
+    S = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) S = fmaf(g[r][1], kp_exp(g[r][0] - M), S);
+  }
   const float inv = 1.f / S;
   if (P && (int)threadIdx.x < h) kp_store1(yr + threadIdx.x, kp_exp(e - M) * inv);
   for (long long c = (long long)threadIdx.x * VEC; c < n; c += (long long)THREADS * VEC) {
@@ -139,6 +189,7 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
     for (int i = 0; i < VEC; i++) v[i] = kp_exp(v[i] - M) * inv;
     kp_store_tail<T, VEC>(yb, c, n, v);
   }
+  if constexpr (CL > 1) kp_cluster_done();
 }
 ]]
 
@@ -150,6 +201,14 @@ ${name}(const ${T} *x, long long ldx, ${T} *y, long long ldy, int rows, int cols
   ${call}(x, ldx, y, ldy, rows, cols);
 }
 ]]
+
+-- The cluster variants the ranking picks: { min_cols, rank } (measured: see
+-- the variant list below), by shape; the others are there for the tuner.
+local function ranked(dt, kind, p)
+  local key = string.format("%s t%d n%s c%d", kind, p.threads, p.nv or "-", p.cl)
+  if key == "block t256 n4 c4" and esize(dt) == 2 then return { 16385, 170 } end -- (32K in 4 CTAs)
+  return ({ ["loop t512 n- c4"] = { 32769, 135 }, ["loop t512 n- c8"] = { 65537, 136 } })[key]
+end
 
 local function emit(dt, kind, p)
   local T = ctype(dt)
@@ -167,14 +226,28 @@ local function emit(dt, kind, p)
     call = string.format("softmax_regs<%s, %d, %d, %d, 1>", T, vec, p.nv, p.threads)
     max_cols = p.threads * vec * p.nv
     rank = 200 - max_cols // 1024
+    if p.cl then -- the row over a cluster of cl CTAs (sm_90a): for the tuner unless ranked
+      name = name .. "_c" .. p.cl
+      max_cols = max_cols * p.cl
+      rank = 60 - p.cl
+    end
   else
     name = string.format("softmax_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
     call = string.format("softmax_loop<%s, %d, %d>", T, vec, p.threads)
     max_cols = nil
     rank = vec > 1 and 100 or 0
+    if p.cl then -- the loop over a cluster (sm_90a; PEEL): for the tuner unless ranked
+      name = name .. "_c" .. p.cl
+      rank = 80 - p.cl
+    end
   end
   p.kind = kind
+  local min_cols
+  if p.cl then -- (ranked() below)
+    local r = ranked(dt, kind, p)
+    if r then min_cols, rank = r[1], r[2] end
+  end
   local whole = p.whole and vec > 1 -- rows of a multiple of vec (twins())
   if whole then name = name .. "_w" end
   -- 16-byte variants other than the whole-rows twins peel each row (PEEL):
@@ -182,9 +255,15 @@ local function emit(dt, kind, p)
   -- 16-byte requirement and the aligned code as it was
   local peel = vec * esize(dt) == 16 and not whole
   if peel then call = call:gsub(">$", ", true>") end
+  if p.cl then
+    assert(peel, "a cluster variant peels") -- (the loop's call, too, takes CL after PEEL)
+    call = call:gsub(">$", ", " .. p.cl .. ">")
+  end
   variant {
     name = name, dtype = dt, params = p,
-    block = block, rows_per_block = rpb,
+    block = block, rows_per_block = rpb, min_cols = min_cols,
+    cluster = p.cl, split = p.cl, targets = p.cl and { "sm_90a" } or nil,
+    min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
     max_cols = max_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
@@ -200,8 +279,28 @@ for _, dt in ipairs(DTYPES) do
   for _, c in ipairs({ { 128, 2 }, { 256, 2 }, { 256, 4 }, { 512, 4 }, { 1024, 4 } }) do
     for _, p in ipairs(twins({ vec = vec, threads = c[1], nv = c[2] })) do emit(dt, "block", p) end
   end
+  -- Long rows over a cluster of CTAs (sm_90a, kp_cluster_gather): the row in
+  -- registers, or a loop over each CTA's slice (the second pass from L2:
+  -- the rows in flight are few).  { threads, nv, cl }: the ranked ones
+  -- (ranked() above) won `kp tune` on an H100 (bf16, odd lengths, 2026-11-25,
+  -- bench/NOTES.md 35): 4096 x 32001 201 us (block_t1024_n4: 229), 2048 x
+  -- 50257 196 (one-CTA loop: 221), 1024 x 128257 241 (299), 512 x 151937
+  -- 150 (191), 512 x 199999 212 (248).  The others are for the tuner: a
+  -- cluster's CTAs holding little of the row each lose to the one-CTA
+  -- variants (16384 x 4097 over 2 CTAs: 1.6x slower than 256 x 4).
+  if vec > 1 then
+    for _, c in ipairs({ { 256, 4, 2 }, { 256, 4, 4 }, { 256, 4, 8 }, { 512, 4, 8 },
+                         { 512, 4, 16 } }) do
+      emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], cl = c[3] })
+    end
+  end
   for _, p in ipairs(twins({ vec = vec, threads = 512 })) do emit(dt, "loop", p) end
   emit(dt, "loop", { vec = 1, threads = 256 })
+  if vec > 1 then -- the loop over a cluster: { threads, cl }
+    for _, c in ipairs({ { 512, 4 }, { 512, 8 }, { 512, 16 }, { 1024, 8 } }) do
+      emit(dt, "loop", { vec = vec, threads = c[1], cl = c[2] })
+    end
+  end
 end
 
 -- The variant space beyond the list above, for `kp regen`: any point of it
@@ -218,6 +317,7 @@ family_space {
     return steps(p, axes, function(q)
       local threads = q.kind == "warp" and 128 or q.threads
       return q.vec * esize(dt) <= 16 and (q.kind == "loop" or q.nv * q.vec <= regs(threads, 1) // 2)
+             and (not q.cl or q.vec * esize(dt) == 16) -- (a cluster variant peels)
     end)
   end,
 }

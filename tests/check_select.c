@@ -402,7 +402,9 @@ START_TEST(test_real_pack_covers) {
               ck_assert(e->dmult[KP_COLS] <= 1 || cols[k] % e->dmult[KP_COLS] == 0);
               ck_assert(!e->forms || (e->forms >> form & 1));
               const uint32_t vec = 16 / (uint32_t)kp_dtype_size((kp_dtype)dt);
-              if (a == 16 && (f == KP_FAM_SOFTMAX || f == KP_FAM_RMSNORM || f == KP_FAM_ADD_RMSNORM))
+              /* (the rows over a cluster have no whole-rows twins) */
+              if (a == 16 && (f == KP_FAM_SOFTMAX || f == KP_FAM_RMSNORM || f == KP_FAM_ADD_RMSNORM) &&
+                  e->cluster < 2)
                 ck_assert_msg(e->dmult[KP_COLS] == (cols[k] % vec ? 0 : vec), "%s %s cols %llu: %s",
                               kp_family_name((kp_family)f), kp_dtype_name((kp_dtype)dt),
                               (unsigned long long)cols[k], e->name);

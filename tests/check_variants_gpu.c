@@ -4,7 +4,7 @@
 ** picks for their shapes, but the tuner (or a tuning table) may pick any.
 **
 ** For each entry, shapes inside its column range: rows = 1 at the largest
-** length it takes up to 64K (odd where possible, so the vector tail runs:
+** length it takes up to 64K (256K for a row over a cluster; odd where possible, so the vector tail runs:
 ** with one row only the base pointers set the alignment), and 5 rows at a
 ** length that keeps every row start 16-byte aligned (and for a column-chunk
 ** entry, 3 rows of two chunks and a partial third).  An entry with a
@@ -86,6 +86,7 @@ START_TEST(test_every_variant) {
   gpu_open(&g, name, _i);
   const kpk_pack *pk = &g.ctx->pack;
   const size_t es = kp_dtype_size(dt);
+  const char *only = getenv("KP_TEST_ONLY"); /* only the variants whose name has it */
   int ran = 0, idle = 0;
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
@@ -93,7 +94,9 @@ START_TEST(test_every_variant) {
     if (f < 0 || e->dtype != (uint32_t)dt) continue;
     /* the row families (GEMM and attention have their own every-variant tests) */
     if (strncmp(kp_family_dims_text((kp_family)f), "rows:", 5)) continue;
-    const uint64_t cap = f == KP_FAM_ROPE ? 4096 : 65536; /* keeps the references quick */
+    if (only && *only && !strstr(e->name, only)) continue;
+    /* keeps the references quick; a row over a cluster up to its longest */
+    const uint64_t cap = f == KP_FAM_ROPE ? 4096 : e->cluster > 1 ? 1u << 18 : 65536;
     const int64_t hi = (int64_t)(e->dmax[KP_COLS] < cap ? e->dmax[KP_COLS] : cap);
     const int64_t lo = (int64_t)e->dmin[KP_COLS];
     const int64_t min_rows = e->dmin[KP_ROWS]; /* 0 or a power of two */
