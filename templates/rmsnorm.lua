@@ -266,10 +266,13 @@ local function emit(dt, kind, p)
     end
     max_cols = p.threads * vec * p.nv
     rank = block_rank(max_cols, p.alt)
-    if p.cl then -- the row over a cluster of cl CTAs (sm_90a): for the tuner
-      name = name .. "_c" .. p.cl
-      max_cols = max_cols * p.cl
+    if p.cl then -- the row over a cluster of cl CTAs (sm_90a): for the tuner, but
+      name = name .. "_c" .. p.cl -- 128 x 8 over 8 / 16 CTAs for 32K..64K / 64K..128K
+      max_cols = max_cols * p.cl -- 16-bit columns (measured: see the variant list below)
       rank = 60 - p.cl
+      if esize(dt) == 2 and p.threads == 128 and p.nv == 8 then
+        min_cols, rank = p.cl == 8 and 32769 or 65537, p.cl == 8 and 102 or 103
+      end
     end
   else
     name = string.format("rmsnorm_%s_loop_t%d_v%d", dt, p.threads, vec)
@@ -292,8 +295,8 @@ local function emit(dt, kind, p)
                            p.unroll, p.hint and "true" or "false", p.unroll, p.cl)
       rank = 80 - p.cl
       if p.threads == 512 and p.unroll == 4 and p.cl == 4 and not p.hint then -- ranked past 64K
-        min_cols, rank = 65537, 101 -- (measured: see the variant list below)
-      end
+        min_cols, rank = 65537, 101 -- (measured: see the variant list below; 16-bit rows up
+      end -- to 128K take 128 x 8 over 16 CTAs, ranked above)
     end
     if p.min_rows then -- a copy ranked for calls of at least min_rows rows (below)
       name = name .. "_rows" .. (p.min_rows % 1024 == 0 and p.min_rows // 1024 .. "k" or p.min_rows)
@@ -356,14 +359,16 @@ for _, dt in ipairs(DTYPES) do
   end
   -- Long rows over a cluster of CTAs (sm_90a, kp_cluster_gather): the row in
   -- registers (for the tuner), or a loop over each CTA's slice, its second
-  -- pass from L2 (the rows in flight are few), ranked past 64K: `kp tune`
-  -- on an H100 (bf16, odd lengths, 2026-11-25, bench/NOTES.md 35): 1024 x
-  -- 128257 222 us (one-CTA loop: 288), 512 x 151937 145 (179), 512 x 199999
-  -- 203 (235); at 50257 the one-CTA loop stays faster (185 against 226).
+  -- pass from L2 (the rows in flight are few), ranked past 128K: `kp tune`
+  -- on an H100 (bf16, odd lengths, 2026-11-25, bench/NOTES.md 35): 512 x
+  -- 151937 145 us (one-CTA loop: 179), 512 x 199999 203 (235); below that
+  -- the row in the registers of 8 or 16 CTAs of 128 threads (a cluster over
+  -- few SMs): 2048 x 50257 169 us (one-CTA loop: 185), 1024 x 128257 212
+  -- (288; the cluster loop: 222).
   -- { threads, nv, cl }
   if vec > 1 then
     for _, c in ipairs({ { 256, 4, 2 }, { 256, 4, 4 }, { 256, 4, 8 }, { 512, 4, 8 },
-                         { 512, 4, 16 } }) do
+                         { 512, 4, 16 }, { 128, 8, 8 }, { 128, 8, 16 }, { 128, 16, 16 } }) do
       emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], cl = c[3], alt = 0 })
     end
   end
@@ -372,7 +377,7 @@ for _, dt in ipairs(DTYPES) do
   -- the loop over a cluster: { threads, unroll, cl, hint }
   if vec > 1 then
     for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8 }, { 512, 4, 16 }, { 512, 2, 8, true },
-                         { 1024, 2, 8 } }) do
+                         { 1024, 2, 8 }, { 128, 4, 16 }, { 256, 4, 16 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3], hint = c[4] })
     end
   end

@@ -206,7 +206,10 @@ ${name}(const ${T} *x, long long ldx, ${T} *y, long long ldy, int rows, int cols
 -- the variant list below), by shape; the others are there for the tuner.
 local function ranked(dt, kind, p)
   local key = string.format("%s t%d n%s c%d", kind, p.threads, p.nv or "-", p.cl)
-  if key == "block t256 n4 c4" and esize(dt) == 2 then return { 16385, 170 } end -- (32K in 4 CTAs)
+  if esize(dt) == 2 then -- (16-bit rows: 32K in 4 CTAs of 256 x 4, 64K in 8 of 128 x 8)
+    if key == "block t256 n4 c4" then return { 16385, 170 } end
+    if key == "block t128 n8 c8" then return { 32769, 137 } end
+  end
   return ({ ["loop t512 n- c4"] = { 32769, 135 }, ["loop t512 n- c8"] = { 65537, 136 } })[key]
 end
 
@@ -284,20 +287,22 @@ for _, dt in ipairs(DTYPES) do
   -- the rows in flight are few).  { threads, nv, cl }: the ranked ones
   -- (ranked() above) won `kp tune` on an H100 (bf16, odd lengths, 2026-11-25,
   -- bench/NOTES.md 35): 4096 x 32001 201 us (block_t1024_n4: 229), 2048 x
-  -- 50257 196 (one-CTA loop: 221), 1024 x 128257 241 (299), 512 x 151937
-  -- 150 (191), 512 x 199999 212 (248).  The others are for the tuner: a
-  -- cluster's CTAs holding little of the row each lose to the one-CTA
-  -- variants (16384 x 4097 over 2 CTAs: 1.6x slower than 256 x 4).
+  -- 50257 170 (one-CTA loop: 221; 8 CTAs of 128 threads: a cluster over
+  -- fewer SMs), 1024 x 128257 241 (299), 512 x 151937 150 (191), 512 x
+  -- 199999 212 (248).  The others are for the tuner: a cluster's CTAs
+  -- holding little of the row each lose to the one-CTA variants (16384 x
+  -- 4097 over 2 CTAs: 1.6x slower than 256 x 4).
   if vec > 1 then
     for _, c in ipairs({ { 256, 4, 2 }, { 256, 4, 4 }, { 256, 4, 8 }, { 512, 4, 8 },
-                         { 512, 4, 16 } }) do
+                         { 512, 4, 16 }, { 128, 8, 8 }, { 128, 8, 16 } }) do
       emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], cl = c[3] })
     end
   end
   for _, p in ipairs(twins({ vec = vec, threads = 512 })) do emit(dt, "loop", p) end
   emit(dt, "loop", { vec = 1, threads = 256 })
   if vec > 1 then -- the loop over a cluster: { threads, cl }
-    for _, c in ipairs({ { 512, 4 }, { 512, 8 }, { 512, 16 }, { 1024, 8 } }) do
+    for _, c in ipairs({ { 512, 4 }, { 512, 8 }, { 512, 16 }, { 1024, 8 }, { 128, 16 },
+                         { 256, 16 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], cl = c[2] })
     end
   end
