@@ -429,7 +429,9 @@ end
 -- loads Q once and K and V tiles into rings of S stages through TMA (4-d
 -- tensor maps (head dim, sequence, head, batch) built by the op, boxes of
 -- 64 columns: a tile is D / 64 panels of rows x 128 bytes with the 128-byte
--- swizzle; rows past Lq or Lk read as zeros),
+-- swizzle; rows past Lq or Lk read as zeros; varlen: maps over the packed
+-- tokens (batch 1), so rows past a sequence's end are the next sequence's:
+-- keys j >= lk are masked explicitly, query rows i >= lq not stored),
 -- K and V each with barriers of their own (a K stage is free again once
 -- every consumer's S = Q K^T has read it, a V stage once P V has);
 -- setmaxnreg gives the producer's registers to the consumers.  A consumer
@@ -690,7 +692,8 @@ ${name}(${args}) {
 
 -- p: d (64 or 128), bc (keys a tile), stages, pp, persistent, rank.  Form
 -- bit 1 (the op's "no TMA": a stride of 0 over more than one row) is not
--- theirs, nor, for the persistent ones (`_p`), bit 0 (a mask): a CTA's
+-- theirs, nor, for the persistent ones (`_p`), bit 3 (varlen: its tiles past
+-- a sequence's end would leave a CTA's static share idle) and bit 0 (a mask): a CTA's
 -- static share of causal tiles, taken blockIdx.x + k gridDim.x in the
 -- grid's order, can be 3x another's (16K causal: 444 TF against 675 with
 -- the hardware's own scheduling of one tile a CTA, H100).
@@ -753,7 +756,10 @@ end
 -- at batch 1.  Persistent (two CTAs an SM): the family's grid rule knows
 -- nothing of G, so the clusters that fit loop over the batch * Hkv *
 -- ceil(G Lq / 16) packed tiles (with one cluster a tile, 3/4 of the blocks
--- had nothing to do at 32/8 heads).
+-- had nothing to do at 32/8 heads).  Varlen: a sequence's rows are packed
+-- by its own length lq (<= Lq), and its tiles past G lq rows are skipped by
+-- the whole cluster; paged K and V with cu_seqlens_k: its own lk keys (the
+-- vLLM decode batch of different context lengths).
 local DEC_KERNEL = [[
 // ${name}: <= 16 query rows, ${w} warps x ${bc}-key tiles, ${stages} stages a warp, ${cl} CTAs a cluster
 extern "C" __global__ void __launch_bounds__(${threads}, ${minb})

@@ -16,7 +16,13 @@
 **                       the variants whose name contains it, for sanitizer runs)
 **                       Paged K and V too (pages of 16, 7 or 48 tokens,
 **                       shuffled, the last one partial, unused slots NaN)
-**                       for the variants that take them
+**                       for the variants that take them.  Varlen batches
+**                       (form bit 3) for the variants that take them,
+**                       contiguous and paged: empty and length-1
+**                       sequences, sequences cut to the bounds, causal and
+**                       windows per sequence, only one side varlen, decode
+**                       shapes with each sequence's own context length;
+**                       every element of no sequence's row left as it was
 **   any_call/<dt>       the selection (nothing forced) at odd head dims and
 **                       element alignment, paged too: every valid call has a
 **                       variant
@@ -233,7 +239,7 @@ static void check_lse_guard(gpu *g, const hbuf *L, size_t n) {
 ** slots no key maps to keep their NaN poison, so a read of one shows).
 ** Sequence b has len[b] keys (NULL: lk each), block_table_stride
 ** ceil(lk / page); its key j is row k0[b] + j of batch 0 of K and V (NULL:
-** row j of batch b). */
+** row j of batch b).  d's K and V strides and paging fields are set to it. */
 typedef struct paged {
   hbuf k, v, bt; /* bt: int32 entries in an f32-sized buffer */
   int64_t page, per_seq, pages;
@@ -241,7 +247,7 @@ typedef struct paged {
 
 static void paged_make(gpu *g, paged *p, kp_dtype dt, int64_t batch, int64_t hkv, int64_t lk,
                        const int64_t *len, const int64_t *k0, const t4 *K, const t4 *V,
-                       int64_t hd, int64_t page) {
+                       int64_t hd, int64_t page, kp_attn_desc *d) {
   p->page = page, p->per_seq = (lk + page - 1) / page, p->pages = batch * p->per_seq + 3;
   const size_t n = (size_t)(p->pages * page * hkv * hd);
   hb_make(g, &p->k, dt, n, KP_POISON);
@@ -269,10 +275,29 @@ static void paged_make(gpu *g, paged *p, kp_dtype dt, int64_t batch, int64_t hkv
       }
   free(perm);
   hb_upload(g, &p->k), hb_upload(g, &p->v), hb_upload(g, &p->bt);
+  d->k_stride_batch = d->v_stride_batch = page * hkv * hd;
+  d->k_stride_seq = d->v_stride_seq = hkv * hd;
+  d->k_stride_head = d->v_stride_head = hd;
+  d->block_table = (const int32_t *)hb_dev(&p->bt, 0);
+  d->block_table_stride = p->per_seq, d->page_size = page, d->num_pages = p->pages;
+  d->total_k = 0; /* cu_seqlens_k, if any, gives lengths only */
 }
 
 static void paged_free(gpu *g, paged *p) {
   hb_free(g, &p->k), hb_free(g, &p->v), hb_free(g, &p->bt);
+}
+
+/* The inputs as uploaded, and the paged copies (pg, or NULL) too, which are
+** then freed. */
+static void check_inputs(gpu *g, t4 *Q, t4 *K, t4 *V, paged *pg) {
+  if (pg) {
+    hb_check_unchanged(g, &pg->k, "paged K");
+    hb_check_unchanged(g, &pg->v, "paged V");
+    paged_free(g, pg);
+  }
+  hb_check_unchanged(g, &Q->b, "Q");
+  hb_check_unchanged(g, &K->b, "K");
+  hb_check_unchanged(g, &V->b, "V");
 }
 
 /* Run case c at head dim hd with pack entry vi forced (-1: the selection),
@@ -325,13 +350,8 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
     memset(&pg, 0, sizeof pg);
     void *kdev = t4_dev(&K), *vdev = t4_dev(&V);
     if (page) {
-      paged_make(g, &pg, dt, c->batch, c->hkv, c->lk, NULL, NULL, &K, &V, hd, page);
+      paged_make(g, &pg, dt, c->batch, c->hkv, c->lk, NULL, NULL, &K, &V, hd, page, &d);
       kdev = hb_dev(&pg.k, 0), vdev = hb_dev(&pg.v, 0);
-      d.k_stride_batch = d.v_stride_batch = page * c->hkv * hd;
-      d.k_stride_seq = d.v_stride_seq = c->hkv * hd;
-      d.k_stride_head = d.v_stride_head = hd;
-      d.block_table = (const int32_t *)hb_dev(&pg.bt, 0);
-      d.block_table_stride = pg.per_seq, d.page_size = page, d.num_pages = pg.pages;
     }
     unsigned char *first_o = malloc(O.b.n * O.b.es), *first_l = c->lse ? malloc(L.n * 4) : NULL;
     ck_assert_msg(first_o && (first_l || !c->lse), "%s: out of host memory", g->test);
@@ -366,14 +386,7 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
       }
     }
     free(first_o), free(first_l);
-    if (page) {
-      hb_check_unchanged(g, &pg.k, "paged K");
-      hb_check_unchanged(g, &pg.v, "paged V");
-      paged_free(g, &pg);
-    }
-    hb_check_unchanged(g, &Q.b, "Q");
-    hb_check_unchanged(g, &K.b, "K");
-    hb_check_unchanged(g, &V.b, "V");
+    check_inputs(g, &Q, &K, &V, page ? &pg : NULL);
   }
   t4_free(g, &Q), t4_free(g, &K), t4_free(g, &V), t4_free(g, &O);
   if (L.img) hb_free(g, &L);
@@ -486,15 +499,9 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
     paged pg;
     memset(&pg, 0, sizeof pg);
     void *kdev = t4_dev(&K), *vdev = t4_dev(&V);
-    if (page) { /* each sequence's ek[b] keys paged; cu_seqlens_k gives lengths only */
-      paged_make(g, &pg, dt, B, c->hkv, c->lk, ek, c->vk ? k0 : NULL, &K, &V, hd, page);
+    if (page) { /* each sequence's ek[b] keys paged */
+      paged_make(g, &pg, dt, B, c->hkv, c->lk, ek, c->vk ? k0 : NULL, &K, &V, hd, page, &d);
       kdev = hb_dev(&pg.k, 0), vdev = hb_dev(&pg.v, 0);
-      d.k_stride_batch = d.v_stride_batch = page * c->hkv * hd;
-      d.k_stride_seq = d.v_stride_seq = c->hkv * hd;
-      d.k_stride_head = d.v_stride_head = hd;
-      d.block_table = (const int32_t *)hb_dev(&pg.bt, 0);
-      d.block_table_stride = pg.per_seq, d.page_size = page, d.num_pages = pg.pages;
-      d.total_k = 0;
     }
     /* which elements of O and LSE the call writes */
     unsigned char *wo = calloc(O.b.n, 1), *wlse = calloc(L.n, 1);
@@ -579,14 +586,7 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
     }
     free(wo), free(wlse), free(first_o), free(first_l);
     free(q), free(k), free(v), free(out), free(mag);
-    if (page) {
-      hb_check_unchanged(g, &pg.k, "paged K");
-      hb_check_unchanged(g, &pg.v, "paged V");
-      paged_free(g, &pg);
-    }
-    hb_check_unchanged(g, &Q.b, "Q");
-    hb_check_unchanged(g, &K.b, "K");
-    hb_check_unchanged(g, &V.b, "V");
+    check_inputs(g, &Q, &K, &V, page ? &pg : NULL);
   }
 #undef QIDX
 #undef KIDX
