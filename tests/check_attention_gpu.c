@@ -268,9 +268,9 @@ static void paged_make(gpu *g, paged *p, kp_dtype dt, int64_t batch, int64_t hkv
         const int64_t pg = perm[b * p->per_seq + j / page];
         const size_t at = (size_t)(((pg * page + j % page) * hkv + h) * hd);
         const int64_t sb = k0 ? 0 : b, sj = k0 ? k0[b] + j : j;
-        for (int64_t d = 0; d < hd; d++) {
-          hb_put(&p->k, at + (size_t)d, hb_orig(&K->b, t4_idx(K, sb, sj, h, d)));
-          hb_put(&p->v, at + (size_t)d, hb_orig(&V->b, t4_idx(V, sb, sj, h, d)));
+        for (int64_t x = 0; x < hd; x++) {
+          hb_put(&p->k, at + (size_t)x, hb_orig(&K->b, t4_idx(K, sb, sj, h, x)));
+          hb_put(&p->v, at + (size_t)x, hb_orig(&V->b, t4_idx(V, sb, sj, h, x)));
         }
       }
   free(perm);
