@@ -146,7 +146,12 @@ static kp_status check_reserved(kp_ctx *ctx, const kp_attn_desc *d) {
 ** bad offset gives wrong rows, never an access out of bounds.  Paged K and V
 ** take their extent from num_pages: there cu_seqlens_k gives lengths only. */
 static kp_status check_varlen(kp_ctx *ctx, const kp_attn_desc *d) {
-  const struct { const char *name, *tname; const int32_t *cu; int64_t total; int lengths_only; } V[] = {
+  const struct {
+    const char *name, *tname;
+    const int32_t *cu;
+    int64_t total;
+    int lengths_only;
+  } V[] = {
       {"cu_seqlens_q", "total_q", d->cu_seqlens_q, d->total_q, 0},
       {"cu_seqlens_k", "total_k", d->cu_seqlens_k, d->total_k, d->block_table != NULL},
   };
