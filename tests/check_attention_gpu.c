@@ -24,8 +24,8 @@
 **                       shapes with each sequence's own context length;
 **                       every element of no sequence's row left as it was
 **   any_call/<dt>       the selection (nothing forced) at odd head dims and
-**                       element alignment, paged too: every valid call has a
-**                       variant
+**                       element alignment, paged and varlen too: every valid
+**                       call has a variant
 **   rejects_write_nothing  bad calls on real buffers leave O and LSE as they were
 **
 ** What every case checks: Q, K, V uniform in [-1, 1] (fresh each case, seed
@@ -437,13 +437,13 @@ static void cu_make(gpu *g, hbuf *cu, const int64_t *n, int64_t batch, int64_t e
   hb_upload(g, cu);
 }
 
-/* Run varlen case c at head dim hd with pack entry vi forced (strides padded
-** by pad; K and V paged in pages of `page` tokens, 0: not).  Returns 0
-** (nothing run) when vi does not apply. */
+/* Run varlen case c at head dim hd with pack entry vi forced (-1: the
+** selection; strides padded by pad; K and V paged in pages of `page`
+** tokens, 0: not).  Returns 0 (nothing run) when vi does not apply. */
 static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, int64_t pad,
                        int64_t page) {
   const kpk_pack *pk = &g->ctx->pack;
-  const char *vname = pk->entries[vi].name;
+  const char *vname = vi >= 0 ? pk->entries[vi].name : "selected";
   const int64_t B = c->batch;
   /* each sequence's rows and keys as the kernels see them (cut to the bounds),
   ** and where they start in the packed buffers */
@@ -470,7 +470,7 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
   if (wr >= c->lq) wr = -1;
   kp_call call = {KP_FAM_ATTENTION, dt, al, (wl >= 0 || wr >= 0) | (page ? 4u : 0u) | 8u,
                   {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(B * c->hq), (uint64_t)hd}};
-  const int ran = kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0);
+  const int ran = vi < 0 || kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0);
   /* element of Q / O (row i of sequence b), of K / V (key j) */
 #define QIDX(T, b, i, h, d) (c->vq ? t4_idx((T), 0, q0[b] + (i), (h), (d)) : t4_idx((T), (b), (i), (h), (d)))
 #define KIDX(T, b, j, h, d) (c->vk ? t4_idx((T), 0, k0[b] + (j), (h), (d)) : t4_idx((T), (b), (j), (h), (d)))
@@ -517,7 +517,7 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
         memcpy(O.b.img, O.b.orig, O.b.n * O.b.es), memcpy(L.img, L.orig, L.n * 4);
         hb_upload(g, &O.b), hb_upload(g, &L);
       }
-      kp_force_variant(vi);
+      if (vi >= 0) kp_force_variant(vi);
       kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), kdev, vdev, t4_dev(&O), &d, g->stream);
       kp_force_variant(-1);
       if (!gpu_op_ok(g, st, "kp_attention")) break;
@@ -668,6 +668,8 @@ START_TEST(test_any_call) {
     attn_case(&g, dt, -1, &CASES[h % NCASES], hd[h], 8, 0, 0);
     attn_case(&g, dt, -1, &CASES[(h + 3) % NCASES], hd[h], 3, 1, 0);
     attn_case(&g, dt, -1, &CASES[(h + 5) % NCASES], hd[h], 0, 0, 5); /* paged */
+    varlen_case(&g, dt, -1, &VCASES[h % NVCASES], hd[h], 8, 0);
+    varlen_case(&g, dt, -1, &VCASES[(h + 3) % NVCASES], hd[h], 0, 5); /* paged */
   }
   gpu_close(&g);
 }
