@@ -311,22 +311,41 @@ KP_API kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b,
 **   window_right >= 0:   j <= i + off + window_right
 **   window_left >= 0:    j >= i + off - window_left
 ** (-1: no bound).  A query row that sees no key gets O = 0 and LSE = -inf.
-** lse (optional): f32 (batch, heads_q, len_q), packed: the natural log of
-** the row's sum of exp(scale * score) -- to merge partial results or for a
-** backward pass.  O must not overlap Q, K, V or lse, nor itself.
+** lse (optional): f32 (batch, heads_q, len_q), packed (varlen: below): the
+** natural log of the row's sum of exp(scale * score) -- to merge partial
+** results or for a backward pass.  O must not overlap Q, K, V or lse, nor itself.
 ** Paged K and V (block_table non-NULL, as vLLM and FlashInfer keep a KV
 ** cache): K and V hold num_pages pages of page_size tokens, k_stride_batch
 ** (v_stride_batch) the distance between pages, *_stride_seq between a
 ** page's tokens, *_stride_head between heads; key j of sequence b is token
 ** j % page_size of page block_table[b * block_table_stride + j / page_size]
 ** (int32, device memory, each in [0, num_pages): a page index outside that
-** reads as zeros, never out of bounds); every sequence has len_k keys.
+** reads as zeros, never out of bounds); every sequence has len_k keys, or
+** its own number with cu_seqlens_k (below).
 ** Served fast by the decode variants (len_q <= 16), by an element-wise
 ** fallback otherwise.  Without a block_table, page_size, block_table_stride
 ** and num_pages are 0.
-** Reserved for variable-length batches (KP_ERR_UNSUPPORTED for now):
-** cu_seqlens_q / cu_seqlens_k (int32, batch + 1 offsets into a packed token
-** dimension); NULL otherwise.
+** Variable-length batches (as flash_attn_varlen takes them): cu_seqlens_q
+** and cu_seqlens_k, each NULL (every sequence has len_q / len_k rows at the
+** batch strides) or batch + 1 int32 cumulative offsets in device memory,
+** 4-byte aligned, into a packed token dimension.  cu_seqlens_q: sequence b
+** has cu_seqlens_q[b+1] - cu_seqlens_q[b] query rows, its row i at q +
+** (cu_seqlens_q[b] + i)*q_stride_seq + h*q_stride_head (O likewise with
+** o_stride_*; q_stride_batch and o_stride_batch are ignored), and total_q
+** (>= 1) is the number of tokens in the packed Q and O.  cu_seqlens_k:
+** sequence b has cu_seqlens_k[b+1] - cu_seqlens_k[b] keys; contiguous K and
+** V hold total_k (>= 1) packed tokens, key j at k + (cu_seqlens_k[b] +
+** j)*k_stride_seq + ...; with a block_table the offsets give the lengths
+** only (keys are found through the block table as above) and total_k is 0.
+** len_q and len_k are then the bounds (flash_attn_varlen's max_seqlen_q/k):
+** the grid is sized by them, a longer sequence is treated as cut to the
+** bound, a negative difference as 0, and offsets past total_q / total_k as
+** total_q / total_k (nothing is read or written out of bounds; total_q and
+** total_k at most 2^31 - 1).  The mask's
+** off = len_k - len_q is taken per sequence (its own lengths).  A sequence
+** of length 0 writes nothing.  lse with cu_seqlens_q: f32 (total_q,
+** heads_q), row i of sequence b, head h at lse[(cu_seqlens_q[b] + i) *
+** heads_q + h].  Without cu_seqlens, total_q and total_k are 0.
 */
 typedef struct kp_attn_desc {
   int64_t batch, heads_q, heads_kv, len_q, len_k, head_dim;
@@ -338,15 +357,16 @@ typedef struct kp_attn_desc {
   int causal;             /* 0 or 1 */
   int64_t window_left, window_right; /* >= -1 */
   float *lse;             /* NULL: not written */
-  const int32_t *cu_seqlens_q, *cu_seqlens_k; /* reserved: varlen (NULL) */
+  const int32_t *cu_seqlens_q, *cu_seqlens_k; /* varlen: batch + 1 offsets, or NULL */
   const int32_t *block_table;                 /* paged K and V, or NULL */
   int64_t block_table_stride, page_size;      /* paged: >= ceil(len_k / page_size), >= 1 */
   int64_t num_pages;                          /* paged: pages in K and V */
-  int64_t reserved_[3];   /* zero (kp_attn_desc_init): room for fields to come */
+  int64_t total_q, total_k; /* varlen: tokens in the packed Q/O and K/V, else 0 */
+  int64_t reserved_[1];   /* zero (kp_attn_desc_init): room for fields to come */
 } kp_attn_desc;
 
 /* Packed (batch, seq, heads, dim) strides for Q, K, V and O, scale
-** 1/sqrt(head_dim), not causal, no window, no lse, nothing reserved. */
+** 1/sqrt(head_dim), not causal, no window, no lse, not paged, not varlen. */
 KP_API void kp_attn_desc_init(kp_attn_desc *desc, int64_t batch, int64_t heads_q,
                               int64_t heads_kv, int64_t len_q, int64_t len_k, int64_t head_dim);
 

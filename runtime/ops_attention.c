@@ -126,22 +126,52 @@ static kp_status check_sizes(kp_ctx *ctx, const kp_attn_desc *d) {
   return KP_OK;
 }
 
-/* What this library does not do yet, and fields that must be unset. */
+/* Fields that must be unset. */
 static kp_status check_reserved(kp_ctx *ctx, const kp_attn_desc *d) {
-  for (int i = 0; i < 3; i++)
-    if (d->reserved_[i])
-      return kp_fail(ctx, KP_ERR_INVALID_ARG,
-                     "attention: reserved_[%d]=%lld: must be 0 (start from kp_attn_desc_init)", i,
-                     (long long)d->reserved_[i]);
-  if (d->cu_seqlens_q || d->cu_seqlens_k)
-    return kp_fail(ctx, KP_ERR_UNSUPPORTED,
-                   "attention: cu_seqlens_%s: variable-length batches are not supported yet",
-                   d->cu_seqlens_q ? "q" : "k");
+  if (d->reserved_[0])
+    return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                   "attention: reserved_[0]=%lld: must be 0 (start from kp_attn_desc_init)",
+                   (long long)d->reserved_[0]);
   if (!d->block_table && (d->page_size || d->block_table_stride || d->num_pages))
     return kp_fail(ctx, KP_ERR_INVALID_ARG,
                    "attention: page_size=%lld block_table_stride=%lld num_pages=%lld without a "
                    "block_table: must be 0", (long long)d->page_size,
                    (long long)d->block_table_stride, (long long)d->num_pages);
+  return KP_OK;
+}
+
+/* Varlen: each cu_seqlens array (4-byte aligned) and its token total.  The
+** offsets themselves are in device memory, out of the host's reach: the
+** kernels cut each sequence to the bounds and the totals (kernpack.h), so a
+** bad offset gives wrong rows, never an access out of bounds.  Paged K and V
+** take their extent from num_pages: there cu_seqlens_k gives lengths only. */
+static kp_status check_varlen(kp_ctx *ctx, const kp_attn_desc *d) {
+  const struct {
+    const char *name, *tname;
+    const int32_t *cu;
+    int64_t total;
+    int lengths_only;
+  } V[] = {
+      {"cu_seqlens_q", "total_q", d->cu_seqlens_q, d->total_q, 0},
+      {"cu_seqlens_k", "total_k", d->cu_seqlens_k, d->total_k, d->block_table != NULL},
+  };
+  for (int i = 0; i < 2; i++) {
+    if (!V[i].cu || V[i].lengths_only) {
+      if (V[i].total)
+        return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: %s=%lld %s: must be 0", V[i].tname,
+                       (long long)V[i].total,
+                       V[i].cu ? "with a block_table (cu_seqlens_k gives lengths only)"
+                               : i ? "without cu_seqlens_k" : "without cu_seqlens_q");
+      if (!V[i].cu) continue;
+    } else if (V[i].total < 1 || V[i].total > INT_MAX) {
+      return kp_fail(ctx, V[i].total < 1 ? KP_ERR_INVALID_ARG : KP_ERR_UNSUPPORTED,
+                     "attention: %s=%lld with %s: must be in [1, %d] (tokens in the packed "
+                     "buffers)", V[i].tname, (long long)V[i].total, V[i].name, INT_MAX);
+    }
+    if ((uintptr_t)V[i].cu % 4)
+      return kp_fail(ctx, KP_ERR_MISALIGNED, "attention: %s=%p is not aligned to 4 bytes",
+                     V[i].name, (const void *)V[i].cu);
+  }
   return KP_OK;
 }
 
@@ -223,53 +253,70 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
                    kp_dtype_name(dt));
   TRY(check_reserved(ctx, d));
   TRY(check_sizes(ctx, d));
+  TRY(check_varlen(ctx, d));
   float scale_log2;
   TRY(check_mask(ctx, d, &scale_log2));
   const int paged = d->block_table != NULL;
   uint64_t bt_span = 0;
   if (paged) TRY(check_pages(ctx, d, &bt_span));
-  /* K and V: (batch, len_k, heads), or (pages, page_size, heads) when paged */
-  const int64_t kv_n0 = paged ? d->num_pages : d->batch, kv_n1 = paged ? d->page_size : d->len_k;
+  /* Q and O: (batch, len_q, heads), or (1, total_q, heads) when varlen (the
+  ** batch stride unused); K and V: (batch, len_k, heads), (pages, page_size,
+  ** heads) when paged, or (1, total_k, heads) when varlen and not paged.
+  ** These are the extents the checks and the TMA maps see. */
+  const int vq = d->cu_seqlens_q != NULL, vk = d->cu_seqlens_k && !paged;
+  const int64_t q_n0 = vq ? 1 : d->batch, q_n1 = vq ? d->total_q : d->len_q;
+  const int64_t kv_n0 = paged ? d->num_pages : vk ? 1 : d->batch,
+                kv_n1 = paged ? d->page_size : vk ? d->total_k : d->len_k;
   atensor t[4] = {
-      {"q", q, {d->batch, d->len_q, d->heads_q}, {d->q_stride_batch, d->q_stride_seq, d->q_stride_head}, 0, 0},
-      {"k", k, {kv_n0, kv_n1, d->heads_kv}, {d->k_stride_batch, d->k_stride_seq, d->k_stride_head}, 0, 0},
-      {"v", v, {kv_n0, kv_n1, d->heads_kv}, {d->v_stride_batch, d->v_stride_seq, d->v_stride_head}, 0, 0},
-      {"o", o, {d->batch, d->len_q, d->heads_q}, {d->o_stride_batch, d->o_stride_seq, d->o_stride_head}, 0, 0},
+      {"q", q, {q_n0, q_n1, d->heads_q}, {vq ? 0 : d->q_stride_batch, d->q_stride_seq, d->q_stride_head}, 0, 0},
+      {"k", k, {kv_n0, kv_n1, d->heads_kv}, {vk ? 0 : d->k_stride_batch, d->k_stride_seq, d->k_stride_head}, 0, 0},
+      {"v", v, {kv_n0, kv_n1, d->heads_kv}, {vk ? 0 : d->v_stride_batch, d->v_stride_seq, d->v_stride_head}, 0, 0},
+      {"o", o, {q_n0, q_n1, d->heads_q}, {vq ? 0 : d->o_stride_batch, d->o_stride_seq, d->o_stride_head}, 0, 0},
   };
   uint32_t align = 16;
   for (int i = 0; i < 4; i++) TRY(check_tensor(ctx, &t[i], d->head_dim, es, i == 3, &align));
   for (int i = 0; i < 3; i++)
     if (overlaps(t[3].lo, t[3].hi, t[i].lo, t[i].hi))
       return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: o overlaps %s", t[i].name);
-  if (paged) {
-    const uintptr_t lo = (uintptr_t)d->block_table, hi = lo + (uintptr_t)bt_span;
+  /* lse: (batch, heads_q, len_q), or (total_q, heads_q) when varlen; batch *
+  ** heads_q <= INT_MAX, len_q <= 2^29, total_q <= INT_MAX: no overflow */
+  const uintptr_t lse_lo = (uintptr_t)d->lse,
+                  lse_hi = lse_lo + (uintptr_t)(vq ? (uint64_t)d->total_q * (uint64_t)d->heads_q * 4
+                                                   : (uint64_t)(d->batch * d->heads_q) *
+                                                         (uint64_t)d->len_q * 4);
+  /* the int32 arrays the kernels read while O and lse are written */
+  const struct { const char *name; const int32_t *p; uint64_t bytes; } RO[] = {
+      {"block_table", d->block_table, bt_span},
+      {"cu_seqlens_q", d->cu_seqlens_q, (uint64_t)(d->batch + 1) * 4},
+      {"cu_seqlens_k", d->cu_seqlens_k, (uint64_t)(d->batch + 1) * 4},
+  };
+  for (int i = 0; i < 3; i++) {
+    if (!RO[i].p) continue;
+    const uintptr_t lo = (uintptr_t)RO[i].p, hi = lo + (uintptr_t)RO[i].bytes;
     if (overlaps(t[3].lo, t[3].hi, lo, hi))
-      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: o overlaps block_table");
-    if (d->lse && overlaps((uintptr_t)d->lse,
-                           (uintptr_t)d->lse + (uintptr_t)((uint64_t)(d->batch * d->heads_q) *
-                                                           (uint64_t)d->len_q * 4), lo, hi))
-      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: lse overlaps block_table");
+      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: o overlaps %s", RO[i].name);
+    if (d->lse && overlaps(lse_lo, lse_hi, lo, hi))
+      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: lse overlaps %s", RO[i].name);
   }
   if (d->lse) {
     if ((uintptr_t)d->lse % 4)
       return kp_fail(ctx, KP_ERR_MISALIGNED, "attention: lse=%p is not aligned to 4 bytes",
                      (const void *)d->lse);
-    /* batch * heads_q <= INT_MAX and len_q <= 2^29: no overflow */
-    const uintptr_t lo = (uintptr_t)d->lse,
-                    hi = lo + (uintptr_t)((uint64_t)(d->batch * d->heads_q) * (uint64_t)d->len_q * 4);
     for (int i = 0; i < 4; i++)
-      if (overlaps(lo, hi, t[i].lo, t[i].hi))
+      if (overlaps(lse_lo, lse_hi, t[i].lo, t[i].hi))
         return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: lse overlaps %s", t[i].name);
   }
 
   /* the kernels' bounds (templates/attention.lua): causal is a right bound
-  ** of 0; a bound that hides nothing is none (and keeps their sums in int) */
+  ** of 0; a bound that hides nothing is none (and keeps their sums in int;
+  ** with varlen too: each sequence's lengths are within len_q and len_k) */
   int64_t wl = d->window_left, wr = d->causal ? 0 : d->window_right;
   if (wl >= d->len_k) wl = -1;
   if (wr >= d->len_q) wr = -1;
   /* form: bit 0 masked, bit 1 "no TMA" (a stride of 0 over more than one row),
-  ** bit 2 paged K and V */
-  uint32_t form = (wl >= 0 || wr >= 0) | (paged ? 4u : 0u);
+  ** bit 2 paged K and V, bit 3 varlen (either cu_seqlens) */
+  uint32_t form = (wl >= 0 || wr >= 0) | (paged ? 4u : 0u) |
+                  (d->cu_seqlens_q || d->cu_seqlens_k ? 8u : 0u);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       if (t[i].n[j] > 1 && t[i].s[j] == 0) form |= 2;
@@ -286,12 +333,17 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   float *lse = d->lse;
   const int32_t *bt = d->block_table;
   long long bts = d->block_table_stride;
+  /* varlen: the offsets, and the totals the kernels cut them to (paged K
+  ** and V: none, the offsets give lengths only) */
+  const int32_t *cq = d->cu_seqlens_q, *ck = d->cu_seqlens_k;
+  int totq = vq ? (int)d->total_q : 0, totk = vk ? (int)d->total_k : ck ? INT_MAX : 0;
   CUtensorMap tm[3];
   memset(tm, 0, sizeof tm);
   void *args[] = {&q,     &sq[0], &sq[1], &sq[2], &k,   &sk[0], &sk[1], &sk[2],
                   &v,     &sv[0], &sv[1], &sv[2], &o,   &so[0], &so[1], &so[2],
                   &lse,   &lq,    &lk,    &hq,    &hkv, &hd,    &iwl,   &iwr,
-                  &nb,    &scale_log2, &bt, &bts, &page, &npages, &tm[0], &tm[1], &tm[2]};
+                  &nb,    &scale_log2, &bt, &bts, &page, &npages, &cq, &ck, &totq, &totk,
+                  &tm[0], &tm[1], &tm[2]};
   kp_slot s;
   int pushed;
   kp_status st = kp_launch_begin(ctx, &call, args, stream, &s, &pushed);

@@ -9,6 +9,7 @@
 --    T *O, long long sob, long long sos, long long soh,
 --    float *LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr, int batch,
 --    float scale_log2, const int *BT, long long bts, int page, int npages,
+--    const int *CQ, const int *CK, int totq, int totk,
 --    const __grid_constant__ kp_tmap tmQ, tmK, tmV)
 -- Q, O: element (b, i, h, d) at b*s?b + i*s?s + h*s?h + d (query row i < Lq,
 -- head h < Hq); K, V: (b, j, h / (Hq / Hkv), d), key j < Lk; any layout through
@@ -19,6 +20,12 @@
 -- where wl >= 0 (causal is wr = 0, folded in by the op; the op also bounds Lq,
 -- Lk <= 2^29 and wl < Lk, wr < Lq, so every sum below fits an int).  A row
 -- with no visible key gets O = 0 and LSE = -inf.
+-- Varlen (form bit 3): CQ / CK (or NULL) are cumulative offsets into packed
+-- tokens (totq / totk of them); Lq and Lk are then bounds, and every kernel
+-- takes sequence b's own lengths lq, lk and first tokens from kp_attn_seq,
+-- its rows at b*s?b, or at (first token + i)*s?s when packed, LSE at
+-- kp_attn_lse_at.  Everything above holds per sequence with lq, lk for Lq,
+-- Lk; a tile past lq is skipped.
 -- Dimensions: lq, lk (pow2 buckets), bh = batch * Hq (pow2) and d (exact).
 -- The grid is ceil(Lq / BR) * batch * Hq blocks (tile lq = BR, bh = 1; the
 -- persistent sm_90a variants: at most one a SM, each looping over tiles
@@ -47,7 +54,7 @@
 family {
   name = "attention",
   dims = "lq:pow2,lk:pow2,bh:pow2,d",
-  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,T,T,T",
+  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,T,T,T",
 }
 
 local ARGS = [[
@@ -57,7 +64,8 @@ const ${T} *__restrict__ Q, long long sqb, long long sqs, long long sqh,
         ${T} *__restrict__ O, long long sob, long long sos, long long soh,
         float *__restrict__ LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr,
         int batch, float scale_log2, const int *__restrict__ BT, long long bts, int page,
-        int npages, const __grid_constant__ kp_tmap tmQ,
+        int npages, const int *__restrict__ CQ, const int *__restrict__ CK, int totq, int totk,
+        const __grid_constant__ kp_tmap tmQ,
         const __grid_constant__ kp_tmap tmK, const __grid_constant__ kp_tmap tmV]]
 
 -- ---- shared device code ----------------------------------------------------------
@@ -93,6 +101,30 @@ __device__ __forceinline__ void kp_attn_tile(int idx, int br, int Lq, int Hq, in
   b = bh / Hq;
   h = bh - b * Hq;
 }
+// Varlen (include/kernpack.h): sequence b's length and its first token t0
+// in the packed buffer -- with cumulative offsets CU, CU[b + 1] - CU[b], the
+// offsets cut to [0, tot] (the buffer's tokens; INT_MAX for a paged K and V,
+// whose offsets give lengths only) and the length to the call's bound L;
+// without, L and 0.  Every kernel sizes its grid by the bounds and takes
+// its mask's off = Lk - Lq from these lengths.
+__device__ __forceinline__ int kp_attn_seq(const int *CU, int b, int L, int tot, int &t0) {
+  t0 = 0;
+  if (!CU) return L;
+  const int s = min(max(CU[b], 0), tot), e = min(max(CU[b + 1], s), tot);
+  t0 = s;
+  return min(L, e - s);
+}
+// The element offset of sequence b's first row: b sb, or t0 ss when packed
+__device__ __forceinline__ long long kp_attn_at(const int *CU, int b, int t0, long long sb,
+                                                long long ss) {
+  return CU ? (long long)t0 * ss : (long long)b * sb;
+}
+// LSE's element for row i of sequence b (first token t0), head h: (batch,
+// Hq, Lq), or (total_q, Hq) with varlen queries
+__device__ __forceinline__ long long kp_attn_lse_at(const int *CQ, int b, int t0, int h, int i,
+                                                    int Hq, int Lq) {
+  return CQ ? (long long)(t0 + i) * Hq + h : ((long long)b * Hq + h) * Lq + i;
+}
 // The row's statistics at the end: 1 / l (0 for a row with no visible key)
 // and LSE = ln(sum exp(scale s)) = (m2 + log2 l) ln 2, m2 the row's max of
 // scale * log2(e) * s; -inf for an empty row.
@@ -116,15 +148,16 @@ __device__ __forceinline__ void kp_attn_load(T *dst, const T *src, long long ld,
   }
 }
 // Key j's row (< Lk) of K or V (X: the tensor, sb, ss, sh its strides) for
-// batch b and KV head hk: contiguous, or through the block table BT (page
-// BT[b bts + j / page], token j % page, sb the page stride); NULL for a
-// page index outside [0, npages) (include/kernpack.h: read as zeros).
+// batch b and KV head hk: contiguous (sequence b's first row at X + base,
+// kp_attn_at), or through the block table BT (page BT[b bts + j / page],
+// token j % page, sb the page stride); NULL for a page index outside [0,
+// npages) (include/kernpack.h: read as zeros).
 template <class T>
 __device__ __forceinline__ const T *kp_attn_krow(const T *X, long long sb, long long ss,
-                                                 long long sh, int b, int hk, int j,
-                                                 const int *BT, long long bts, int page,
+                                                 long long sh, long long base, int b, int hk,
+                                                 int j, const int *BT, long long bts, int page,
                                                  int npages) {
-  if (!BT) return X + b * sb + hk * sh + j * ss;
+  if (!BT) return X + base + hk * sh + j * ss;
   const int pg = BT[b * bts + j / page];
   return pg >= 0 && pg < npages ? X + pg * sb + hk * sh + (j % page) * ss : nullptr;
 }
@@ -159,6 +192,10 @@ ${name}(${args}) {
   constexpr int D = ${d}, BR = ${br}, BC = ${bc}, S = ${stages}, NT = ${threads};
   constexpr int MI = ${mi};          // 16-row fragments a warp: K and V fragments serve MI of them
   constexpr bool QREG = ${qreg};     // Q fragments held in registers, else read again every tile
+  // varlen (form bit 3): without, cq and ck are null and the code is the
+  // fixed-length one (two registers less: the mi = 2 variants spill with them)
+  constexpr bool VARLEN = ${varlen};
+  const int *cq = VARLEN ? CQ : nullptr, *ck = VARLEN ? CK : nullptr;
   constexpr int CH = D / 8, DF = D / 8, KF = BC / 8; // chunks a row; O and S fragments a row block
   static_assert(BR == 16 * MI * (NT / 32) && S >= 2, "a warp per 16 MI rows; a ring of >= 2 stages");
   extern __shared__ __align__(128) unsigned char kp_dyn[];
@@ -166,20 +203,25 @@ ${name}(${args}) {
   ${T} *sk = sq + BR * D;        // [S][BC][D]
   ${T} *sv = sk + S * BC * D;    // [S][BC][D]
   auto at = [](int r, int c) { return r * D + 8 * (c ^ (r & 7)); }; // chunk c of row r
-  int b, h, tm;
+  int b, h, tm, qt0, kt0;
   kp_attn_tile(blockIdx.x, BR, Lq, Hq, wr, b, h, tm);
   const int hk = h / (Hq / Hkv), m0 = tm * BR;
+  // this sequence's lengths (varlen: its own, within the bounds Lq, Lk)
+  const int lq = kp_attn_seq(cq, b, Lq, totq, qt0), lk = kp_attn_seq(ck, b, Lk, totk, kt0);
+  if (m0 >= lq) return; // a tile past the sequence's rows: the whole block leaves
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
   const int wr0 = 16 * MI * w;   // this warp's first row in the tile: rows wr0 + 16 mi + [0, 16)
-  const ${T} *Qb = Q + b * sqb + h * sqh, *Kb = K + b * skb + hk * skh, *Vb = V + b * svb + hk * svh;
+  const ${T} *Qb = Q + kp_attn_at(cq, b, qt0, sqb, sqs) + h * sqh,
+             *Kb = K + kp_attn_at(ck, b, kt0, skb, sks) + hk * skh,
+             *Vb = V + kp_attn_at(ck, b, kt0, svb, svs) + hk * svh;
   int lo, hi;
-  kp_attn_keys(m0, min(Lq, m0 + BR) - 1, Lq, Lk, wl, wr, lo, hi);
+  kp_attn_keys(m0, min(lq, m0 + BR) - 1, lq, lk, wl, wr, lo, hi);
   const int nb0 = lo / BC, nb1 = hi > lo ? (hi + BC - 1) / BC : nb0; // key tiles [nb0, nb1)
   auto load_kv = [&](int s, int nb) {
-    kp_attn_load<${T}, BC, D, NT>(sk + s * BC * D, Kb, sks, nb * BC, Lk, threadIdx.x);
-    kp_attn_load<${T}, BC, D, NT>(sv + s * BC * D, Vb, svs, nb * BC, Lk, threadIdx.x);
+    kp_attn_load<${T}, BC, D, NT>(sk + s * BC * D, Kb, sks, nb * BC, lk, threadIdx.x);
+    kp_attn_load<${T}, BC, D, NT>(sv + s * BC * D, Vb, svs, nb * BC, lk, threadIdx.x);
   };
-  kp_attn_load<${T}, BR, D, NT>(sq, Qb, sqs, m0, Lq, threadIdx.x);
+  kp_attn_load<${T}, BR, D, NT>(sq, Qb, sqs, m0, lq, threadIdx.x);
   if (nb0 < nb1) load_kv(0, nb0);
   asm volatile("cp.async.commit_group;" ::: "memory");
 #pragma unroll
@@ -206,7 +248,7 @@ ${name}(${args}) {
 #pragma unroll
     for (int f = 0; f < DF; f++) o[mi][f][0] = o[mi][f][1] = o[mi][f][2] = o[mi][f][3] = 0.f;
   }
-  const int off = Lk - Lq, i0 = m0 + wr0 + g; // this thread's rows: i0 + 16 mi (+ 8)
+  const int off = lk - lq, i0 = m0 + wr0 + g; // this thread's rows: i0 + 16 mi (+ 8)
   for (int nb = nb0, it = 0; nb < nb1; nb++, it++) {
     if (it) {
       asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
@@ -240,9 +282,9 @@ ${name}(${args}) {
         }
       }
     }
-    // the mask, on tiles that straddle one of its bounds (or Lk)
+    // the mask, on tiles that straddle one of its bounds (or lk)
     const int n0 = nb * BC;
-    if (n0 + BC > Lk || (wr >= 0 && n0 + BC - 1 > m0 + off + wr) ||
+    if (n0 + BC > lk || (wr >= 0 && n0 + BC - 1 > m0 + off + wr) ||
         (wl >= 0 && n0 < m0 + BR - 1 + off - wl)) {
 #pragma unroll
       for (int mi = 0; mi < MI; mi++)
@@ -250,7 +292,7 @@ ${name}(${args}) {
         for (int f = 0; f < KF; f++)
 #pragma unroll
           for (int e = 0; e < 4; e++)
-            if (kp_attn_hidden(i0 + 16 * mi + 8 * (e / 2), n0 + 8 * f + 2 * t + e % 2, Lq, Lk, wl, wr))
+            if (kp_attn_hidden(i0 + 16 * mi + 8 * (e / 2), n0 + 8 * f + 2 * t + e % 2, lq, lk, wl, wr))
               s[mi][f][e] = KP_NINF;
     }
     // online softmax: rows (mi, r) = i0 + 16 mi + 8 r, each spread over a quad of lanes
@@ -317,8 +359,8 @@ ${name}(${args}) {
       l += __shfl_xor_sync(0xffffffffu, l, 2);
       inv[r] = kp_attn_inv(l);
       const int i = i0 + 16 * mi + 8 * r;
-      if (LSE && t == 0 && i < Lq)
-        LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(mrow[mi][r] * scale_log2, l);
+      if (LSE && t == 0 && i < lq)
+        LSE[kp_attn_lse_at(cq, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(mrow[mi][r] * scale_log2, l);
     }
 #pragma unroll
     for (int f = 0; f < DF; f++) {
@@ -329,17 +371,18 @@ ${name}(${args}) {
     }
   }
   __syncwarp();
-  ${T} *Ob = O + b * sob + h * soh;
+  ${T} *Ob = O + kp_attn_at(cq, b, qt0, sob, sos) + h * soh;
 #pragma unroll
   for (int k = 0; k < 16 * MI * CH / 32; k++) {
     const int x = lane + 32 * k, r = x / CH, c = x % CH, i = m0 + wr0 + r;
-    if (i < Lq) *(uint4 *)(Ob + i * sos + 8 * c) = *(const uint4 *)(so + at(r, c));
+    if (i < lq) *(uint4 *)(Ob + i * sos + 8 * c) = *(const uint4 *)(so + at(r, c));
   }
 }
 ]]
 
 -- p: d (head dim), w (warps), mi (16-row blocks a warp, default 1), bc, stages,
--- qreg (Q held in registers; default when mi = 1), rank, targets (default all)
+-- qreg (Q held in registers; default when mi = 1), rank, targets (default all),
+-- novarlen (no varlen form: registers)
 local function emit_fa2(dt, p)
   local threads, mi = 32 * p.w, p.mi or 1
   local br, qreg = 16 * p.w * mi, p.qreg == nil and mi == 1 or p.qreg
@@ -347,7 +390,8 @@ local function emit_fa2(dt, p)
                              p.stages, qreg and "" or "_qs")
   variant {
     name = name, dtype = dt, block = threads, align = 16, rank = p.rank, targets = p.targets,
-    forms = 0xF, -- not paged (form bit 2)
+    -- not paged (form bit 2): forms 0-3, and their varlen twins 8-11
+    forms = p.novarlen and 0x0F or 0x0F0F,
     params = { d = p.d, br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg, stages = p.stages,
                rank = p.rank },
     smem = (br + 2 * p.stages * p.bc) * p.d * 2,
@@ -355,6 +399,7 @@ local function emit_fa2(dt, p)
     source = COMMON .. subst(FA2_KERNEL, {
       name = name, T = ctype(dt), d = p.d,
       br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg and "true" or "false",
+      varlen = p.novarlen and "false" or "true",
       stages = p.stages, threads = threads, args = subst(ARGS, { T = ctype(dt) }),
     }),
   }
@@ -369,10 +414,13 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- FlashAttention-2's shape: 4 warps of 2 x 16 rows, each K and V fragment
   -- read once for 32 rows (half the shared-memory reads of a warp per 16
   -- rows); at 254-255 registers.  d128 keeps Q in shared memory and takes
-  -- 32-key tiles to fit, and spills on sm_120: not built there.
-  emit_fa2(dt, { d = 64, w = 4, mi = 2, bc = 64, stages = 2, qreg = true, rank = 210 })
+  -- 32-key tiles to fit, and spills on sm_120: not built there.  Neither
+  -- takes varlen calls: the per-sequence lengths' two registers make both
+  -- spill on sm_90a; the w8 ones above serve those.
+  emit_fa2(dt, { d = 64, w = 4, mi = 2, bc = 64, stages = 2, qreg = true, rank = 210,
+                 novarlen = true })
   emit_fa2(dt, { d = 128, w = 4, mi = 2, bc = 32, stages = 2, qreg = false, rank = 210,
-                 targets = { "sm_80", "sm_86", "sm_89", "sm_90a" } })
+                 targets = { "sm_80", "sm_86", "sm_89", "sm_90a" }, novarlen = true })
 end
 
 -- ---- sm_90a: FlashAttention-3 style, TMA + wgmma ----------------------------------
@@ -381,7 +429,9 @@ end
 -- loads Q once and K and V tiles into rings of S stages through TMA (4-d
 -- tensor maps (head dim, sequence, head, batch) built by the op, boxes of
 -- 64 columns: a tile is D / 64 panels of rows x 128 bytes with the 128-byte
--- swizzle; rows past Lq or Lk read as zeros),
+-- swizzle; rows past Lq or Lk read as zeros; varlen: maps over the packed
+-- tokens (batch 1), so rows past a sequence's end are the next sequence's:
+-- keys j >= lk are masked explicitly, query rows i >= lq not stored),
 -- K and V each with barriers of their own (a K stage is free again once
 -- every consumer's S = Q K^T has read it, a V stage once P V has);
 -- setmaxnreg gives the producer's registers to the consumers.  A consumer
@@ -466,12 +516,17 @@ ${name}(${args}) {
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
   unsigned char *sq = smem, *sk = sq + Q_BYTES, *sv = sk + S * KV_BYTES;
   const int total = (Lq + BR - 1) / BR * batch * Hq;
-  // tile k of this CTA: blockIdx.x + k gridDim.x; its keys: tiles nb0 + [0, n)
-  auto tile = [&](int idx, int &b, int &h, int &m0, int &nb0, int &n) {
+  // tile k of this CTA: blockIdx.x + k gridDim.x; its keys: tiles nb0 + [0, n);
+  // its sequence's lengths lq, lk and first tokens qt0, kt0 (varlen: the TMA
+  // maps span the packed tokens, batch 1; the tile is past the sequence,
+  // and skipped by producer and consumers alike, when m0 >= lq)
+  auto tile = [&](int idx, int &b, int &h, int &m0, int &nb0, int &n, int &lq, int &lk, int &qt0,
+                  int &kt0) {
     int tm, lo, hi;
     kp_attn_tile(idx, BR, Lq, Hq, wr, b, h, tm);
     m0 = tm * BR;
-    kp_attn_keys(m0, min(Lq, m0 + BR) - 1, Lq, Lk, wl, wr, lo, hi);
+    lq = kp_attn_seq(CQ, b, Lq, totq, qt0), lk = kp_attn_seq(CK, b, Lk, totk, kt0);
+    kp_attn_keys(m0, min(lq, m0 + BR) - 1, lq, lk, wl, wr, lo, hi);
     nb0 = lo / BC, n = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
   };
   if (threadIdx.x == 0) {
@@ -487,24 +542,28 @@ ${name}(${args}) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
     if (threadIdx.x == 128 * NC) {
       int it = 0; // K/V tiles loaded so far: stage it % S, round it / S
-      for (int idx = blockIdx.x, k = 0; idx < total; idx += gridDim.x, k++) {
-        int b, h, m0, nb0, n;
-        tile(idx, b, h, m0, nb0, n);
-        const int hk = h / (Hq / Hkv);
+      // k: the tiles served so far (Q's phase), skipped ones not counted
+      for (int idx = blockIdx.x, k = 0; idx < total; idx += gridDim.x) {
+        int b, h, m0, nb0, n, lq, lk, qt0, kt0;
+        tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
+        if (m0 >= lq) continue;
+        const int hk = h / (Hq / Hkv), qb = CQ ? 0 : b, kb = CK ? 0 : b;
         kp_mbar_wait(&qfree, (k & 1) ^ 1);
         kp_mbar_expect_tx(&qfull, Q_BYTES);
-        for (int p = 0; p < P; p++) kp_tma_load4(sq + p * Q_PANEL, &tmQ, 64 * p, m0, h, b, &qfull);
+        for (int p = 0; p < P; p++)
+          kp_tma_load4(sq + p * Q_PANEL, &tmQ, 64 * p, qt0 + m0, h, qb, &qfull);
         for (int j = 0; j < n; j++, it++) {
-          const int s = it % S, ph = it / S & 1, k0 = (nb0 + j) * BC;
+          const int s = it % S, ph = it / S & 1, k0 = kt0 + (nb0 + j) * BC;
           kp_mbar_wait(&kfree[s], ph ^ 1);
           kp_mbar_expect_tx(&kfull[s], KV_BYTES);
           for (int p = 0; p < P; p++)
-            kp_tma_load4(sk + s * KV_BYTES + p * KV_PANEL, &tmK, 64 * p, k0, hk, b, &kfull[s]);
+            kp_tma_load4(sk + s * KV_BYTES + p * KV_PANEL, &tmK, 64 * p, k0, hk, kb, &kfull[s]);
           kp_mbar_wait(&vfree[s], ph ^ 1);
           kp_mbar_expect_tx(&vfull[s], KV_BYTES);
           for (int p = 0; p < P; p++)
-            kp_tma_load4(sv + s * KV_BYTES + p * KV_PANEL, &tmV, 64 * p, k0, hk, b, &vfull[s]);
+            kp_tma_load4(sv + s * KV_BYTES + p * KV_PANEL, &tmV, 64 * p, k0, hk, kb, &vfull[s]);
         }
+        k++;
       }
     }
     return;
@@ -553,9 +612,10 @@ ${name}(${args}) {
   auto turn_done = [&]() { if (PP) kp_bar_arrive(2 - wg, 256); };
   if (PP && wg == 1) kp_bar_arrive(1, 256);
   int it = 0; // K/V tiles consumed so far, as the producer counts them
-  for (int idx = blockIdx.x, k = 0; idx < total; idx += gridDim.x, k++) {
-    int b, h, m0, nb0, n;
-    tile(idx, b, h, m0, nb0, n);
+  for (int idx = blockIdx.x, k = 0; idx < total; idx += gridDim.x) {
+    int b, h, m0, nb0, n, lq, lk, qt0, kt0;
+    tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
+    if (m0 >= lq) continue; // as the producer: no barrier of this tile is touched
     const int r0 = m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
     mrow[0] = mrow[1] = KP_NINF, lsum[0] = lsum[1] = 0.f;
 #pragma unroll
@@ -572,7 +632,7 @@ ${name}(${args}) {
       kp_wg_wait<0>();
       release(&kfree[it % S]);
       if (n == 1) release(&qfree);
-      kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, nb0 * BC, t, Lq, Lk, wl, wr, scale_log2);
+      kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, nb0 * BC, t, lq, lk, wl, wr, scale_log2);
       to_p(); // O is 0: nothing to rescale
       // ... then S of tile j with P V of tile j - 1, the softmax of j while P V runs ...
       for (int j = 1; j < n; j++) {
@@ -588,7 +648,7 @@ ${name}(${args}) {
         kp_wg_wait<1>();
         release(&kfree[s]);
         if (j == n - 1) release(&qfree); // Q's last reader has retired
-        kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (nb0 + j) * BC, t, Lq, Lk, wl, wr,
+        kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (nb0 + j) * BC, t, lq, lk, wl, wr,
                            scale_log2);
         kp_wg_wait<0>();
         release(&vfree[sp]);
@@ -606,8 +666,9 @@ ${name}(${args}) {
       release(&vfree[sp]);
       it += n;
     }
-    // epilogue: O / l from the registers, LSE (the producer loads the next tile meanwhile)
-    ${T} *Ob = O + b * sob + h * soh;
+    // epilogue: O / l from the registers, LSE (the producer loads the next tile
+    // meanwhile); rows past lq (varlen: the next sequence's) are not stored
+    ${T} *Ob = O + kp_attn_at(CQ, b, qt0, sob, sos) + h * soh;
 #pragma unroll
     for (int r = 0; r < 2; r++) {
       float l = lsum[r];
@@ -615,13 +676,15 @@ ${name}(${args}) {
       l += __shfl_xor_sync(0xffffffffu, l, 2);
       const float inv = kp_attn_inv(l);
       const int i = i0 + 8 * r;
-      if (i >= Lq) continue;
-      if (LSE && t == 0) LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(mrow[r] * scale_log2, l);
+      if (i >= lq) continue;
+      if (LSE && t == 0)
+        LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(mrow[r] * scale_log2, l);
 #pragma unroll
       for (int j = 0; j < D / 8; j++)
         *(kp_u32 *)(Ob + i * sos + 8 * j + 2 * t) =
             kp_pair<${T}>::pack(o[4 * j + 2 * r] * inv, o[4 * j + 2 * r + 1] * inv);
     }
+    k++;
   }
   if (PP && wg == 0) kp_bar_sync(1, 256);
 }
@@ -629,7 +692,8 @@ ${name}(${args}) {
 
 -- p: d (64 or 128), bc (keys a tile), stages, pp, persistent, rank.  Form
 -- bit 1 (the op's "no TMA": a stride of 0 over more than one row) is not
--- theirs, nor, for the persistent ones (`_p`), bit 0 (a mask): a CTA's
+-- theirs, nor, for the persistent ones (`_p`), bit 3 (varlen: its tiles past
+-- a sequence's end would leave a CTA's static share idle) and bit 0 (a mask): a CTA's
 -- static share of causal tiles, taken blockIdx.x + k gridDim.x in the
 -- grid's order, can be 3x another's (16K causal: 444 TF against 675 with
 -- the hardware's own scheduling of one tile a CTA, H100).
@@ -643,7 +707,8 @@ local function emit_fa3(dt, p)
   variant {
     name = name, dtype = dt, block = 128 * (nc + 1), align = 16, rank = p.rank,
     targets = { "sm_90a" },
-    min_sm = 90, max_sm = 90, forms = p.persistent and 1 or 3, aux = p.bc,
+    -- forms: 0 (persistent), or 0, 1 and their varlen twins 8, 9
+    min_sm = 90, max_sm = 90, forms = p.persistent and 1 or 0x303, aux = p.bc,
     persistent = p.persistent and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
                nc = nc, rank = p.rank },
@@ -691,7 +756,10 @@ end
 -- at batch 1.  Persistent (two CTAs an SM): the family's grid rule knows
 -- nothing of G, so the clusters that fit loop over the batch * Hkv *
 -- ceil(G Lq / 16) packed tiles (with one cluster a tile, 3/4 of the blocks
--- had nothing to do at 32/8 heads).
+-- had nothing to do at 32/8 heads).  Varlen: a sequence's rows are packed
+-- by its own length lq (<= Lq), and its tiles past G lq rows are skipped by
+-- the whole cluster; paged K and V with cu_seqlens_k: its own lk keys (the
+-- vLLM decode batch of different context lengths).
 local DEC_KERNEL = [[
 // ${name}: <= 16 query rows, ${w} warps x ${bc}-key tiles, ${stages} stages a warp, ${cl} CTAs a cluster
 extern "C" __global__ void __launch_bounds__(${threads}, ${minb})
@@ -710,14 +778,21 @@ ${name}(${args}) {
   // persistent: the cluster takes packed tiles blockIdx.x / CL + k gridDim.x / CL
   for (int tile = blockIdx.x / CL; tile < batch * Hkv * pts; tile += gridDim.x / CL) {
   const int b = tile / (Hkv * pts), hk = tile / pts % Hkv, p0 = tile % pts * 16;
-  // packed row r (< 16): query head hk G + (p0 + r) / Lq, query row (p0 + r) % Lq
-  auto qrow = [&](int r) { return (p0 + r) % Lq; };
-  auto qhead = [&](int r) { return hk * G + (p0 + r) / Lq; };
-  const int rows = min(16, G * Lq - p0); // packed rows in use
-  int imin = Lq, imax = 0;
+  // the sequence's lengths (varlen: its own, within the bounds Lq, Lk; its
+  // rows packed by its own lq, so the tiles past G lq rows have none)
+  int qt0, kt0;
+  const int lq = kp_attn_seq(CQ, b, Lq, totq, qt0), lk = kp_attn_seq(CK, b, Lk, totk, kt0);
+  const int rows = min(16, G * lq - p0); // packed rows in use
+  if (rows <= 0) continue; // every CTA of the cluster alike: no barrier is skipped by one alone
+  // packed row r (< 16): query head hk G + (p0 + r) / lq, query row (p0 + r) % lq
+  auto qrow = [&](int r) { return (p0 + r) % lq; };
+  auto qhead = [&](int r) { return hk * G + (p0 + r) / lq; };
+  const long long qb = kp_attn_at(CQ, b, qt0, sqb, sqs), ob = kp_attn_at(CQ, b, qt0, sob, sos),
+                  kb = kp_attn_at(CK, b, kt0, skb, sks), vb = kp_attn_at(CK, b, kt0, svb, svs);
+  int imin = lq, imax = 0;
   for (int r = 0; r < rows; r++) imin = min(imin, qrow(r)), imax = max(imax, qrow(r));
   int lo, hi;
-  kp_attn_keys(imin, imax, Lq, Lk, wl, wr, lo, hi);
+  kp_attn_keys(imin, imax, lq, lk, wl, wr, lo, hi);
   const int nb0 = lo / BC, nbt = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
   const int c0 = nb0 + rank * nbt / CL, c1 = nb0 + (rank + 1) * nbt / CL; // this CTA's tiles
   ${T} *ks = ring + w * S * 2 * BC * D;
@@ -728,8 +803,8 @@ ${name}(${args}) {
   auto load_kv = [&](int s, int nb) {
     constexpr int CH = D / 8;
     const int j = nb * BC + lane % BC;
-    const ${T} *kr = j < Lk ? kp_attn_krow(K, skb, sks, skh, b, hk, j, BT, bts, page, npages) : nullptr;
-    const ${T} *vr = j < Lk ? kp_attn_krow(V, svb, svs, svh, b, hk, j, BT, bts, page, npages) : nullptr;
+    const ${T} *kr = j < lk ? kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages) : nullptr;
+    const ${T} *vr = j < lk ? kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages) : nullptr;
 #pragma unroll
     for (int k = 0; k < BC * CH / 32; k++) {
       const int i = lane + 32 * k, r = i / CH, c = i % CH;
@@ -742,7 +817,7 @@ ${name}(${args}) {
   for (int x = threadIdx.x; x < 16 * D / 8; x += NT) { // Q, a row at a time (rows past `rows`: 0)
     const int r = x / (D / 8), c = x % (D / 8);
     const bool in = r < rows;
-    kp_cp16(sq + at(r, c), in ? Q + b * sqb + qrow(r) * sqs + qhead(r) * sqh + 8 * c : Q, in ? 16 : 0);
+    kp_cp16(sq + at(r, c), in ? Q + qb + qrow(r) * sqs + qhead(r) * sqh + 8 * c : Q, in ? 16 : 0);
   }
   asm volatile("cp.async.commit_group;" ::: "memory");
 #pragma unroll
@@ -758,7 +833,7 @@ ${name}(${args}) {
   float o[DF][4], mrow[2] = {KP_NINF, KP_NINF}, lsum[2] = {0.f, 0.f};
 #pragma unroll
   for (int f = 0; f < DF; f++) o[f][0] = o[f][1] = o[f][2] = o[f][3] = 0.f;
-  const int off = Lk - Lq, i0[2] = {qrow(g), qrow(g + 8)}; // this thread's query rows
+  const int off = lk - lq, i0[2] = {qrow(g), qrow(g + 8)}; // this thread's query rows
   for (int nb = c0 + w, it = 0; nb < c1; nb += W, it++) {
     asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
     __syncwarp(); // tile nb landed for every lane; every lane is done with stage (it - 1) % S
@@ -778,13 +853,13 @@ ${name}(${args}) {
         kp_mma16816<${T}>(s[2 * nj + 1], qf[kd], kf[2], kf[3]);
       }
     const int n0 = nb * BC;
-    if (n0 + BC > Lk || (wr >= 0 && n0 + BC - 1 > imin + off + wr) ||
+    if (n0 + BC > lk || (wr >= 0 && n0 + BC - 1 > imin + off + wr) ||
         (wl >= 0 && n0 < imax + off - wl)) {
 #pragma unroll
       for (int f = 0; f < KF; f++)
 #pragma unroll
         for (int e = 0; e < 4; e++)
-          if (kp_attn_hidden(i0[e / 2], n0 + 8 * f + 2 * t + e % 2, Lq, Lk, wl, wr))
+          if (kp_attn_hidden(i0[e / 2], n0 + 8 * f + 2 * t + e % 2, lq, lk, wl, wr))
             s[f][e] = KP_NINF;
     }
 #pragma unroll
@@ -884,9 +959,9 @@ ${name}(${args}) {
     }
     if (row < rows) {
       const int i = qrow(row), h = qhead(row);
-      O[b * sob + i * sos + h * soh + col] = kp_from_f32<${T}>(acc * kp_attn_inv(l));
+      O[ob + i * sos + h * soh + col] = kp_from_f32<${T}>(acc * kp_attn_inv(l));
       if (LSE && rank == 0 && col == 0)
-        LSE[((long long)b * Hq + h) * Lq + i] = l > 0.f ? (mx + __log2f(l)) * KP_LN2 : KP_NINF;
+        LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = l > 0.f ? (mx + __log2f(l)) * KP_LN2 : KP_NINF;
     }
   }
   kp_cluster_sync(); // no CTA goes on (or leaves) while another reads its partial
@@ -896,9 +971,9 @@ ${name}(${args}) {
     const int row = e / D, col = e % D, i = qrow(row), h = qhead(row);
     const float l = pl[W * 16 + row];
     if (row >= rows) continue;
-    O[b * sob + i * sos + h * soh + col] =
+    O[ob + i * sos + h * soh + col] =
         kp_from_f32<${T}>(po[(W * 16 + row) * LDO + col] * kp_attn_inv(l));
-    if (LSE && col == 0) LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(pm[W * 16 + row], l);
+    if (LSE && col == 0) LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(pm[W * 16 + row], l);
   }
   __syncthreads(); // the partials are read before the next tile's loads
 #endif
@@ -951,17 +1026,21 @@ ${name}(${args}) {
   constexpr int BR = 16, BC = 32, RPW = 4, DMAX = 256, LDS = DMAX + 2, DL = DMAX / 32;
   __shared__ ${T} sq[BR][LDS], sk[BC][LDS], sv[BC][LDS];
   __shared__ const ${T} *krp[BC], *vrp[BC];
-  int b, h, tm;
+  int b, h, tm, qt0, kt0;
   kp_attn_tile(blockIdx.x, BR, Lq, Hq, wr, b, h, tm);
   const int hk = h / (Hq / Hkv), m0 = tm * BR, tid = threadIdx.x, lane = tid % 32, w = tid / 32;
-  const ${T} *Qb = Q + b * sqb + h * sqh;
+  // this sequence's lengths (varlen: its own, within the bounds Lq, Lk)
+  const int lq = kp_attn_seq(CQ, b, Lq, totq, qt0), lk = kp_attn_seq(CK, b, Lk, totk, kt0);
+  if (m0 >= lq) return; // a tile past the sequence's rows: the whole block leaves
+  const long long kb = kp_attn_at(CK, b, kt0, skb, sks), vb = kp_attn_at(CK, b, kt0, svb, svs);
+  const ${T} *Qb = Q + kp_attn_at(CQ, b, qt0, sqb, sqs) + h * sqh;
   const ${T} zero = kp_from_f32<${T}>(0.f);
   for (int e = tid; e < BR * Dh; e += 128) {
     const int r = e / Dh, c = e % Dh, i = m0 + r;
-    sq[r][c] = i < Lq ? Qb[i * sqs + c] : zero;
+    sq[r][c] = i < lq ? Qb[i * sqs + c] : zero;
   }
   int lo, hi;
-  kp_attn_keys(m0, min(Lq, m0 + BR) - 1, Lq, Lk, wl, wr, lo, hi);
+  kp_attn_keys(m0, min(lq, m0 + BR) - 1, lq, lk, wl, wr, lo, hi);
   float m[RPW], l[RPW], o[RPW][DL]; // m: the row's max of scale * log2(e) * s
 #pragma unroll
   for (int r = 0; r < RPW; r++) {
@@ -971,10 +1050,10 @@ ${name}(${args}) {
   }
   for (int n0 = lo / BC * BC; n0 < hi; n0 += BC) {
     __syncthreads(); // the previous tile is read (and sq written)
-    if (tid < BC) { // the tile's key rows (NULL: past Lk, or a page index outside)
+    if (tid < BC) { // the tile's key rows (NULL: past lk, or a page index outside)
       const int j = n0 + tid;
-      krp[tid] = j < Lk ? kp_attn_krow(K, skb, sks, skh, b, hk, j, BT, bts, page, npages) : nullptr;
-      vrp[tid] = j < Lk ? kp_attn_krow(V, svb, svs, svh, b, hk, j, BT, bts, page, npages) : nullptr;
+      krp[tid] = j < lk ? kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages) : nullptr;
+      vrp[tid] = j < lk ? kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages) : nullptr;
     }
     __syncthreads();
     for (int e = tid; e < BC * Dh; e += 128) {
@@ -989,7 +1068,7 @@ ${name}(${args}) {
       const int i = m0 + RPW * w + r;
       float s = 0.f;
       for (int c = 0; c < Dh; c++) s = fmaf(kp_to_f32(sq[RPW * w + r][c]), kp_to_f32(sk[lane][c]), s);
-      s = i < Lq && !kp_attn_hidden(i, j, Lq, Lk, wl, wr) ? s * scale_log2 : KP_NINF;
+      s = i < lq && !kp_attn_hidden(i, j, lq, lk, wl, wr) ? s * scale_log2 : KP_NINF;
       const float mn = fmaxf(m[r], kp_warp_max(s));
       if (mn == KP_NINF) continue; // nothing visible yet (the same in every lane)
       const float alpha = kp_attn_exp2(m[r] - mn), p = kp_attn_exp2(s - mn);
@@ -1005,16 +1084,16 @@ ${name}(${args}) {
       }
     }
   }
-  ${T} *Ob = O + b * sob + h * soh;
+  ${T} *Ob = O + kp_attn_at(CQ, b, qt0, sob, sos) + h * soh;
 #pragma unroll
   for (int r = 0; r < RPW; r++) {
     const int i = m0 + RPW * w + r;
-    if (i >= Lq) continue;
+    if (i >= lq) continue;
     const float inv = kp_attn_inv(l[r]);
 #pragma unroll
     for (int e = 0; e < DL; e++)
       if (lane + 32 * e < Dh) Ob[i * sos + lane + 32 * e] = kp_from_f32<${T}>(o[r][e] * inv);
-    if (LSE && lane == 0) LSE[((long long)b * Hq + h) * Lq + i] = kp_attn_lse(m[r], l[r]);
+    if (LSE && lane == 0) LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(m[r], l[r]);
   }
 }
 ]]

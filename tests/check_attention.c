@@ -89,7 +89,9 @@ START_TEST(test_desc_init) {
   ck_assert_int_eq(d.block_table_stride, 0);
   ck_assert_int_eq(d.page_size, 0);
   ck_assert_int_eq(d.num_pages, 0);
-  for (int i = 0; i < 3; i++) ck_assert_int_eq(d.reserved_[i], 0);
+  ck_assert_int_eq(d.total_q, 0);
+  ck_assert_int_eq(d.total_k, 0);
+  ck_assert_int_eq(d.reserved_[0], 0);
   /* the valid call these tests start from reaches the launch, in both dtypes */
   kp_ctx *c = kp_test_pack_only();
   kp_attn_desc b = base();
@@ -184,29 +186,84 @@ START_TEST(test_scale_and_mask) {
 }
 END_TEST
 
-/* Reserved fields: must be zero; varlen is unsupported for now
-** (KP_ERR_UNSUPPORTED naming the field); the paged-KV fields are checked. */
+/* The reserved field must be zero; the paged-KV fields are checked without
+** a block table. */
 START_TEST(test_reserved) {
   kp_ctx *c = kp_test_pack_only();
-  for (int i = 0; i < 3; i++) {
-    kp_attn_desc d = base();
-    d.reserved_[i] = 7;
-    char needle[64];
-    snprintf(needle, sizeof needle, "attention: reserved_[%d]=7: must be 0", i);
-    EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, needle);
-  }
   kp_attn_desc d = base();
-  d.cu_seqlens_q = (const int32_t *)DEV(0x600000);
-  EXPECT(c, CALL(c, d), KP_ERR_UNSUPPORTED, "attention: cu_seqlens_q: variable-length batches are not supported");
-  d = base();
-  d.cu_seqlens_k = (const int32_t *)DEV(0x600000);
-  EXPECT(c, CALL(c, d), KP_ERR_UNSUPPORTED, "attention: cu_seqlens_k");
+  d.reserved_[0] = 7;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: reserved_[0]=7: must be 0");
   static const field_case T[] = {
       {F_(page_size), 16, KP_ERR_INVALID_ARG, "attention: page_size=16 block_table_stride=0 num_pages=0 without a block_table"},
       {F_(block_table_stride), 4, KP_ERR_INVALID_ARG, "block_table_stride=4 num_pages=0 without a block_table"},
       {F_(num_pages), 9, KP_ERR_INVALID_ARG, "num_pages=9 without a block_table"},
   };
   expect_fields(c, T, sizeof T / sizeof T[0]);
+  kp_ctx_destroy(c);
+}
+END_TEST
+
+/* Varlen batches: each cu_seqlens 4-byte aligned with its total (>= 1,
+** within int32) and no total without it; paged K and V take cu_seqlens_k as
+** lengths only (no total_k); the packed extents (total_q tokens of Q, O and
+** lse; the batch strides ignored) are what the overlap checks see; O and
+** lse may not overlap the offsets. */
+START_TEST(test_varlen) {
+  kp_ctx *c = kp_test_pack_only();
+  const int32_t *cu = (const int32_t *)DEV(0x600000), *cu2 = (const int32_t *)DEV(0x600100);
+  kp_attn_desc d = base();
+  d.cu_seqlens_q = cu;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG,
+         "attention: total_q=0 with cu_seqlens_q: must be in [1, 2147483647]");
+  d.total_q = (int64_t)1 << 31;
+  EXPECT(c, CALL(c, d), KP_ERR_UNSUPPORTED, "attention: total_q=2147483648 with cu_seqlens_q");
+  d.total_q = 20;
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention"); /* valid: reaches the launch */
+  d.q_stride_batch = d.o_stride_batch = -5;              /* ignored with cu_seqlens_q */
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  d.cu_seqlens_q = (const int32_t *)DEV(0x600002);
+  EXPECT(c, CALL(c, d), KP_ERR_MISALIGNED,
+         "attention: cu_seqlens_q=0x600002 is not aligned to 4 bytes");
+  d = base();
+  d.total_q = 5;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: total_q=5 without cu_seqlens_q: must be 0");
+  d = base();
+  d.total_k = 3;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: total_k=3 without cu_seqlens_k: must be 0");
+  d.cu_seqlens_k = (const int32_t *)DEV(0x600006);
+  EXPECT(c, CALL(c, d), KP_ERR_MISALIGNED, "attention: cu_seqlens_k=0x600006 is not aligned");
+  d.cu_seqlens_k = cu2, d.total_k = 0;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: total_k=0 with cu_seqlens_k");
+  d.total_k = 40;
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  d.cu_seqlens_q = cu, d.total_q = 1;
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  /* paged: cu_seqlens_k gives lengths, total_k must stay 0 */
+  d = base();
+  d.block_table = (const int32_t *)DEV(0x700000);
+  d.page_size = 8, d.num_pages = 4, d.block_table_stride = 2;
+  d.cu_seqlens_k = cu, d.total_k = 16;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG,
+         "attention: total_k=16 with a block_table (cu_seqlens_k gives lengths only): must be 0");
+  d.total_k = 0;
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  /* the offsets are read while O and lse are written */
+  d = base();
+  d.cu_seqlens_q = (const int32_t *)((char *)O_ + 64), d.total_q = 16;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: o overlaps cu_seqlens_q");
+  d = base();
+  d.lse = LSE_;
+  d.cu_seqlens_k = (const int32_t *)((char *)LSE_ + 8), d.total_k = 16;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: lse overlaps cu_seqlens_k");
+  /* the packed extents: 2049 tokens of o (512 bytes each) reach lse at
+  ** +1 MB, 2048 stop just short; lse is (total_q, heads_q) f32 */
+  d = base();
+  d.lse = LSE_, d.cu_seqlens_q = cu, d.total_q = 2049;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: lse overlaps o");
+  d.total_q = 2048;
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  d.lse = (float *)((char *)Q_ - 2048 * 4 * 4 + 4); /* its last float is q's first */
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: lse overlaps q");
   kp_ctx_destroy(c);
 }
 END_TEST
@@ -371,6 +428,7 @@ Suite *attention_suite(void) {
   tcase_add_test(tc, test_sizes);
   tcase_add_test(tc, test_scale_and_mask);
   tcase_add_test(tc, test_reserved);
+  tcase_add_test(tc, test_varlen);
   tcase_add_test(tc, test_paged);
   tcase_add_test(tc, test_strides);
   tcase_add_test(tc, test_alignment);

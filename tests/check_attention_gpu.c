@@ -16,10 +16,16 @@
 **                       the variants whose name contains it, for sanitizer runs)
 **                       Paged K and V too (pages of 16, 7 or 48 tokens,
 **                       shuffled, the last one partial, unused slots NaN)
-**                       for the variants that take them
+**                       for the variants that take them.  Varlen batches
+**                       (form bit 3) for the variants that take them,
+**                       contiguous and paged: empty and length-1
+**                       sequences, sequences cut to the bounds, causal and
+**                       windows per sequence, only one side varlen, decode
+**                       shapes with each sequence's own context length;
+**                       every element of no sequence's row left as it was
 **   any_call/<dt>       the selection (nothing forced) at odd head dims and
-**                       element alignment, paged too: every valid call has a
-**                       variant
+**                       element alignment, paged and varlen too: every valid
+**                       call has a variant
 **   rejects_write_nothing  bad calls on real buffers leave O and LSE as they were
 **
 ** What every case checks: Q, K, V uniform in [-1, 1] (fresh each case, seed
@@ -161,12 +167,7 @@ static const acase CASES[] = {
 
 /* The keys [lo, hi) query i sees: kernpack.h's mask, from the case itself */
 static void visible(const acase *c, int64_t i, int64_t *lo, int64_t *hi) {
-  const int64_t off = c->lk - c->lq;
-  *lo = c->wl >= 0 ? i + off - c->wl : 0;
-  if (*lo < 0) *lo = 0;
-  *hi = c->lk;
-  if (c->causal && i + off + 1 < *hi) *hi = i + off + 1;
-  if (c->wr >= 0 && i + off + c->wr + 1 < *hi) *hi = i + off + c->wr + 1;
+  ref_attention_keys(c->lq, c->lk, c->causal, c->wl, c->wr, i, lo, hi);
 }
 
 static double unit_roundoff(kp_dtype dt) { return dt == KP_F16 ? 0x1p-11 : 0x1p-8; }
@@ -235,19 +236,23 @@ static void check_lse_guard(gpu *g, const hbuf *L, size_t n) {
 
 /* A paged copy of K or V (pages of `page` tokens, (page, token, head, dim)
 ** packed, num_pages of them, in the block table's shuffled order; the
-** slots no key maps to keep their NaN poison, so a read of one shows). */
+** slots no key maps to keep their NaN poison, so a read of one shows).
+** Sequence b has len[b] keys (NULL: lk each), block_table_stride
+** ceil(lk / page); its key j is row k0[b] + j of batch 0 of K and V (NULL:
+** row j of batch b).  d's K and V strides and paging fields are set to it. */
 typedef struct paged {
   hbuf k, v, bt; /* bt: int32 entries in an f32-sized buffer */
   int64_t page, per_seq, pages;
 } paged;
 
-static void paged_make(gpu *g, paged *p, kp_dtype dt, const acase *c, const t4 *K, const t4 *V,
-                       int64_t hd, int64_t page) {
-  p->page = page, p->per_seq = (c->lk + page - 1) / page, p->pages = c->batch * p->per_seq + 3;
-  const size_t n = (size_t)(p->pages * page * c->hkv * hd);
+static void paged_make(gpu *g, paged *p, kp_dtype dt, int64_t batch, int64_t hkv, int64_t lk,
+                       const int64_t *len, const int64_t *k0, const t4 *K, const t4 *V,
+                       int64_t hd, int64_t page, kp_attn_desc *d) {
+  p->page = page, p->per_seq = (lk + page - 1) / page, p->pages = batch * p->per_seq + 3;
+  const size_t n = (size_t)(p->pages * page * hkv * hd);
   hb_make(g, &p->k, dt, n, KP_POISON);
   hb_make(g, &p->v, dt, n, KP_POISON);
-  hb_make(g, &p->bt, KP_F32, (size_t)(c->batch * p->per_seq), 0);
+  hb_make(g, &p->bt, KP_F32, (size_t)(batch * p->per_seq), 0);
   int32_t *perm = malloc((size_t)p->pages * sizeof *perm);
   ck_assert_msg(perm != NULL, "%s: out of host memory", g->test);
   for (int64_t i = 0; i < p->pages; i++) perm[i] = (int32_t)i;
@@ -256,23 +261,43 @@ static void paged_make(gpu *g, paged *p, kp_dtype dt, const acase *c, const t4 *
     const int32_t x = perm[i];
     perm[i] = perm[j], perm[j] = x;
   }
-  memcpy(p->bt.img, perm, (size_t)(c->batch * p->per_seq) * sizeof *perm);
-  for (int64_t b = 0; b < c->batch; b++)
-    for (int64_t j = 0; j < c->lk; j++)
-      for (int64_t h = 0; h < c->hkv; h++) {
+  memcpy(p->bt.img, perm, (size_t)(batch * p->per_seq) * sizeof *perm);
+  for (int64_t b = 0; b < batch; b++)
+    for (int64_t j = 0; j < (len ? len[b] : lk); j++)
+      for (int64_t h = 0; h < hkv; h++) {
         const int64_t pg = perm[b * p->per_seq + j / page];
-        const size_t at = (size_t)(((pg * page + j % page) * c->hkv + h) * hd);
-        for (int64_t d = 0; d < hd; d++) {
-          hb_put(&p->k, at + (size_t)d, hb_orig(&K->b, t4_idx(K, b, j, h, d)));
-          hb_put(&p->v, at + (size_t)d, hb_orig(&V->b, t4_idx(V, b, j, h, d)));
+        const size_t at = (size_t)(((pg * page + j % page) * hkv + h) * hd);
+        const int64_t sb = k0 ? 0 : b, sj = k0 ? k0[b] + j : j;
+        for (int64_t x = 0; x < hd; x++) {
+          hb_put(&p->k, at + (size_t)x, hb_orig(&K->b, t4_idx(K, sb, sj, h, x)));
+          hb_put(&p->v, at + (size_t)x, hb_orig(&V->b, t4_idx(V, sb, sj, h, x)));
         }
       }
   free(perm);
   hb_upload(g, &p->k), hb_upload(g, &p->v), hb_upload(g, &p->bt);
+  d->k_stride_batch = d->v_stride_batch = page * hkv * hd;
+  d->k_stride_seq = d->v_stride_seq = hkv * hd;
+  d->k_stride_head = d->v_stride_head = hd;
+  d->block_table = (const int32_t *)hb_dev(&p->bt, 0);
+  d->block_table_stride = p->per_seq, d->page_size = page, d->num_pages = p->pages;
+  d->total_k = 0; /* cu_seqlens_k, if any, gives lengths only */
 }
 
 static void paged_free(gpu *g, paged *p) {
   hb_free(g, &p->k), hb_free(g, &p->v), hb_free(g, &p->bt);
+}
+
+/* The inputs as uploaded, and the paged copies (pg, or NULL) too, which are
+** then freed. */
+static void check_inputs(gpu *g, t4 *Q, t4 *K, t4 *V, paged *pg) {
+  if (pg) {
+    hb_check_unchanged(g, &pg->k, "paged K");
+    hb_check_unchanged(g, &pg->v, "paged V");
+    paged_free(g, pg);
+  }
+  hb_check_unchanged(g, &Q->b, "Q");
+  hb_check_unchanged(g, &K->b, "K");
+  hb_check_unchanged(g, &V->b, "V");
 }
 
 /* Run case c at head dim hd with pack entry vi forced (-1: the selection),
@@ -325,13 +350,8 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
     memset(&pg, 0, sizeof pg);
     void *kdev = t4_dev(&K), *vdev = t4_dev(&V);
     if (page) {
-      paged_make(g, &pg, dt, c, &K, &V, hd, page);
+      paged_make(g, &pg, dt, c->batch, c->hkv, c->lk, NULL, NULL, &K, &V, hd, page, &d);
       kdev = hb_dev(&pg.k, 0), vdev = hb_dev(&pg.v, 0);
-      d.k_stride_batch = d.v_stride_batch = page * c->hkv * hd;
-      d.k_stride_seq = d.v_stride_seq = c->hkv * hd;
-      d.k_stride_head = d.v_stride_head = hd;
-      d.block_table = (const int32_t *)hb_dev(&pg.bt, 0);
-      d.block_table_stride = pg.per_seq, d.page_size = page, d.num_pages = pg.pages;
     }
     unsigned char *first_o = malloc(O.b.n * O.b.es), *first_l = c->lse ? malloc(L.n * 4) : NULL;
     ck_assert_msg(first_o && (first_l || !c->lse), "%s: out of host memory", g->test);
@@ -366,17 +386,215 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
       }
     }
     free(first_o), free(first_l);
-    if (page) {
-      hb_check_unchanged(g, &pg.k, "paged K");
-      hb_check_unchanged(g, &pg.v, "paged V");
-      paged_free(g, &pg);
-    }
-    hb_check_unchanged(g, &Q.b, "Q");
-    hb_check_unchanged(g, &K.b, "K");
-    hb_check_unchanged(g, &V.b, "V");
+    check_inputs(g, &Q, &K, &V, page ? &pg : NULL);
   }
   t4_free(g, &Q), t4_free(g, &K), t4_free(g, &V), t4_free(g, &O);
   if (L.img) hb_free(g, &L);
+  return ran;
+}
+
+/* ---- varlen batches (cu_seqlens_q / _k) ------------------------------------------
+** Sequences of their own lengths in packed buffers: Q and O (1, total_q,
+** heads), K and V (1, total_k, heads) or paged, the offsets in device
+** memory.  A length past the bound (len_q, len_k) is cut to it; the rows it
+** cuts off and the tokens after the last sequence belong to no output and
+** must keep their poison, as every LSE element of no row. */
+typedef struct vcase {
+  const char *what;
+  int64_t batch, hq, hkv, lq, lk; /* lq, lk: the bounds */
+  int vq, vk;                     /* cu_seqlens_q / _k given (else every sequence lq / lk) */
+  int64_t sq[5], sk[5];           /* the sequences' lengths where given */
+  int causal;
+  int64_t wl, wr;
+  int layout;
+} vcase;
+
+static const vcase VCASES[] = {
+    {"varlen: empty and length-1 sequences, GQA", 5, 4, 2, 77, 200, 1, 1, {5, 0, 1, 77, 33},
+     {60, 10, 1, 200, 0}, 0, -1, -1, 0},
+    {"varlen causal: Lq_b < Lk_b, Lq_b = Lk_b, Lq_b > Lk_b", 4, 2, 2, 64, 100, 1, 1,
+     {30, 64, 1, 9}, {100, 64, 1, 5}, 1, -1, -1, 1},
+    {"varlen window (20, 5), sequences past both bounds", 3, 2, 1, 129, 257, 1, 1,
+     {150, 40, 129}, {150, 300, 20}, 0, 20, 5, 0},
+    {"varlen queries only, causal, MQA", 3, 4, 1, 70, 90, 1, 0, {70, 3, 45}, {0}, 1, -1, -1, 0},
+    {"varlen keys only", 3, 2, 2, 33, 150, 0, 1, {0}, {150, 1, 0}, 0, -1, -1, 1},
+    {"varlen decode: Lq_b = 1, Lk_b up to 3000, GQA 4:1", 4, 8, 2, 1, 3000, 1, 1, {1, 1, 0, 1},
+     {1500, 0, 3, 3000}, 0, -1, -1, 0},
+    {"varlen decode: Lq_b <= 16, causal", 4, 2, 1, 16, 2100, 1, 1, {16, 3, 0, 9},
+     {1024, 2100, 50, 1500}, 1, -1, -1, 1},
+};
+#define NVCASES ((int)(sizeof VCASES / sizeof VCASES[0]))
+
+/* cu_seqlens of the lengths n[0..batch) in a device buffer (int32 in an
+** f32-sized buffer); *total = the last offset + `extra` tokens no sequence has */
+static void cu_make(gpu *g, hbuf *cu, const int64_t *n, int64_t batch, int64_t extra,
+                    int64_t *first, int64_t *total) {
+  hb_make(g, cu, KP_F32, (size_t)(batch + 1), 0);
+  int32_t *c = (int32_t *)cu->img;
+  c[0] = 0;
+  for (int64_t b = 0; b < batch; b++) first[b] = c[b], c[b + 1] = c[b] + (int32_t)n[b];
+  *total = c[batch] + extra;
+  hb_upload(g, cu);
+}
+
+/* Run varlen case c at head dim hd with pack entry vi forced (-1: the
+** selection; strides padded by pad; K and V paged in pages of `page`
+** tokens, 0: not).  Returns 0 (nothing run) when vi does not apply. */
+static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, int64_t pad,
+                       int64_t page) {
+  const kpk_pack *pk = &g->ctx->pack;
+  const char *vname = vi >= 0 ? pk->entries[vi].name : "selected";
+  const int64_t B = c->batch;
+  /* each sequence's rows and keys as the kernels see them (cut to the bounds),
+  ** and where they start in the packed buffers */
+  int64_t eq[5], ek[5], q0[5], k0[5], tq = 0, tk = 0;
+  for (int64_t b = 0; b < B; b++) {
+    eq[b] = c->vq ? (c->sq[b] < c->lq ? c->sq[b] : c->lq) : c->lq;
+    ek[b] = c->vk ? (c->sk[b] < c->lk ? c->sk[b] : c->lk) : c->lk;
+  }
+  hbuf cq, ck, L;
+  memset(&cq, 0, sizeof cq), memset(&ck, 0, sizeof ck), memset(&L, 0, sizeof L);
+  t4 Q, K, V, O;
+  /* the last 3 (2) tokens of the packed Q and O (K and V) are no sequence's */
+  if (c->vq) cu_make(g, &cq, c->sq, B, 3, q0, &tq);
+  if (c->vk) cu_make(g, &ck, c->sk, B, 2, k0, &tk);
+  t4_make(g, &Q, dt, c->vq ? 1 : B, c->vq ? tq : c->lq, c->hq, hd, c->layout, pad, 0);
+  t4_make(g, &O, dt, c->vq ? 1 : B, c->vq ? tq : c->lq, c->hq, hd, c->layout, pad, 0);
+  t4_make(g, &K, dt, c->vk ? 1 : B, c->vk ? tk : c->lk, c->hkv, hd, c->layout, pad, 0);
+  t4_make(g, &V, dt, c->vk ? 1 : B, c->vk ? tk : c->lk, c->hkv, hd, c->layout, pad, 0);
+  const size_t nl = (size_t)(c->vq ? tq * c->hq : B * c->hq * c->lq);
+  hb_make(g, &L, KP_F32, KP_PRE + nl + KP_GUARD, KP_POISON);
+  const uint32_t al = t4_align(&O, t4_align(&V, t4_align(&K, t4_align(&Q, 16))));
+  int64_t wl = c->wl, wr = c->causal ? 0 : c->wr;
+  if (wl >= c->lk) wl = -1;
+  if (wr >= c->lq) wr = -1;
+  kp_call call = {KP_FAM_ATTENTION, dt, al, (wl >= 0 || wr >= 0) | (page ? 4u : 0u) | 8u,
+                  {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(B * c->hq), (uint64_t)hd}};
+  const int ran = vi < 0 || kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0);
+  /* element of Q / O (row i of sequence b), of K / V (key j) */
+#define QIDX(T, b, i, h, d) (c->vq ? t4_idx((T), 0, q0[b] + (i), (h), (d)) : t4_idx((T), (b), (i), (h), (d)))
+#define KIDX(T, b, j, h, d) (c->vk ? t4_idx((T), 0, k0[b] + (j), (h), (d)) : t4_idx((T), (b), (j), (h), (d)))
+#define LIDX(b, i, h) ((size_t)KP_PRE + (size_t)(c->vq ? (q0[b] + (i)) * c->hq + (h) : ((b) * c->hq + (h)) * c->lq + (i)))
+  if (ran) {
+    gpu_case(g, "%s %s: %s batch=%lld hq=%lld hkv=%lld bounds lq=%lld lk=%lld total_q=%lld "
+             "total_k=%lld hd=%lld causal=%d window=(%lld, %lld) layout=%s pad=%lld page=%lld",
+             vname, kp_dtype_name(dt), c->what, (long long)B, (long long)c->hq, (long long)c->hkv,
+             (long long)c->lq, (long long)c->lk, (long long)tq, (long long)tk, (long long)hd,
+             c->causal, (long long)c->wl, (long long)c->wr, c->layout ? "bhsd" : "bshd",
+             (long long)pad, (long long)page);
+    t4_fill(g, &Q), t4_fill(g, &K), t4_fill(g, &V);
+    hb_upload(g, &Q.b), hb_upload(g, &K.b), hb_upload(g, &V.b), hb_upload(g, &O.b);
+    hb_upload(g, &L);
+    kp_attn_desc d;
+    kp_attn_desc_init(&d, B, c->hq, c->hkv, c->lq, c->lk, hd);
+    d.q_stride_batch = Q.s[0], d.q_stride_seq = Q.s[1], d.q_stride_head = Q.s[2];
+    d.k_stride_batch = K.s[0], d.k_stride_seq = K.s[1], d.k_stride_head = K.s[2];
+    d.v_stride_batch = V.s[0], d.v_stride_seq = V.s[1], d.v_stride_head = V.s[2];
+    d.o_stride_batch = O.s[0], d.o_stride_seq = O.s[1], d.o_stride_head = O.s[2];
+    if (c->vq) d.q_stride_batch = d.o_stride_batch = 1 << 30; /* ignored */
+    d.causal = c->causal, d.window_left = c->wl, d.window_right = c->wr;
+    d.lse = (float *)hb_dev(&L, KP_PRE);
+    if (c->vq) d.cu_seqlens_q = (const int32_t *)hb_dev(&cq, 0), d.total_q = tq;
+    if (c->vk) d.cu_seqlens_k = (const int32_t *)hb_dev(&ck, 0), d.total_k = tk;
+    paged pg;
+    memset(&pg, 0, sizeof pg);
+    void *kdev = t4_dev(&K), *vdev = t4_dev(&V);
+    if (page) { /* each sequence's ek[b] keys paged */
+      paged_make(g, &pg, dt, B, c->hkv, c->lk, ek, c->vk ? k0 : NULL, &K, &V, hd, page, &d);
+      kdev = hb_dev(&pg.k, 0), vdev = hb_dev(&pg.v, 0);
+    }
+    /* which elements of O and LSE the call writes */
+    unsigned char *wo = calloc(O.b.n, 1), *wlse = calloc(L.n, 1);
+    unsigned char *first_o = malloc(O.b.n * O.b.es), *first_l = malloc(L.n * 4);
+    double *q = malloc((size_t)hd * sizeof *q), *k = malloc((size_t)(c->lk * hd) * sizeof *k),
+           *v = malloc((size_t)(c->lk * hd) * sizeof *v), *out = malloc((size_t)hd * sizeof *out),
+           *mag = malloc((size_t)hd * sizeof *mag);
+    ck_assert_msg(wo && wlse && first_o && first_l && q && k && v && out && mag,
+                  "%s: out of host memory", g->test);
+    for (int run = 0; run < 2; run++) {
+      if (run) { /* poison again: the second run must write everything itself */
+        memcpy(first_o, O.b.img, O.b.n * O.b.es), memcpy(first_l, L.img, L.n * 4);
+        memcpy(O.b.img, O.b.orig, O.b.n * O.b.es), memcpy(L.img, L.orig, L.n * 4);
+        hb_upload(g, &O.b), hb_upload(g, &L);
+      }
+      if (vi >= 0) kp_force_variant(vi);
+      kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), kdev, vdev, t4_dev(&O), &d, g->stream);
+      kp_force_variant(-1);
+      if (!gpu_op_ok(g, st, "kp_attention")) break;
+      gpu_sync(g, "kp_attention");
+      hb_download(g, &O.b), hb_download(g, &L);
+      if (run) {
+        if (memcmp(first_o, O.b.img, O.b.n * O.b.es) || memcmp(first_l, L.img, L.n * 4))
+          gpu_fail(g, "a second run gave other bits (%s)",
+                   memcmp(first_o, O.b.img, O.b.n * O.b.es) ? "O" : "LSE");
+        continue;
+      }
+      const double u = unit_roundoff(dt);
+      int64_t bad = 0;
+      for (int64_t b = 0; b < B; b++)
+        for (int64_t h = 0; h < c->hq; h++) {
+          const int64_t hk = h / (c->hq / c->hkv);
+          for (int64_t j = 0; j < ek[b]; j++)
+            for (int64_t x = 0; x < hd; x++) {
+              k[j * hd + x] = hb_orig(&K.b, KIDX(&K, b, j, hk, x));
+              v[j * hd + x] = hb_orig(&V.b, KIDX(&V, b, j, hk, x));
+            }
+          for (int64_t i = 0; i < eq[b]; i++) {
+            for (int64_t x = 0; x < hd; x++) q[x] = hb_orig(&Q.b, QIDX(&Q, b, i, h, x));
+            int64_t lo, hi;
+            ref_attention_keys(eq[b], ek[b], c->causal, c->wl, c->wr, i, &lo, &hi);
+            double smag;
+            const double lse = ref_attention_row(q, k, v, hd, lo, hi, (double)d.scale, out, mag,
+                                                 &smag);
+            const double es = (double)hd * 0x1p-23 * smag;
+            for (int64_t x = 0; x < hd; x++) {
+              const size_t e = QIDX(&O, b, i, h, x);
+              wo[e] = 1;
+              const double got = hb_get(&O.b, e);
+              const double tol = (2.0 * es + u + 0x1p-20) * mag[x] + u * fabs(out[x]) + dt_floor(dt);
+              if (lo >= hi ? got == 0.0 : fabs(got - out[x]) <= tol) continue; /* NaN fails */
+              if (bad++ < 4)
+                fprintf(stderr, "  %s: O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g "
+                        "(keys [%lld, %lld) of %lld), bound %.3g\n", vname, (long long)b,
+                        (long long)i, (long long)h, (long long)x, got, out[x], (long long)lo,
+                        (long long)hi, (long long)ek[b], tol);
+            }
+            const size_t li = LIDX(b, i, h);
+            wlse[li] = 1;
+            const double got = hb_get(&L, li);
+            const double tol = es + (double)(ek[b] + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
+            if (lo >= hi ? isinf(got) && got < 0 : fabs(got - lse) <= tol) continue;
+            if (bad++ < 4)
+              fprintf(stderr, "  %s: LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g (keys "
+                      "[%lld, %lld)), bound %.3g\n", vname, (long long)b, (long long)h,
+                      (long long)i, got, lse, (long long)lo, (long long)hi, tol);
+          }
+        }
+      if (bad) gpu_fail(g, "%lld outputs out of bounds", (long long)bad);
+      /* everything else -- rows past each sequence's (cut) length, tokens of
+      ** no sequence, padding, guards -- as it was */
+      int64_t touched = 0;
+      for (size_t e = 0; e < O.b.n; e++)
+        if (!wo[e] && !hb_same_as_orig(&O.b, e) && touched++ < 4)
+          fprintf(stderr, "  %s: O buffer element %zu belongs to no row of a sequence but was "
+                  "written: %.9g\n", vname, e, hb_get(&O.b, e));
+      for (size_t e = 0; e < L.n; e++)
+        if (!wlse[e] && !hb_same_as_orig(&L, e) && touched++ < 4)
+          fprintf(stderr, "  %s: LSE buffer element %zu belongs to no row but was written: "
+                  "%.9g\n", vname, e, hb_get(&L, e));
+      if (touched) gpu_fail(g, "%lld elements of no row written", (long long)touched);
+    }
+    free(wo), free(wlse), free(first_o), free(first_l);
+    free(q), free(k), free(v), free(out), free(mag);
+    check_inputs(g, &Q, &K, &V, page ? &pg : NULL);
+  }
+#undef QIDX
+#undef KIDX
+#undef LIDX
+  t4_free(g, &Q), t4_free(g, &K), t4_free(g, &V), t4_free(g, &O);
+  hb_free(g, &L);
+  if (c->vq) hb_free(g, &cq);
+  if (c->vk) hb_free(g, &ck);
   return ran;
 }
 
@@ -420,6 +638,14 @@ START_TEST(test_every_variant) {
         if (ci % 3 == 0 || CASES[ci].lk >= 1000)
           ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 0, 0, ci % 3 == 0 ? 16 : ci % 3 == 1 ? 7 : 48);
       }
+      /* varlen batches (the variants with form bit 3): contiguous, then paged
+      ** (pages of 16 or 7 tokens, shuffled) for those that take both; the
+      ** fallback at head dims 40 and 128 only */
+      if (narrow && HDIMS[h] != 40 && HDIMS[h] != 128) continue;
+      for (int ci = 0; ci < NVCASES; ci++) {
+        ran += varlen_case(&g, dt, (int)vi, &VCASES[ci], HDIMS[h], narrow ? 3 : 8, 0);
+        ran += varlen_case(&g, dt, (int)vi, &VCASES[ci], HDIMS[h], 0, ci % 2 ? 7 : 16);
+      }
     }
     if (ran) variants++;
     else fprintf(stderr, "  note: %s took none of the cases on this device\n", e->name);
@@ -442,6 +668,8 @@ START_TEST(test_any_call) {
     attn_case(&g, dt, -1, &CASES[h % NCASES], hd[h], 8, 0, 0);
     attn_case(&g, dt, -1, &CASES[(h + 3) % NCASES], hd[h], 3, 1, 0);
     attn_case(&g, dt, -1, &CASES[(h + 5) % NCASES], hd[h], 0, 0, 5); /* paged */
+    varlen_case(&g, dt, -1, &VCASES[h % NVCASES], hd[h], 8, 0);
+    varlen_case(&g, dt, -1, &VCASES[(h + 3) % NVCASES], hd[h], 0, 5); /* paged */
   }
   gpu_close(&g);
 }
@@ -468,7 +696,7 @@ START_TEST(test_rejects_write_nothing) {
       {"heads_kv 3", KP_ERR_INVALID_ARG, 3, 0, 0, 0},
       {"O misaligned", KP_ERR_MISALIGNED, 2, 1, 0, 0},
       {"O overlaps Q", KP_ERR_INVALID_ARG, 2, 0, 1, 0},
-      {"cu_seqlens_q", KP_ERR_UNSUPPORTED, 2, 0, 0, 1},
+      {"cu_seqlens_q without total_q", KP_ERR_INVALID_ARG, 2, 0, 0, 1},
   };
   for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) {
     gpu_case(&g, "%s", T[t].what);

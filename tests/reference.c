@@ -160,3 +160,13 @@ double ref_attention_row(const double *q, const double *k, const double *v, int6
   for (int64_t d = 0; d < hd; d++) out[d] /= l, mag[d] /= l;
   return m + log(l);
 }
+
+void ref_attention_keys(int64_t lq, int64_t lk, int causal, int64_t wl, int64_t wr, int64_t i,
+                        int64_t *lo, int64_t *hi) {
+  const int64_t off = lk - lq;
+  *lo = wl >= 0 ? i + off - wl : 0;
+  if (*lo < 0) *lo = 0;
+  *hi = lk;
+  if (causal && i + off + 1 < *hi) *hi = i + off + 1;
+  if (wr >= 0 && i + off + wr + 1 < *hi) *hi = i + off + wr + 1;
+}

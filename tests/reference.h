@@ -51,4 +51,11 @@ double ref_attention_row(const double *q, const double *k, const double *v, int6
                          int64_t lo, int64_t hi, double scale, double *out, double *mag,
                          double *smag);
 
+/* The keys [lo, hi) query row i of one sequence sees (kernpack.h's mask):
+** lq query rows over lk keys, the diagonal aligned bottom-right (off = lk -
+** lq), causal, and the window's bounds (-1: none).  With varlen batches lq
+** and lk are the sequence's own lengths. */
+void ref_attention_keys(int64_t lq, int64_t lk, int causal, int64_t wl, int64_t wr, int64_t i,
+                        int64_t *lo, int64_t *hi);
+
 #endif

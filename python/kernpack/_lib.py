@@ -110,10 +110,11 @@ class KpAttnDesc(ctypes.Structure):
         ("causal", c_int),
         ("window_left", c_i64), ("window_right", c_i64),
         ("lse", c_vp),                   # float *
-        ("cu_seqlens_q", c_vp), ("cu_seqlens_k", c_vp),  # reserved
+        ("cu_seqlens_q", c_vp), ("cu_seqlens_k", c_vp),  # int32 *: varlen
         ("block_table", c_vp),           # int32 *: paged K and V
         ("block_table_stride", c_i64), ("page_size", c_i64), ("num_pages", c_i64),
-        ("reserved_", c_i64 * 3),
+        ("total_q", c_i64), ("total_k", c_i64),  # varlen: packed tokens
+        ("reserved_", c_i64 * 1),
     ]
 
 
@@ -210,7 +211,8 @@ def _check_attn_desc(lib):
                      v_stride_batch=896, v_stride_seq=128, v_stride_head=64,
                      o_stride_batch=2560, o_stride_seq=512, o_stride_head=64, scale=0.125,
                      causal=0, window_left=-1, window_right=-1, lse=None, cu_seqlens_q=None,
-                     cu_seqlens_k=None, block_table=None, block_table_stride=0, page_size=0))
+                     cu_seqlens_k=None, block_table=None, block_table_stride=0, page_size=0,
+                     total_q=0, total_k=0))
 
 
 class Library:

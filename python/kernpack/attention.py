@@ -13,6 +13,14 @@ same only when seq_q == seq_k.  window=(left, right): query i sees keys
 i + seq_k - seq_q - left .. + right (-1: unbounded).  A query that sees no
 key gets zeros (and lse -inf).  return_lse=True also returns the float32
 (batch, heads_q, seq_q) log-sum-exp of the scaled scores.
+
+Variable-length batches, as flash_attn_varlen_func takes them: cu_seqlens_q
+and cu_seqlens_k (int32 (batch + 1,) cumulative offsets on the device),
+max_seqlen_q and max_seqlen_k (ints, the longest sequences: a longer one is
+cut to them); q (total_q, heads_q, dim), k, v (total_k, heads_kv, dim), out
+like q, sequence b's rows cu_seqlens_q[b] .. cu_seqlens_q[b + 1]; causal and
+the window aligned per sequence; lse float32 (total_q, heads_q).  Both
+offsets together (the C API also takes either alone).
 """
 import math
 
@@ -40,14 +48,54 @@ def _bshd(a, layout):
     return sh, st
 
 
+def _thd(a):
+    """(shape, strides) of a varlen (total, heads, dim) array seen as (batch,
+    seq, heads, dim) with one batch (its stride unused)."""
+    if a.ndim != 3:
+        raise invalid(f"attention: {a.name} has shape {tuple(a.shape)}: must be 3-D (total, "
+                      f"heads, dim) with cu_seqlens")
+    if a.shape[2] > 1 and a.strides[2] != 1:
+        raise invalid(f"attention: {a.name} strides {tuple(a.strides)}: the last dim must be "
+                      f"contiguous")
+    return [1] + list(a.shape), [0] + list(a.strides)
+
+
+def _cu(obj, name, batch, op):
+    """The Arr of a cu_seqlens vector: int32, (batch + 1,), contiguous."""
+    a = as_arr(obj, name, op)
+    if a.dtype_str not in ("torch.int32", "<i4") or a.ndim != 1 or (a.shape[0] > 1 and
+                                                                   a.strides[0] != 1):
+        raise invalid(f"attention: {name} is {a.dtype_str} {tuple(a.shape)}: must be a "
+                      f"contiguous int32 vector")
+    if batch is not None and a.shape[0] != batch + 1:
+        raise invalid(f"attention: {name} has {a.shape[0]} offsets, cu_seqlens_q {batch + 1}")
+    if a.shape[0] < 2:
+        raise invalid(f"attention: {name} has shape {tuple(a.shape)}: needs batch + 1 >= 2 "
+                      f"offsets")
+    return a
+
+
 def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bshd",
-              return_lse=False, out=None, lse=None, stream=None):
+              return_lse=False, out=None, lse=None, stream=None, cu_seqlens_q=None,
+              cu_seqlens_k=None, max_seqlen_q=None, max_seqlen_k=None):
     """softmax(scale * q @ k^T + mask) @ v; see the module doc.  scale
     defaults to 1/sqrt(dim).  Returns out, or (out, lse) with return_lse (or
     an lse= given)."""
     op = "attention"
     if layout not in _LAYOUTS:
         raise invalid(f"attention: layout={layout!r}: must be 'bshd' or 'bhsd'")
+    varlen = cu_seqlens_q is not None or cu_seqlens_k is not None
+    if varlen:
+        if cu_seqlens_q is None or cu_seqlens_k is None:
+            raise invalid("attention: cu_seqlens_q and cu_seqlens_k go together")
+        if layout != "bshd":
+            raise invalid(f"attention: layout={layout!r} with cu_seqlens: tensors are (total, "
+                          f"heads, dim)")
+        for name, m in (("max_seqlen_q", max_seqlen_q), ("max_seqlen_k", max_seqlen_k)):
+            if not isinstance(m, int) or m < 1:
+                raise invalid(f"attention: {name}={m!r}: must be an int >= 1 with cu_seqlens")
+    elif max_seqlen_q is not None or max_seqlen_k is not None:
+        raise invalid("attention: max_seqlen_q/k are for cu_seqlens calls")
     try:
         wl, wr = (int(w) for w in window)
     except (TypeError, ValueError):
@@ -55,9 +103,10 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bsh
     qa, ka, va = as_arr(q, "q", op), as_arr(k, "k", op), as_arr(v, "v", op)
     dt = check_dtype([qa, ka, va], op, (_lib.KP_F16, _lib.KP_BF16))
     dev = check_device([qa, ka, va], op)
-    (b, lq, hq, d), sq = _bshd(qa, layout)
-    (bk, lk, hkv, dk), sk = _bshd(ka, layout)
-    vsh, sv = _bshd(va, layout)
+    shape = _thd if varlen else (lambda a: _bshd(a, layout))
+    (b, lq, hq, d), sq = shape(qa)
+    (bk, lk, hkv, dk), sk = shape(ka)
+    vsh, sv = shape(va)
     if (bk, dk) != (b, d) or tuple(vsh) != (bk, lk, hkv, dk):
         raise invalid(f"attention: q {tuple(qa.shape)}, k {tuple(ka.shape)}, v "
                       f"{tuple(va.shape)} do not agree (layout {layout})")
@@ -70,27 +119,40 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bsh
         if tuple(oa.shape) != tuple(qa.shape):
             raise invalid(f"attention: out has shape {tuple(oa.shape)}, expected {tuple(qa.shape)}")
     check_dtype([qa, oa], op)
-    _, so = _bshd(oa, layout)
+    _, so = shape(oa)
     la = None
+    # lse: (batch, heads_q, seq_q), or (total_q, heads_q) with cu_seqlens
+    lshape = (lq, hq) if varlen else (b, hq, lq)
     if lse is not None or return_lse:
         if lse is None:
             with call.on_stream():
-                la = empty((b, hq, lq), _lib.KP_F32, dev, op)
+                la = empty(lshape, _lib.KP_F32, dev, op)
         else:
             la = as_arr(lse, "lse", op)
-            if tuple(la.shape) != (b, hq, lq) or la.dtype != _lib.KP_F32:
+            if tuple(la.shape) != lshape or la.dtype != _lib.KP_F32:
                 raise invalid(f"attention: lse is {la.dtype_str} {tuple(la.shape)}, expected "
-                              f"float32 {(b, hq, lq)}")
-            if la.numel() > 1 and tuple(la.strides) != (hq * lq, lq, 1):
+                              f"float32 {lshape}")
+            packed = (hq, 1) if varlen else (hq * lq, lq, 1)
+            if la.numel() > 1 and tuple(la.strides) != packed:
                 raise invalid(f"attention: lse strides {tuple(la.strides)}: must be packed")
-    check_device([qa, oa] + ([la] if la is not None else []), op)
+    cus = []
+    if varlen:  # the batch is the offsets' count - 1; seq_q, seq_k the packed totals
+        cus = [_cu(cu_seqlens_q, "cu_seqlens_q", None, op)]
+        cus.append(_cu(cu_seqlens_k, "cu_seqlens_k", cus[0].shape[0] - 1, op))
+    check_device([qa, oa] + ([la] if la is not None else []) + cus, op)
     if qa.numel() == 0:
         return (oa.obj, la.obj) if la is not None else oa.obj
     if ka.numel() == 0:
         raise invalid(f"attention: k has shape {tuple(ka.shape)}: no keys to attend to")
 
     desc = _lib.KpAttnDesc()
-    call.lib.kp_attn_desc_init(desc, b, hq, hkv, lq, lk, d)
+    if varlen:
+        call.lib.kp_attn_desc_init(desc, cus[0].shape[0] - 1, hq, hkv, max_seqlen_q,
+                                   max_seqlen_k, d)
+        desc.cu_seqlens_q, desc.cu_seqlens_k = cus[0].ptr, cus[1].ptr
+        desc.total_q, desc.total_k = lq, lk
+    else:
+        call.lib.kp_attn_desc_init(desc, b, hq, hkv, lq, lk, d)
     for name, st in (("q", sq), ("k", sk), ("v", sv), ("o", so)):
         setattr(desc, f"{name}_stride_batch", st[0])
         setattr(desc, f"{name}_stride_seq", st[1])

@@ -190,6 +190,29 @@ def test_attention_checks():
         (lambda: kernpack.attention(q, kv, kv, out=o, lse=Fake((2, 4, 7))),
          kernpack.InvalidArgumentError, "expected float32 (2, 4, 8)"),
     ]
+    # varlen: (total, heads, dim) tensors, int32 offsets, the bounds
+    tq, tkv, cq, ck = h((20, 4, 64)), h((40, 2, 64)), Fake((3,), "<i4"), Fake((3,), "<i4")
+    vl = dict(cu_seqlens_q=cq, cu_seqlens_k=ck, max_seqlen_q=12, max_seqlen_k=30)
+    cases += [
+        (lambda: kernpack.attention(tq, tkv, tkv, cu_seqlens_q=cq, max_seqlen_q=12, out=tq),
+         kernpack.InvalidArgumentError, "cu_seqlens_q and cu_seqlens_k go together"),
+        (lambda: kernpack.attention(tq, tkv, tkv, **dict(vl, max_seqlen_k=0), out=tq),
+         kernpack.InvalidArgumentError, "max_seqlen_k=0: must be an int >= 1"),
+        (lambda: kernpack.attention(q, kv, kv, max_seqlen_q=3, out=o),
+         kernpack.InvalidArgumentError, "max_seqlen_q/k are for cu_seqlens calls"),
+        (lambda: kernpack.attention(q, kv, kv, **vl, out=o),
+         kernpack.InvalidArgumentError, "q has shape (2, 8, 4, 64): must be 3-D (total"),
+        (lambda: kernpack.attention(tq, tkv, tkv, layout="bhsd", **vl, out=tq),
+         kernpack.InvalidArgumentError, "layout='bhsd' with cu_seqlens"),
+        (lambda: kernpack.attention(tq, tkv, tkv, **dict(vl, cu_seqlens_k=Fake((4,), "<i4")),
+                                    out=tq),
+         kernpack.InvalidArgumentError, "cu_seqlens_k has 4 offsets, cu_seqlens_q 3"),
+        (lambda: kernpack.attention(tq, tkv, tkv, **dict(vl, cu_seqlens_q=Fake((3,), "<i8")),
+                                    out=tq),
+         kernpack.InvalidArgumentError, "cu_seqlens_q is <i8 (3,): must be a contiguous int32"),
+        (lambda: kernpack.attention(tq, tkv, tkv, **vl, out=tq, lse=Fake((4, 20))),
+         kernpack.InvalidArgumentError, "expected float32 (20, 4)"),
+    ]
     _expect_errors(cases)
     _lib_or_skip()
     _no_gpu_or_skip()
@@ -202,6 +225,13 @@ def test_attention_checks():
             assert e.status_name in ("KP_ERR_NO_DRIVER", "KP_ERR_NO_DEVICE"), e
         else:
             raise AssertionError("attention ran without a GPU")
+    try:  # varlen, well formed
+        kernpack.attention(tq, tkv, tkv, causal=True, **vl, out=h((20, 4, 64)),
+                           lse=Fake((20, 4)))
+    except (kernpack.NoDriverError, kernpack.NoDeviceError) as e:
+        assert e.status_name in ("KP_ERR_NO_DRIVER", "KP_ERR_NO_DEVICE"), e
+    else:
+        raise AssertionError("attention ran without a GPU")
 
 
 # A well-formed call on a machine without a GPU reaches the library and

@@ -6,6 +6,7 @@ those skips into failures (for the GPU machine).
 
     python3 -m pytest python/tests          or   python3 python/tests/run_gpu.py
 """
+import itertools
 import math
 import os
 import sys
@@ -642,6 +643,49 @@ def test_attention():
             assert bool((lse[~fin] == -math.inf).all()), f"{what}: lse of empty rows"
             err = (lse.double()[fin] - ref_lse[fin]).abs()
             assert err.numel() == 0 or err.max().item() < 2e-3, f"{what}: lse off by {err.max()}"
+
+
+# varlen batches as flash_attn_varlen_func takes them: packed (total, heads,
+# dim) tensors, int32 offsets, empty and length-1 sequences, a sequence past
+# max_seqlen_k (cut to it), causal per sequence with Lq_b < Lk_b and Lq_b =
+# Lk_b, GQA; each sequence against float64, lse (total_q, heads_q) too, and
+# the rows of a cut query sequence left as they were.
+def test_attention_varlen():
+    torch = need_gpu()
+    for dt in (torch.float16, torch.bfloat16):
+        for d, hq, hkv, causal in ((64, 4, 2, True), (128, 8, 8, False), (96, 2, 1, True)):
+            lq, lk = [5, 0, 1, 77, 40, 3], [60, 10, 1, 200, 40, 0]
+            mq, mk = 64, 150  # bounds: sequence 3 is cut to 64 rows and 150 keys
+            cq = torch.tensor([0] + list(itertools.accumulate(lq)), dtype=torch.int32,
+                              device="cuda")
+            ck = torch.tensor([0] + list(itertools.accumulate(lk)), dtype=torch.int32,
+                              device="cuda")
+            q, k, v = (rand(torch, (sum(n), h, d), dt) for n, h in ((lq, hq), (lk, hkv), (lk, hkv)))
+            out = torch.full_like(q, math.nan)
+            out, lse = kernpack.attention(q, k, v, causal=causal, cu_seqlens_q=cq,
+                                          cu_seqlens_k=ck, max_seqlen_q=mq, max_seqlen_k=mk,
+                                          out=out, return_lse=True)
+            what = f"attention varlen {dt} d={d} causal={causal}"
+            for b in range(len(lq)):
+                q0, k0, nq, nk = int(cq[b]), int(ck[b]), min(lq[b], mq), min(lk[b], mk)
+                if nq == 0:
+                    continue
+                qs = q[q0:q0 + nq].transpose(0, 1)[None]
+                ks, vs = (x[k0:k0 + nk].transpose(0, 1)[None] for x in (k, v))
+                if nk == 0:
+                    assert bool((out[q0:q0 + nq] == 0).all()), f"{what}: seq {b} with no keys"
+                    assert bool((lse[q0:q0 + nq] == -math.inf).all()), f"{what}: seq {b} lse"
+                    continue
+                ref, ref_lse = ref_attention(torch, qs, ks, vs, causal, 1 / math.sqrt(d))
+                close(torch, out[q0:q0 + nq], ref[0].transpose(0, 1), dt, f"{what} seq {b}",
+                      attn_tol(torch, dt))
+                got_lse, ref_lse = lse[q0:q0 + nq].double(), ref_lse[0].transpose(0, 1)
+                fin = torch.isfinite(ref_lse)
+                assert bool((got_lse[~fin] == -math.inf).all()), f"{what}: lse of empty rows"
+                err = (got_lse[fin] - ref_lse[fin]).abs()
+                assert err.numel() == 0 or err.max().item() < 2e-3, f"{what}: lse off by {err.max()}"
+            cut = out[int(cq[3]) + mq:int(cq[4])]
+            assert bool(cut.isnan().all()), f"{what}: rows past max_seqlen_q were written"
 
 
 # The same calls as torch's scaled_dot_product_attention (Lq = Lk, where its
