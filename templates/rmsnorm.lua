@@ -341,8 +341,12 @@ for _, dt in ipairs(DTYPES) do
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row; 512x2 is the
   -- default (H100, bf16, 32768 rows of 8192: 0.8-1.1% faster, kp tune 2026-11-22)
-  for _, c in ipairs({ { 128, 1, 0 }, { 128, 2, 0 }, { 256, 2, 0 }, { 256, 4, 1 }, { 512, 2, 0 },
-                       { 512, 4, 0 }, { 1024, 4, 0 } }) do
+  -- (n = 3: rows of 4K..6K and 8K..12K fill 3/4 of the threads' vectors or
+  -- more, not half: H100, bf16, 2026-11-25, 16384 x 4097 103.2 us against
+  -- 112.8 for 256 x 4, 32768 x 5001 231.6 against 244.5; 8192 x 11007 145.6
+  -- against 144.1 for 512 x 4)
+  for _, c in ipairs({ { 128, 1, 0 }, { 128, 2, 0 }, { 256, 2, 0 }, { 256, 3, 0 }, { 256, 4, 1 },
+                       { 512, 2, 0 }, { 512, 3, 0 }, { 512, 4, 0 }, { 1024, 4, 0 } }) do
     local ps = { { vec = vec, threads = c[1], nv = c[2], alt = c[3] } }
     if c[3] == 0 then ps = twins(ps[1]) end -- (the ranking's ones)
     for _, p in ipairs(ps) do emit(dt, "block", p) end
@@ -409,7 +413,9 @@ for _, dt in ipairs(DTYPES) do
   -- H200 128.4 / 251.7 us at 16384 / 32768 x 8192 against ~3.5% more for
   -- the 512x2 row-in-registers kernel; on H100 0.4-0.6% slower than 512x2
   -- there (181.6 vs 181.0, 359.2 vs 357.1 us), and 2-14% slower at 4096
-  -- rows, hence the row bound.
+  -- rows, hence the row bound.  Rows of 4097..6144 take 256 x 3, ranked
+  -- above it (H100, bf16, 2026-11-25: 16384 x 4097 103.2 us against 112.8
+  -- for 256 x 4; bench/NOTES.md 35).
   if esize(dt) == 2 then
     for _, p in ipairs(twins({ vec = vec, threads = 256, unroll = 4, hint = true,
                                min_rows = 16384, max_cols = 8192 })) do
