@@ -51,9 +51,7 @@ static kp_status launch(kp_ctx *ctx, const kpk_entry *e, CUfunction f, const kp_
   if (kp_grid_blocks(e, c, ctx->props.sm_count, &grid) != KP_OK)
     return kp_fail(ctx, KP_ERR_UNSUPPORTED, "autotune: %s needs %llu blocks, more than a grid holds",
                    e->name, (unsigned long long)grid);
-  CUresult r = ctx->drv->cuLaunchKernel(f, (unsigned)grid, 1, 1, e->block, 1, 1, e->smem, s, args,
-                                        NULL);
-  return r == CUDA_SUCCESS ? KP_OK : kp_cu_fail(ctx, r, "cuLaunchKernel (autotune)", __FILE__, __LINE__);
+  return kp_launch_entry(ctx, e, f, grid, args, s, 0); /* (its cluster dimension, if any) */
 }
 
 /* Record the new rows in the table file: lock, read, merge, write. */

@@ -198,6 +198,10 @@ kp_status kp_need_tma(kp_ctx *ctx, const char *op, const kpk_entry *e);
 ** more than 0x7FFFFFFF blocks (*blocks still says how many, saturated at
 ** UINT64_MAX). */
 kp_status kp_grid_blocks(const kpk_entry *e, const kp_call *c, int sm_count, uint64_t *blocks);
+/* Launch entry e (of ctx's pack) as fn over `grid` blocks: its cluster
+** dimension and PDL through cuLaunchKernelEx, else cuLaunchKernel. */
+kp_status kp_launch_entry(kp_ctx *ctx, const kpk_entry *e, CUfunction fn, uint64_t grid,
+                          void **args, void *stream, int pdl);
 /* The per-call cache key (kp_key): see select.c. */
 kp_key kp_cache_key(const kp_call *c);
 /* KP_ERR_PACK_VERSION (with a message) unless e's signature and dims are the

@@ -328,29 +328,19 @@ void kp_launch_end(kp_ctx *ctx, int pushed) {
   if (pushed) ctx->drv->cuCtxPopCurrent(&popped);
 }
 
-kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void **args,
-                         void *stream, int pushed) {
+/* Launch entry e's function fn over `grid` blocks: with its cluster
+** dimension, and PDL where asked, through cuLaunchKernelEx, else through
+** cuLaunchKernel.  Every launch of a pack entry comes here (the ops and
+** the online autotuner): a cluster kernel launched without its cluster
+** dimension dies on its first cluster barrier (an illegal instruction). */
+kp_status kp_launch_entry(kp_ctx *ctx, const kpk_entry *e, CUfunction fn, uint64_t grid,
+                          void **args, void *stream, int pdl) {
   kp_status st = KP_OK;
   const kp_driver *d = ctx->drv;
-  const kpk_entry *e = s->e;
-  uint64_t grid;
-  if (kp_grid_blocks(e, c, ctx->props.sm_count, &grid) != KP_OK) {
-    char shape[96];
-    st = kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: %s %s needs %llu blocks of %s, more than a grid holds",
-                 kp_family_name(c->family), kp_family_dims_text(c->family),
-                 kp_shape_str(c, shape, sizeof shape), (unsigned long long)grid, e->name);
-    goto done;
-  }
   const size_t idx = (size_t)(e - ctx->pack.entries);
-  /* PDL: the kernel may start before the one ahead of it in the stream has
-  ** finished, and waits for it itself (kp_grid_wait) */
-  const int pdl = __atomic_load_n(&ctx->pdl, __ATOMIC_RELAXED) && ctx->pdl_device &&
-                  ctx->pdl_code[idx];
-  if (e->cluster > 1 && !d->cuLaunchKernelEx) {
-    st = kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: variant %s needs cuLaunchKernelEx (a CUDA 12 "
-                 "driver)", kp_family_name(c->family), e->name);
-    goto done;
-  }
+  if (e->cluster > 1 && !d->cuLaunchKernelEx)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: variant %s needs cuLaunchKernelEx (a CUDA 12 "
+                   "driver)", e->family, e->name);
   if (e->cluster > 1 || pdl) {
     CUlaunchAttribute at[2];
     unsigned na = 0;
@@ -381,7 +371,7 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
       int *fit = &ctx->clusters[idx];
       int n = __atomic_load_n(fit, __ATOMIC_RELAXED);
       if (!n && d->cuOccupancyMaxActiveClusters) {
-        CUresult r = d->cuOccupancyMaxActiveClusters(&n, s->fn, &cfg);
+        CUresult r = d->cuOccupancyMaxActiveClusters(&n, fn, &cfg);
         if (r != CUDA_SUCCESS || n < 1) n = -1;
         __atomic_store_n(fit, n, __ATOMIC_RELAXED);
         kp_log(ctx, KP_LOG_INFO, "%s: %d clusters of %u fit at once (CUresult %d)", e->name, n,
@@ -391,12 +381,32 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
         cfg.gridDimX = (unsigned)((uint64_t)n * e->cluster);
     }
     cfg.hStream = (CUstream)stream;
-    KP_CU(ctx, d->cuLaunchKernelEx(&cfg, s->fn, args, NULL));
+    KP_CU(ctx, d->cuLaunchKernelEx(&cfg, fn, args, NULL));
   } else {
-    KP_CU(ctx, d->cuLaunchKernel(s->fn, (unsigned)grid, 1, 1, e->block, 1, 1, e->smem,
+    KP_CU(ctx, d->cuLaunchKernel(fn, (unsigned)grid, 1, 1, e->block, 1, 1, e->smem,
                                  (CUstream)stream, args, NULL));
   }
 done:
+  return st;
+}
+
+kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void **args,
+                         void *stream, int pushed) {
+  kp_status st;
+  const kpk_entry *e = s->e;
+  uint64_t grid;
+  if (kp_grid_blocks(e, c, ctx->props.sm_count, &grid) != KP_OK) {
+    char shape[96];
+    st = kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: %s %s needs %llu blocks of %s, more than a grid holds",
+                 kp_family_name(c->family), kp_family_dims_text(c->family),
+                 kp_shape_str(c, shape, sizeof shape), (unsigned long long)grid, e->name);
+  } else {
+    /* PDL: the kernel may start before the one ahead of it in the stream has
+    ** finished, and waits for it itself (kp_grid_wait) */
+    const int pdl = __atomic_load_n(&ctx->pdl, __ATOMIC_RELAXED) && ctx->pdl_device &&
+                    ctx->pdl_code[e - ctx->pack.entries];
+    st = kp_launch_entry(ctx, e, s->fn, grid, args, stream, pdl);
+  }
   kp_launch_end(ctx, pushed);
   return st;
 }

@@ -24,7 +24,7 @@ local KERNELS = [[
 // cluster; each takes its slice's max and sum, exchanges them
 // (kp_cluster_gather) and rescales to the row's (an empty slice, or one
 // whose elements are all -inf, has max -inf: exp against 0 instead, and
-// nothing of it to rescale).
+// nothing of it to rescale; a row of -inf only gives NaN).
 template <int NV, int VEC, int LANES, bool HEAD = false, int CL = 1>
 __device__ __forceinline__ void softmax_regs_core(float (&v)[NV][VEC], float &e, float *scratch) {
   float m = HEAD ? e : -KP_INF;
@@ -52,7 +52,8 @@ __device__ __forceinline__ void softmax_regs_core(float (&v)[NV][VEC], float &e,
     float S = 0.f;
 #pragma unroll
     for (int r = 0; r < CL; r++) S = fmaf(g[r][1], kp_exp(g[r][0] - M), S);
-    inv = m == -KP_INF ? 0.f : kp_exp(m - M) / S;
+    // (a row of -inf only is NaN, as the one-CTA kernels and PyTorch give it)
+    inv = M == -KP_INF ? __int_as_float(0x7fc00000) : m == -KP_INF ? 0.f : kp_exp(m - M) / S;
   }
   if (HEAD) e *= inv;
 #pragma unroll
