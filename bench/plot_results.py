@@ -17,6 +17,11 @@ to the file with more shapes).  Writes PNGs:
                  rate, one bar per implementation; one panel per device
   gemm.png       TFLOP/s (2mnk) against m x n x k, kernpack and cuBLAS
                  (torch.matmul), the dense peak as the ceiling
+  odd_rows.png   a sweep of odd row lengths (side_by_side.py --shapes-file
+                 bench/shapes_odd.txt: every row off the 16-byte grid), % of
+                 the copy rate against the row length, one panel per family
+                 (each from the newest sweep that has it), the issue's 90%
+                 bar drawn; one device (the one with the newest sweep)
 
 matplotlib is needed here only (a development tool, not part of the build).
 """
@@ -65,9 +70,17 @@ def load(paths):
         if not isinstance(d, dict) or "device" not in d:
             continue
         kind = "sbs" if "results" in d and "copy_gbps" in d else "gemm" if "perf" in d else None
+        if kind == "sbs" and is_odd_sweep(d):
+            kind = "odd"  # (its own picture: not the families' shape sweep)
         if kind:
             by_dev.setdefault(d["device"], []).append((kind, d, p))
     return by_dev
+
+
+def is_odd_sweep(d):
+    """A side-by-side file whose row shapes all have odd lengths."""
+    cols = [r["cols"] for r in d["results"] if "cols" in r]
+    return bool(cols) and all(c % 2 for c in cols)
 
 
 def newest(files, kind):
@@ -75,7 +88,7 @@ def newest(files, kind):
     cands = [(d, p) for k, d, p in files if k == kind]
     if not cands:
         return None, None
-    key = (lambda dp: (dp[0]["date"][:10], len(dp[0]["results"]))) if kind == "sbs" else \
+    key = (lambda dp: (dp[0]["date"][:10], len(dp[0]["results"]))) if kind != "gemm" else \
         (lambda dp: (dp[0]["date"][:10], len(dp[0]["perf"])))
     return max(cands, key=key)
 
@@ -192,6 +205,57 @@ def plot_overview(chosen, out_dir):
     return path
 
 
+def plot_odd(by_dev, out_dir):
+    """% of copy against the row length, each family from the newest odd sweep with it."""
+    sweeps = [(d, p, dev) for dev, files in by_dev.items() for k, d, p in files if k == "odd"]
+    if not sweeps:
+        return None
+    dev = max(sweeps, key=lambda s: s[0]["date"])[2]
+    sweeps = sorted((s for s in sweeps if s[2] == dev), key=lambda s: s[0]["date"], reverse=True)
+    panels = []  # (op, data, path): the newest sweep that has the op
+    for op in OPS:
+        for d, p, _ in sweeps:
+            if records(d, op):
+                panels.append((op, d, p))
+                break
+    if not panels:
+        return None
+    fig, axes = plt.subplots(2, (len(panels) + 1) // 2, figsize=(3.6 * ((len(panels) + 1) // 2)
+                             + 0.6, 6.6), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (op, d, path) in zip(axes.flat, panels):
+        copy = d["copy_gbps"]
+        recs = sorted(records(d, op), key=lambda r: r["cols"])
+        for key, (label, colour, lw) in IMPLS.items():
+            pts = [(x, 100 * r["gbps"][key] / copy) for x, r in enumerate(recs) if key in r["gbps"]]
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3.5, lw=lw,
+                        color=colour, label=label or F_LABEL.get(op, "F.*"),
+                        zorder=3 if key == "ours" else 2)
+        ax.axhline(100, color="black", ls="--", lw=1)
+        ax.axhline(90, color="black", ls=":", lw=1)
+        ax.text(0.99, 90, "90% (issue 14's bar) ", va="top", ha="right", fontsize=6.5,
+                transform=ax.get_yaxis_transform())
+        ax.set_xticks(range(len(recs)))  # (in order of length; evenly spaced)
+        ax.set_xticklabels([f"{r['rows']}x\n{r['cols']}" for r in recs], fontsize=5.5)
+        ax.set_ylim(0, 110)
+        ax.set_ylabel("% of copy rate", fontsize=8)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6, loc="lower left")
+        ax.set_title(f"{TITLES[op]} ({d['date'][:16].replace('T', ' ')})", fontsize=8.5)
+    fig.suptitle(f"Odd row lengths (every other row off the 16-byte grid), bf16, rows x "
+                 f"length: % of the copy rate -- {short_device(dev)}", fontsize=9.5)
+    footnote(fig, ["median of CUDA-event timings, L2 flushed before each, >= 256 MB a shape"]
+             + sorted({source_note(d, p) for _, d, p in panels}))
+    fig.tight_layout(rect=(0, 0.04, 1, 0.96))
+    out = os.path.join(out_dir, "odd_rows.png")
+    fig.savefig(out, dpi=90)
+    plt.close(fig)
+    return out
+
+
 def plot_gemm(chosen, out_dir, peak):
     panels = []
     for dev, (d, p) in chosen.items():
@@ -268,7 +332,8 @@ def main():
     for dev, (d, p) in list(sbs.items()) + list(gemm.items()):
         print(f"{short_device(dev)}: {os.path.relpath(p)}")
     written = [plot_family(op, sbs, args.out) for op in OPS]
-    written += [plot_overview(sbs, args.out), plot_gemm(gemm, args.out, args.peak)]
+    written += [plot_overview(sbs, args.out), plot_gemm(gemm, args.out, args.peak),
+                plot_odd(by_dev, args.out)]
     for w in filter(None, written):
         print(f"wrote {os.path.relpath(w)} ({os.path.getsize(w) // 1024} KiB)")
     return 0
