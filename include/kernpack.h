@@ -345,7 +345,11 @@ KP_API kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b,
 ** off = len_k - len_q is taken per sequence (its own lengths).  A sequence
 ** of length 0 writes nothing.  lse with cu_seqlens_q: f32 (total_q,
 ** heads_q), row i of sequence b, head h at lse[(cu_seqlens_q[b] + i) *
-** heads_q + h].  Without cu_seqlens, total_q and total_k are 0.
+** heads_q + h].  Without cu_seqlens, total_q and total_k are 0.  The
+** sm_90a path loads whole tiles of the packed K and V and masks the keys
+** past a sequence's end, so the tokens there (the next sequence's, or
+** those past a bound) must be finite: a NaN in V would come through the
+** masked key's zero weight.
 */
 typedef struct kp_attn_desc {
   int64_t batch, heads_q, heads_kv, len_q, len_k, head_dim;
