@@ -1010,6 +1010,15 @@ for _, dt in ipairs({ "f16", "bf16" }) do
     emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 16, rank = 400, min_lk = 1024 })
     emit_dec(dt, { d = d, w = 8, bc = 16, stages = 2, cl = 16, rank = 390, min_lk = 1024 })
     emit_dec(dt, { d = d, w = 4, bc = 16, stages = 2, rank = 250, min_lk = 1024 })
+    -- for the tuner and KP_VARIANT: more of K and V in flight an SM (a deeper
+    -- ring, wider tiles, 8 warps; one CTA an SM by its shared memory), and
+    -- 8-CTA clusters (fewer partials to combine where batch x Hkv is large)
+    if d == 128 then
+      emit_dec(dt, { d = d, w = 4, bc = 16, stages = 4, cl = 16, rank = 380, min_lk = 1024 })
+      emit_dec(dt, { d = d, w = 4, bc = 32, stages = 2, cl = 16, rank = 370, min_lk = 1024 })
+      emit_dec(dt, { d = d, w = 8, bc = 16, stages = 3, cl = 16, rank = 360, min_lk = 1024 })
+      emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 8, rank = 350, min_lk = 1024 })
+    end
   end
 end
 
