@@ -113,7 +113,14 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
   for (int n = 0; n < NV; n++) hv[n] = add_rmsnorm_add<T, VEC>(hv[n], rv[n], s);
   kp_group_store<T, VEC, S, NV>(rr, c0, ncols, p, hv);
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
-  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  if constexpr (CL > 1) { // the other slices' sums
+    __shared__ float slot[1];
+    float g[CL][1];
+    kp_cluster_gather<CL, 1>({s}, slot, g);
+    s = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) s += g[r][0];
+  }
   const float rs = rsqrtf(s / (float)cols + eps);
   if constexpr (W_EARLY) {
     typename io::raw keep = hv[0];
@@ -201,7 +208,14 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
     }
   }
   s = kp_block_sum<THREADS>(s, scratch);
-  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  if constexpr (CL > 1) { // the other slices' sums
+    __shared__ float slot[1];
+    float g[CL][1];
+    kp_cluster_gather<CL, 1>({s}, slot, g);
+    s = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) s += g[r][0];
+  }
   const float rs = rsqrtf(s / (float)cols + eps);
   if (PEEL && ti < h) kp_store1(yr - h + ti, hh * rs * kp_load1(w - h + ti));
   if constexpr (VEC > 1)

@@ -89,7 +89,14 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
     for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
   }
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
-  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  if constexpr (CL > 1) { // the other slices' sums
+    __shared__ float slot[1];
+    float g[CL][1];
+    kp_cluster_gather<CL, 1>({s}, slot, g);
+    s = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) s += g[r][0];
+  }
   const float rs = rsqrtf(s / (float)cols + eps);
   if constexpr (W_EARLY) {
     typename io::raw keep = xv[0];
@@ -180,7 +187,14 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
     }
   }
   s = kp_block_sum<THREADS>(s, scratch);
-  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  if constexpr (CL > 1) { // the other slices' sums
+    __shared__ float slot[1];
+    float g[CL][1];
+    kp_cluster_gather<CL, 1>({s}, slot, g);
+    s = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) s += g[r][0];
+  }
   const float rs = rsqrtf(s / (float)cols + eps);
   if (PEEL && (int)threadIdx.x < h)
     kp_store1(yr - h + threadIdx.x, xh * rs * kp_load1(w - h + threadIdx.x));
