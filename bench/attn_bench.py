@@ -19,8 +19,13 @@ and never below 1.3x flash.  A backend this torch or GPU lacks is shown as
 n/a.  Also decode rows (seq_q 1, seq_k 32K, 32 query / 8 KV heads, batch 8 and
 1; their bar is the best SDPA backend, SDPA's memory-efficient one included,
 and GB/s counts K and V read once).  --decode-only: just those.
+--variants REGEX: then every attention variant of the pack whose name
+matches, pinned in turn (KP_VARIANT, a context of its own), on the same
+shapes where it applies, SDPA timed again in turns with each (the clock
+drifts over a long run): which variant wins a shape, measured beside SDPA.
 
     python3 bench/attn_bench.py [--json out.json] [--dtypes bf16,f16] [--reps 20]
+                                [--decode-only] [--variants REGEX]
 """
 import argparse
 import ctypes
@@ -158,12 +163,72 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=
     return row
 
 
+def attn_variants(kp, pattern):
+    """(name, dtype) of the pack's attention variants whose name matches pattern"""
+    import re
+    import subprocess
+    out = subprocess.run([os.path.join(REPO, "build/bin/kp"), "list", kp.info.pack_path.decode(),
+                          "--json"], capture_output=True, text=True, check=True).stdout
+    return [(v["name"], v["dtype"]) for v in json.loads(out)
+            if v["family"] == "attention" and re.search(pattern, v["name"])]
+
+
+def pinned(lib, name):
+    """a Kernpack whose every attention call runs variant `name`"""
+    os.environ["KP_VARIANT"] = name
+    try:
+        kp = Kernpack(lib)
+    finally:
+        del os.environ["KP_VARIANT"]
+    setup(kp)
+    return kp
+
+
 def row_bytes(dt):
     return torch.tensor([], dtype=dt).element_size()
 
 
 def fmt(row, key, spec, na="n/a"):
     return format(row[key], spec) if key in row else format(na, ">" + spec.split(".")[0].lstrip(">"))
+
+
+def time_variants(o, backends, shapes, l2, res):
+    """--variants: each matching variant pinned, on every shape it applies to;
+    the number of rows that failed or disagreed with SDPA"""
+    bad, res["variants"] = 0, []
+    dts = o.dtypes.split(",")
+    names = [(n, vdt) for n, vdt in attn_variants(Kernpack(o.lib), o.variants) if vdt in dts]
+    print(f"\n{len(names)} variant(s) matching {o.variants!r}, each pinned:")
+    best = {}
+    for name, vdt in names:
+        vkp, dt = pinned(o.lib, name), DTYPES[vdt]
+        for (b, hq, hkv, lq, lk, d, causal) in shapes:
+            try:
+                row = bench_shape(vkp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2,
+                                  max(5, o.reps // 2), o.page)
+            except KpError as e:
+                if "does not apply" not in str(e):
+                    print(f"  {name:44s} b{b} {hq}/{hkv} {lq}x{lk} d{d} causal={causal}: failed: {e}")
+                    bad += 1
+                continue
+            sd = min((row[k] for k in row if k.endswith("_us") and not k.startswith("kp")),
+                     default=None)
+            err = row.get("err")
+            bad += err is not None and not (err <= (2e-2 if dt == torch.bfloat16 else 4e-3))
+            bad += row.get("paged_err", 0) > 1e-6
+            row.update(variant=name, vs_best=sd / row["kp_us"] if sd else None)
+            res["variants"].append(row)
+            paged = (f", paged {row['kp_paged_us']:.1f} us" if "kp_paged_us" in row else "")
+            print(f"  {name:44s} b{b} {hq}/{hkv} {lq}x{lk} d{d} causal={causal}: "
+                  f"{row['kp_us']:8.1f} us {row['kp_TF']:6.1f} TF"
+                  + (f", {row['vs_best']:.2f}x the best SDPA ({sd:.1f} us)" if sd else "")
+                  + paged + f", err {'n/a' if err is None else format(err, '.1e')}")
+            key = (vdt, b, hq, hkv, lq, lk, d, causal)
+            if sd and (key not in best or row["vs_best"] > best[key][1]):
+                best[key] = (name, row["vs_best"])
+    for key, (name, ratio) in best.items():
+        print(f"  best at {key}: {name} {ratio:.2f}x the best SDPA backend")
+    return bad
 
 
 def main():
@@ -179,6 +244,8 @@ def main():
     ap.add_argument("--decode-only", action="store_true")
     ap.add_argument("--page", type=int, default=16,
                     help="decode rows: also time a paged KV cache of this page size (0: not)")
+    ap.add_argument("--variants", metavar="REGEX",
+                    help="also every attention variant whose name matches, pinned in turn")
     ap.add_argument("--json")
     o = ap.parse_args()
     torch.manual_seed(0)
@@ -237,6 +304,8 @@ def main():
                          f"{row['kp_paged_us'] / row['kp_us']:.3f}x the contiguous time, "
                          f"max diff {row['paged_err']:.1e}" if "kp_paged_us" in row else ""))
                 bad += row.get("paged_err", 0) > 1e-6  # the same keys: the same bits expected
+    if o.variants:
+        bad += time_variants(o, backends, shapes, l2, res)
     if o.json:
         with open(o.json, "w") as f:
             json.dump(res, f, indent=1)
