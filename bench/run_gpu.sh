@@ -9,8 +9,10 @@
 #   pdl           python3 bench/pdl_bench.py $PDL_ARGS               -> pdl.log, pdl.json
 #   gemm          python3 bench/gemm_bench.py --variants $GEMM_ARGS -> gemm.log, gemm.json
 #   sanitizer     only if KP_SANITIZE is set ("1" = memcheck, or a list such as
-#                 "memcheck racecheck"): compute-sanitizer on kpbench --quick (bf16)
-#                 and on the GEMM GPU suite -> sanitizer_<tool>.log, sanitizer_gemm_<tool>.log
+#                 "memcheck racecheck"): compute-sanitizer on kpbench --quick (bf16),
+#                 the GEMM GPU suite, the attention variants named by KP_SANITIZE_ATTN
+#                 (default _dec_) and the row families' cluster variants
+#                 -> sanitizer_{,gemm_,attention_,rows_cluster_}<tool>.log
 #
 # A failing step never stops the others; each exit status is recorded.  Every
 # step runs under `timeout`, sized so that the whole script ends within
@@ -171,6 +173,16 @@ if [ -n "${KP_SANITIZE:-}" ]; then
     # every GEMM variant at the test suite's small odd shapes (TMA/mbarrier pipelines)
     step "sanitizer-gemm-$tool" "$OUT/sanitizer_gemm_$tool.log" 180 \
       env CK_RUN_SUITE=gemm_gpu CK_FORK=no KP_REQUIRE_GPU=1 \
+      "$CS" --tool "$tool" --error-exitcode 3 build/tests/check_kernpack
+    # attention variants whose name has $KP_SANITIZE_ATTN (default _dec_: the
+    # split-KV decode over clusters; _wg_: the Hopper prefill; each with its
+    # varlen and paged cases), and the row families' cluster variants (_c)
+    step "sanitizer-attention-$tool" "$OUT/sanitizer_attention_$tool.log" 150 \
+      env CK_RUN_SUITE=attention_gpu CK_FORK=no KP_REQUIRE_GPU=1 \
+      KP_TEST_ONLY="${KP_SANITIZE_ATTN:-_dec_}" \
+      "$CS" --tool "$tool" --error-exitcode 3 build/tests/check_kernpack
+    step "sanitizer-rows-cluster-$tool" "$OUT/sanitizer_rows_cluster_$tool.log" 120 \
+      env CK_RUN_SUITE=variants_gpu CK_FORK=no KP_REQUIRE_GPU=1 KP_TEST_ONLY=_c \
       "$CS" --tool "$tool" --error-exitcode 3 build/tests/check_kernpack
   done
 fi
