@@ -147,8 +147,10 @@ endif
 # Each compile prints the build's progress line (done / total, elapsed, ETA,
 # target/variant; kpgen.c): one line rewritten on a terminal, plain lines in a
 # log or with V=1, nothing with make -s.  progress-init counts the compiles
-# to run, once per make run and before any of them (an order-only prerequisite);
-# the list of every variant x target goes in a file (too long for a command).
+# to run, once per make run and before any of them (an order-only prerequisite),
+# after the families' sources are regenerated (their stamps: a template edit
+# rewrites the sources it changes, and only those bins are then stale); the
+# list of every variant x target goes in a file (too long for a command).
 define kp_compile_rule
 $(B)/obj/$(1)%.bin: $(SRCDIR)/$$$$(notdir $$$$*).cu $(B)/obj/gen/nvrtc_compile.o | $(KPGEN) progress-init
 	@mkdir -p $$(@D)
@@ -157,7 +159,7 @@ endef
 PROGRESS := $(B)/.progress
 PROGRESS_MODE = $(if $(findstring s,$(firstword -$(MAKEFLAGS))),2,$(if $(filter 1,$(V)),1,0))
 .PHONY: progress-init
-progress-init: | $(KPGEN)
+progress-init: | $(KPGEN) $(foreach f,$(KP_FAMILIES),$(SRCDIR)/.$(f).stamp)
 	$(file >$(PROGRESS).bins,$(foreach t,$(ARCHS),$(call variant_bins,$(t))))
 	$(Q)$(KPGEN) progress-init $(PROGRESS) $(PROGRESS_MODE) $(SRCDIR) $(B)/obj/gen/nvrtc_compile.o \
 	  @$(PROGRESS).bins
