@@ -233,7 +233,7 @@ $(B)/bin/fuzz_tune: fuzz/fuzz_tune.c $(RT_SRC)
 	$(call say,CLANG,$@)
 	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -Iruntime -isystem $(CUDA_HOME)/include \
 	  -o $@ $^ -ldl -lpthread
-$(B)/bin/fuzz_pack: fuzz/fuzz_pack.c runtime/pack_read.c runtime/checksum.c runtime/status.c | packs
+$(B)/bin/fuzz_pack: fuzz/fuzz_pack.c runtime/pack_read.c runtime/dims.c runtime/checksum.c runtime/status.c | packs
 	@mkdir -p $(@D)
 	$(call say,CLANG,$@)
 	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -Iruntime -o $@ $^

@@ -43,6 +43,12 @@ int kp_dims_find(const kp_dims *d, const char *name) {
   return -1;
 }
 
+int kp_dims_required(const kp_dims *d) {
+  int n = d->n;
+  while (n > 1 && (!strcmp(d->name[n - 1], "batch") || !strcmp(d->name[n - 1], "g"))) n--;
+  return n;
+}
+
 static int pow2_or_zero(uint64_t v) { return !(v & (v - 1)); }
 
 int kp_dims_check_entry(const kp_dims *d, const kpk_entry *e, char *err, size_t errlen) {

@@ -36,18 +36,21 @@
   X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,d", KP_ROW_DIMS)                   \
   X(GEMM, "gemm", "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T", "m:pow2,n,k,batch:pow2") \
   X(ATTENTION, "attention", "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,T,T,T", \
-    "lq:pow2,lk:pow2,bh:pow2,d")
+    "lq:pow2,lk:pow2,bh:pow2,d,g:pow2")
 
 /* Row families' dimension indices: pack.h (KP_ROWS, KP_COLS).  GEMM's: */
 #define KP_GM 0
 #define KP_GN 1
 #define KP_GK 2
 #define KP_GBATCH 3
-/* Attention's: query and key lengths, batch x query heads, head dim. */
+/* Attention's: query and key lengths, batch x query heads, head dim, query
+** heads per KV head (GQA's group: the decode kernels pack a group's heads
+** into one tile, so the best variant depends on it). */
 #define KP_ALQ 0
 #define KP_ALK 1
 #define KP_ABH 2
 #define KP_AD 3
+#define KP_AG 4
 
 typedef enum kp_family {
 #define KP_FAMILY_ENUM_(id, name, sig, dims) KP_FAM_##id,

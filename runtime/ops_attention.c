@@ -322,7 +322,7 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
       if (t[i].n[j] > 1 && t[i].s[j] == 0) form |= 2;
   kp_call call = {KP_FAM_ATTENTION, dt, align, form,
                   {(uint64_t)d->len_q, (uint64_t)d->len_k, (uint64_t)(d->batch * d->heads_q),
-                   (uint64_t)d->head_dim}};
+                   (uint64_t)d->head_dim, (uint64_t)(d->heads_q / d->heads_kv)}};
   long long sq[3] = {d->q_stride_batch, d->q_stride_seq, d->q_stride_head},
             sk[3] = {d->k_stride_batch, d->k_stride_seq, d->k_stride_head},
             sv[3] = {d->v_stride_batch, d->v_stride_seq, d->v_stride_head},

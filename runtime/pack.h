@@ -30,8 +30,9 @@
 ** columns per block, cols_mult) with per-dimension ones: each family names
 ** up to KPK_DIMS dimensions (the entry's `dims` string, e.g. "rows:pow2,cols"
 ** or "m:pow2,n,k,batch:pow2"), and an entry gives each a range, a multiple
-** it needs, and a tile that the grid counts.  Older versions are refused
-** with a "rebuild the pack" message.
+** it needs, and a tile that the grid counts.  Version 6 (288-byte entries)
+** made that five dimensions (attention's fifth: the query heads per KV
+** head).  Older versions are refused with a "rebuild the pack" message.
 */
 #ifndef KP_PACK_H
 #define KP_PACK_H
@@ -42,16 +43,16 @@
 #include "kernpack.h"
 
 #define KPK_MAGIC "KERNPACK"
-#define KPK_FORMAT_VERSION 5
+#define KPK_FORMAT_VERSION 6
 #define KPK_HEADER_SIZE 128
-#define KPK_ENTRY_SIZE 256
+#define KPK_ENTRY_SIZE 288
 #define KPK_MAX_ENTRIES 65536
 #define KPK_MAX_FILE (1ull << 32)
 #define KPK_NO_PRELUDE 0xFFFFFFFFu
 #define KPK_MAX_DIM 2147483647u     /* kernels take their dimensions as int */
 #define KPK_MAX_MULT 256u
 #define KPK_FORMS 16                /* forms 0..15: bits of kpk_entry.forms */
-#define KPK_DIMS 4                  /* dimensions a family may name */
+#define KPK_DIMS 5                  /* dimensions a family may name */
 #define KPK_MAX_CLUSTER 16
 /* The row families' dimensions ("rows:pow2,cols"): rows (rope: tokens) and
 ** cols (the family's row length; rmsnorm_swiglu: the output width; rope:
@@ -131,6 +132,11 @@ typedef struct kp_dims {
 int kp_dims_parse(const char *s, kp_dims *out, char *err, size_t errlen);
 /* Index of dimension `name`, or -1. */
 int kp_dims_find(const kp_dims *d, const char *name);
+/* How many of d's dimensions a written shape must give (a tuning table's
+** row, a shape file's line): all but trailing ones named "batch" or "g",
+** which are 1 when left out (so a table written before a family gained
+** one still reads, its rows keyed as measured). */
+int kp_dims_required(const kp_dims *d);
 /* Do an entry's ranges fit its dimensions?  For a pow2 dimension, min must
 ** be 0 or a power of two, max a power of two or one less, and no multiple is
 ** allowed, so that a rows class of the selection cache never straddles a

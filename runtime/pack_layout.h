@@ -29,11 +29,16 @@ enum {
   KE_SPILL_LD = 84, KE_IS_PTX = 88, KE_IMAGE_CRC = 92, KE_SRC_HASH = 96, KE_IMAGE_OFF = 104,
   KE_IMAGE_SIZE = 112, KE_SRC_OFF = 120, KE_SRC_SIZE = 128, KE_SRC_CRC = 136,
   KE_PRELUDE_AT = 140, KE_SPLIT = 144, KE_RESERVED = 148, /* ..159, zero */
-  KE_DMIN = 160,  /* u64[4] */
-  KE_DMAX = 192,  /* u64[4] */
-  KE_DMULT = 224, /* u32[4] */
-  KE_TILE = 240   /* u32[4] */
+  KE_DMIN = 160,  /* u64[KPK_DIMS] */
+  KE_DMAX = 200,  /* u64[KPK_DIMS] */
+  KE_DMULT = 240, /* u32[KPK_DIMS] */
+  KE_TILE = 260,  /* u32[KPK_DIMS] */
+  KE_TAIL = 280   /* ..287, zero */
 };
+_Static_assert(KE_DMAX == KE_DMIN + 8 * KPK_DIMS && KE_DMULT == KE_DMAX + 8 * KPK_DIMS &&
+                   KE_TILE == KE_DMULT + 4 * KPK_DIMS && KE_TAIL == KE_TILE + 4 * KPK_DIMS &&
+                   KE_TAIL <= KPK_ENTRY_SIZE,
+               "the per-dimension fields fill the entry in order");
 
 static inline uint32_t kp_rd32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

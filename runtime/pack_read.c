@@ -179,7 +179,7 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     if (e->dtype >= KP_DTYPE_COUNT_)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "index entry %u (%s): dtype %u unknown",
                   i, e->name, e->dtype);
-    for (int b = KE_RESERVED; b < KE_DMIN; b++)
+    for (int b = KE_RESERVED; b < KPK_ENTRY_SIZE; b = b + 1 == KE_DMIN ? KE_TAIL : b + 1)
       if (r[b])
         return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                     "index entry %u (%s): reserved byte %d is not zero", i, e->name, b);

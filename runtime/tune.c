@@ -160,14 +160,20 @@ static kp_status data_line(kp_tune_table *t, char *line, const char *path, int l
   if (strlen(var) >= sizeof r.variant) return perr(err, errlen, path, ln, "variant name too long");
   const kp_dims *dn = kp_family_dims((kp_family)f);
   const char *p = shape;
+  /* trailing "batch" and "g" may be left out: 1 (kp_dims_required) */
+  const int need = kp_dims_required(dn);
   for (int i = 0; i < KPK_DIMS; i++) r.dim[i] = 1;
   for (int i = 0; i < dn->n; i++) {
     char *end;
     errno = 0;
     unsigned long long v = strtoull(p, &end, 10);
-    if (end == p || errno || (i + 1 < dn->n ? *end != 'x' : *end != 0))
-      return perr(err, errlen, path, ln, "shape '%s': expected %d numbers joined by 'x' (%s)",
-                  shape, dn->n, kp_family_dims_text((kp_family)f));
+    if (end == p || errno || (i + 1 < need && *end != 'x') || (*end != 'x' && *end != 0) ||
+        (i + 1 == dn->n && *end != 0))
+      return need < dn->n
+                 ? perr(err, errlen, path, ln, "shape '%s': expected %d to %d numbers joined by 'x' (%s)",
+                        shape, need, dn->n, kp_family_dims_text((kp_family)f))
+                 : perr(err, errlen, path, ln, "shape '%s': expected %d numbers joined by 'x' (%s)",
+                        shape, dn->n, kp_family_dims_text((kp_family)f));
     if (v < 1 || v > KPK_MAX_DIM)
       return perr(err, errlen, path, ln, "shape '%s': %s = %llu out of range", shape,
                   dn->name[i], v);
@@ -175,11 +181,14 @@ static kp_status data_line(kp_tune_table *t, char *line, const char *path, int l
       return perr(err, errlen, path, ln, "shape '%s': %s = %llu is not a power-of-two bucket",
                   shape, dn->name[i], v);
     r.dim[i] = v;
+    if (*end == 0) break;
     p = end + 1;
   }
   if (align < 1 || align > 16 || (align & (align - 1)))
     return perr(err, errlen, path, ln, "align %u is not a power of two <= 16", align);
-  if (!(us > 0) || !isfinite(us)) return perr(err, errlen, path, ln, "time %g is not > 0", us);
+  /* (rows are written with 3 decimals: a smaller time would come back as 0) */
+  if (!(us >= 0.001) || !isfinite(us))
+    return perr(err, errlen, path, ln, "time %g is not a number >= 0.001 (us)", us);
   strcpy(r.family, fam);
   strcpy(r.variant, var);
   r.dtype = (kp_dtype)d;

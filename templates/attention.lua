@@ -53,7 +53,7 @@
 
 family {
   name = "attention",
-  dims = "lq:pow2,lk:pow2,bh:pow2,d",
+  dims = "lq:pow2,lk:pow2,bh:pow2,d,g:pow2", -- g: query heads per KV head
   signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,T,T,T",
 }
 

@@ -585,16 +585,17 @@ START_TEST(test_entry_rows_fields_edges) {
 }
 END_TEST
 
-/* Version 5's per-dimension fields (bytes 160..255: min, max, multiple and
-** tile of each dimension) and forms, written in place with every CRC
-** resealed, read back as written; reserved bytes 144..159 must stay zero; a
-** version-4 pack (160-byte entries of the row model) is refused by its
-** version, with a message to rebuild. */
+/* The per-dimension fields (bytes 160..279: min, max, multiple and tile of
+** each of 5 dimensions) and forms, written in place with every CRC
+** resealed, read back as written; reserved bytes 148..159 and 280..287 must
+** stay zero; a version-5 pack (256-byte entries of 4 dimensions) is refused
+** by its version, with a message to rebuild. */
 START_TEST(test_entry_late_fields) {
   size_t n;
   uint8_t *buf = build_pack(3, &n);
   ck_assert_int_eq(KE_DMIN, 160);
-  ck_assert_int_eq(KE_TILE + 16, KPK_ENTRY_SIZE);
+  ck_assert_int_eq(KE_TILE + 4 * KPK_DIMS, KE_TAIL);
+  ck_assert_int_eq(KE_TAIL + 8, KPK_ENTRY_SIZE);
   uint8_t *b = malloc(n);
   ck_assert_ptr_nonnull(b);
   memcpy(b, buf, n);
@@ -617,13 +618,17 @@ START_TEST(test_entry_late_fields) {
   reseal(b);
   expect_fail(b, n, KP_ERR_PACK_CORRUPT, "reserved byte 151");
   entry_rec(b, 0)[KE_RESERVED + 3] = 0;
+  entry_rec(b, 1)[KE_TAIL + 7] = 1;
+  reseal(b);
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "reserved byte 287");
+  entry_rec(b, 1)[KE_TAIL + 7] = 0;
   kp_wr32(entry_rec(b, 0) + KE_SPLIT, 2); /* split without its cluster */
   reseal(b);
   expect_fail(b, n, KP_ERR_PACK_CORRUPT, "split 2 needs a cluster of 2");
   kp_wr32(entry_rec(b, 0) + KE_SPLIT, 0);
-  kp_wr32(b + KH_VERSION, 4);
+  kp_wr32(b + KH_VERSION, 5);
   reseal(b);
-  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 4, this library reads version 5");
+  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 5, this library reads version 6");
   free(b);
   free(buf);
 }

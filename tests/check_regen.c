@@ -500,7 +500,8 @@ static const struct {
     {"* 1 2 3\n", "shapes:2: expected '* rows cols', got 3 numbers"},
     {"*/nk 1 2\n", "shapes:2: '*/nk': '*' takes no form"},
     {"conv2d 1 2\n", "shapes:2: unknown family 'conv2d' (softmax, "},
-    {"attention 1 2\n", "shapes:2: expected 'attention[/full|/causal] lq lk bh d', got 2 numbers"},
+    {"attention 1 2\n", "shapes:2: expected 'attention[/full|/causal] lq lk bh d [g]', got 2 numbers"},
+    {"attention 1 8192 32 128 3\n", "shapes:2: expected 'attention[/full|/causal] lq lk bh d [g]': g = 3 does not divide bh = 32"},
     {"geglu 7\n", "shapes:2: expected 'geglu[/erf|/tanh] rows cols', got 1 number"},
     {"gemm 65536 65536 65536 16\n", "shapes:2: gemm: a tensor of 68719476736 elements: too large"},
 };

@@ -109,7 +109,8 @@ static const struct {
     {"kernpack-tune 2\nsoftmax bf16 32768x0 16 v 1.0\n", "bad.tune:2: shape '32768x0': cols = 0 out of range"},
     {"kernpack-tune 2\nsoftmax bf16 32768x8 12 v 1.0\n", "bad.tune:2: align 12"},
     {"kernpack-tune 2\nsoftmax bf16 1000x8 16 v 1.0\n", "bad.tune:2: shape '1000x8': rows = 1000 is not a power-of-two bucket"},
-    {"kernpack-tune 2\nsoftmax bf16 1024x8 16 v -3\n", "bad.tune:2: time -3 is not > 0"},
+    {"kernpack-tune 2\nsoftmax bf16 1024x8 16 v -3\n", "bad.tune:2: time -3 is not a number >= 0.001"},
+    {"kernpack-tune 2\nsoftmax bf16 1024x8 16 v 0.0004\n", "bad.tune:2: time 0.0004 is not a number >= 0.001"},
     {"kernpack-tune 2\nsoftmax bf16 1024x8 16 v nan\n", "bad.tune:2: time nan"},
     {"kernpack-tune 2\nsoftmax bf16 1024x8 16 v 1.0 extra\n", "bad.tune:2: 'extra' is not a form of softmax"},
     {"kernpack-tune 2\npack = sm_90a\n", "bad.tune:2: pack: expected"},
@@ -118,10 +119,13 @@ static const struct {
     {"kernpack-tune 2\nrope bf16 1024x8 16 v 1.0 tanh\n", "bad.tune:2: 'tanh' is not a form of rope (neox, gptj)"},
     {"kernpack-tune 2\ngeglu bf16 1024x8 16 v 1.0 tanh x\n", "bad.tune:2: expected"},
     {"kernpack-tune 2\nconv2d bf16 1024x8 16 v 1.0\n", "bad.tune:2: unknown family 'conv2d'"},
-    {"kernpack-tune 2\nattention bf16 1024x8 16 v 1.0\n", "bad.tune:2: shape '1024x8': expected 4 numbers"},
+    {"kernpack-tune 2\nattention bf16 1024x8 16 v 1.0\n", "bad.tune:2: shape '1024x8': expected 4 to 5 numbers"},
+    {"kernpack-tune 2\nattention bf16 1x1024x8x128x4x2 16 v 1.0\n", "bad.tune:2: shape '1x1024x8x128x4x2': expected 4 to 5 numbers"},
+    {"kernpack-tune 2\nattention bf16 1x1024x8x128x3 16 v 1.0\n", "bad.tune:2: shape '1x1024x8x128x3': g = 3 is not a power-of-two bucket"},
     {"kernpack-tune 2\nattention bf16 1024x1024x16x128 16 v 1.0 nk\n", "bad.tune:2: 'nk' is not a form of attention (full, causal)"},
     {"kernpack-tune 2\nsoftmax bf16 1024x8x2 16 v 1.0\n", "bad.tune:2: shape '1024x8x2': expected 2 numbers"},
-    {"kernpack-tune 2\ngemm bf16 4096x11008x4096 16 v 1.0\n", "bad.tune:2: shape '4096x11008x4096': expected 4 numbers"},
+    {"kernpack-tune 2\ngemm bf16 4096x11008 16 v 1.0\n", "bad.tune:2: shape '4096x11008': expected 3 to 4 numbers"},
+    {"kernpack-tune 2\ngemm bf16 4096x11008x4096x 16 v 1.0\n", "bad.tune:2: shape '4096x11008x4096x': expected 3 to 4 numbers"},
     {"kernpack-tune 2\ngemm bf16 100x11008x4096x1 16 v 1.0\n", "bad.tune:2: shape '100x11008x4096x1': m = 100 is not a power-of-two bucket"},
     {"kernpack-tune 2\ngemm bf16 128x64x64x1 16 v 1.0 tn\n", "bad.tune:2: 'tn' is not a form of gemm (nk, kn)"},
 };
@@ -172,6 +176,14 @@ static kpk_entry ent(const char *name, uint64_t max_cols, uint32_t align, int ra
 }
 
 /* A pack of the n entries e (no file behind it) */
+/* ent()s of another family: every dimension any value, no tile */
+static void any_dims(kpk_entry *e, int n, const char *family) {
+  for (int i = 0; i < n; i++) {
+    e[i].family = family;
+    for (int k = 0; k < KPK_DIMS; k++) e[i].dmin[k] = 1, e[i].dmax[k] = 0, e[i].tile[k] = 0;
+  }
+}
+
 static kpk_pack pack_of(kpk_entry *e, uint32_t n) {
   kpk_pack pk;
   memset(&pk, 0, sizeof pk);
@@ -375,10 +387,7 @@ START_TEST(test_gemm_key) {
   ck_assert_uint_eq(t.rows[2].form, KP_B_NK);
   ck_assert(!memcmp(t.rows[0].dim, key, sizeof key));
   kpk_entry e[] = {ent("g_a", 0, 16, 0), ent("g_b", 0, 16, 0)};
-  for (int i = 0; i < 2; i++) {
-    e[i].family = "gemm";
-    for (int k = 0; k < KPK_DIMS; k++) e[i].dmin[k] = 1, e[i].dmax[k] = 0, e[i].tile[k] = 0;
-  }
+  any_dims(e, 2, "gemm");
   kpk_pack pk = pack_of(e, 2);
   kp_devprops d = {90, 227 * 1024, 132};
   ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 0); /* kn: g_a 10.0 */
@@ -386,6 +395,41 @@ START_TEST(test_gemm_key) {
   ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 1); /* nk: g_b 5.0 */
   c.dim[KP_GN] = 11000; /* n is exact: another key */
   ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), -1);
+  kp_tune_free(&t);
+}
+END_TEST
+
+/* Attention's fifth dimension, g (query heads per KV head, pow2): a GQA call
+** keys on its own group size, and a row written with four dims (a table from
+** before g, or a gemm row without its batch) reads as g = 1 (batch = 1). */
+START_TEST(test_attention_key) {
+  kp_call c = {KP_FAM_ATTENTION, KP_BF16, 16, 0, {1, 30000, 256, 128, 3}};
+  uint64_t key[KPK_DIMS];
+  kp_tune_key_dims(&c, key);
+  ck_assert_uint_eq(key[KP_ALQ], 1);
+  ck_assert_uint_eq(key[KP_ALK], 32768);
+  ck_assert_uint_eq(key[KP_ABH], 256);
+  ck_assert_uint_eq(key[KP_AD], 128);
+  ck_assert_uint_eq(key[KP_AG], 4);
+  kp_tune_table t;
+  ck_assert_msg(kp_tune_parse(&t,
+                              "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
+                              "attention bf16 1x32768x256x128 16 a_mha 10.0\n"
+                              "attention bf16 1x32768x256x128x4 16 a_gqa 20.0\n"
+                              "attention bf16 1x32768x256x128x4 16 a_mha 30.0\n"
+                              "gemm bf16 128x11008x4096 16 g_a 10.0\n",
+                              "a.tune", err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_uint_eq(t.rows[0].dim[KP_AG], 1);
+  ck_assert_uint_eq(t.rows[1].dim[KP_AG], 4);
+  ck_assert_uint_eq(t.rows[3].dim[KP_GBATCH], 1);
+  ck_assert(!memcmp(t.rows[1].dim, key, sizeof key));
+  kpk_entry e[] = {ent("a_mha", 0, 16, 0), ent("a_gqa", 0, 16, 0)};
+  any_dims(e, 2, "attention");
+  kpk_pack pk = pack_of(e, 2);
+  kp_devprops d = {90, 227 * 1024, 132};
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 1); /* g = 3 -> 4: a_gqa 20.0 */
+  c.dim[KP_AG] = 1;
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 0); /* g = 1: a_mha 10.0 */
   kp_tune_free(&t);
 }
 END_TEST
@@ -490,6 +534,7 @@ Suite *tune_suite(void) {
   tcase_add_test(tc, test_pick);
   tcase_add_test(tc, test_pick_min_rows);
   tcase_add_test(tc, test_gemm_key);
+  tcase_add_test(tc, test_attention_key);
   tcase_add_test(tc, test_pick_margin);
   tcase_add_test(tc, test_matches);
   tcase_add_test(tc, test_forms);

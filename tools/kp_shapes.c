@@ -60,11 +60,13 @@ uint32_t kp_shape_align(const kp_shape *sh, kp_dtype dt) {
     return a;
   }
   if (sh->fam == KP_FAM_ATTENTION) {
-    // Q, O: (1, lq, bh, d); K, V: (1, lk, bh, d); packed (kp_tune's job)
+    // Q, O: (1, lq, bh, d); K, V: (1, lk, bh / g, d); packed (kp_tune's job)
     const uint64_t lq = (uint64_t)sh->dim[KP_ALQ], lk = (uint64_t)sh->dim[KP_ALK],
-                   bh = (uint64_t)sh->dim[KP_ABH], d = (uint64_t)sh->dim[KP_AD];
+                   bh = (uint64_t)sh->dim[KP_ABH], d = (uint64_t)sh->dim[KP_AD],
+                   kvh = bh / (uint64_t)(sh->dim[KP_AG] > 1 ? sh->dim[KP_AG] : 1);
     if (bh > 1) lower(&a, d * es);
-    if (lq > 1 || lk > 1) lower(&a, bh * d * es);
+    if (lq > 1) lower(&a, bh * d * es);
+    if (lk > 1) lower(&a, kvh * d * es);
     return a;
   }
   const uint64_t rows = (uint64_t)sh->dim[KP_ROWS], cols = (uint64_t)sh->dim[KP_COLS];
@@ -132,7 +134,7 @@ static int put_shape(kp_shape *out, int n, int max, kp_shape sh, int form) {
 }
 
 static kp_shape mk(kp_family fam, int64_t a, int64_t b, int64_t c, int64_t d) {
-  kp_shape sh = {fam, 0, {a, b, c, d}, 0};
+  kp_shape sh = {fam, 0, {a, b, c, d, 1}, 0};
   return sh;
 }
 
@@ -178,24 +180,25 @@ int kp_builtin_shapes(kp_shape *out, int max) {
       if (kp_shape_elems(&sh) <= KP_TUNE_BUILTIN_ELEMS) n = put_shape(out, n, max, sh, KP_B_KN);
     }
   /* attention: 16 heads, batch x seq = 16K at seq 1K and 4K (bh = 16 x
-  ** batch), head dims 64 and 128, full and causal; decode over 8K keys */
+  ** batch), head dims 64 and 128, full and causal; decode over 8K keys, 32
+  ** query heads over 8 KV heads (g = 4, as the issue's decode bar) */
   static const int64_t seq[] = {1024, 4096}, hdim[] = {64, 128};
   for (size_t a = 0; a < 2; a++)
     for (size_t b = 0; b < 2; b++) {
       kp_shape sh = mk(KP_FAM_ATTENTION, seq[a], seq[a], 16 * (16384 / seq[a]), hdim[b]);
       if (kp_shape_elems(&sh) <= KP_TUNE_BUILTIN_ELEMS) n = put_shape(out, n, max, sh, -1);
     }
-  n = put_shape(out, n, max, mk(KP_FAM_ATTENTION, 1, 8192, 32, 128), 0);
+  kp_shape dec = mk(KP_FAM_ATTENTION, 1, 8192, 32, 128);
+  dec.dim[KP_AG] = 4;
+  n = put_shape(out, n, max, dec, 0);
   return n;
 }
 
 /* ---- shape files ------------------------------------------------------------------ */
 
-/* How many of a family's dims a shape line must give: all, but a trailing
-** "batch" may be left out (then 1). */
-static int required_dims(const kp_dims *d) {
-  return d->n > 1 && !strcmp(d->name[d->n - 1], "batch") ? d->n - 1 : d->n;
-}
+/* How many of a family's dims a shape line must give: all but trailing
+** "batch" and "g" (then 1): kp_dims_required. */
+static int required_dims(const kp_dims *d) { return kp_dims_required(d); }
 
 /* "gemm[/nk|/kn] m n k [batch]": the syntax of a family's shape lines */
 static const char *syntax(kp_family fam, char *out, size_t n) {
@@ -265,7 +268,7 @@ static int parse_line(const char *path, int ln, char *p, kp_shape *out, int n, i
   int nd = nt - 1;
   if (nd < required_dims(d) || nd > d->n)
     return bad(path, ln, "expected '%s', got %d number%s", syn, nd, nd == 1 ? "" : "s");
-  kp_shape sh = {all ? KP_FAM_SOFTMAX : (kp_family)fam, 0, {1, 1, 1, 1}, ln};
+  kp_shape sh = {all ? KP_FAM_SOFTMAX : (kp_family)fam, 0, {1, 1, 1, 1, 1}, ln};
   for (int i = 0; i < nd; i++) {
     char *end;
     errno = 0;
@@ -275,6 +278,9 @@ static int parse_line(const char *path, int ln, char *p, kp_shape *out, int n, i
                  tok[i + 1], KPK_MAX_DIM);
     sh.dim[i] = v;
   }
+  if (sh.fam == KP_FAM_ATTENTION && sh.dim[KP_ABH] % sh.dim[KP_AG])
+    return bad(path, ln, "expected '%s': g = %lld does not divide bh = %lld (g query heads share a "
+               "KV head)", syn, (long long)sh.dim[KP_AG], (long long)sh.dim[KP_ABH]);
   for (int f = 0; f < KP_FAM_COUNT; f++) {
     if (all ? !kp_is_row_family((kp_family)f) : f != fam) continue;
     sh.fam = (kp_family)f;

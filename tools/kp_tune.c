@@ -226,16 +226,17 @@ static int job_alloc(bench_env *env, job *j) {
       break;
     }
     case KP_FAM_ATTENTION: {
-      // Q, O: (1, lq, bh, d); K, V: (1, lk, bh, d); packed.  a = Q, b = K, d = V, c = O
+      // Q, O: (1, lq, bh, d); K, V: (1, lk, bh / g, d); packed.  a = Q, b = K, d = V, c = O
       const size_t lq = (size_t)j->sh.dim[KP_ALQ], lk = (size_t)j->sh.dim[KP_ALK],
-                   bhd = (size_t)j->sh.dim[KP_ABH] * (size_t)j->sh.dim[KP_AD];
+                   bhd = (size_t)j->sh.dim[KP_ABH] * (size_t)j->sh.dim[KP_AD],
+                   kvd = bhd / (size_t)(j->sh.dim[KP_AG] > 1 ? j->sh.dim[KP_AG] : 1);
       if (j->dt != KP_F16 && j->dt != KP_BF16) {
         fprintf(stderr, "\nkp: attention %s: attention takes f16 and bf16 only\n", kp_dtype_name(j->dt));
         return -1;
       }
       rc_ok = buf_random(env, &j->a, lq * bhd, j->dt, 2.f, 0.f) ||
-              buf_random(env, &j->b, lk * bhd, j->dt, 2.f, 0.f) ||
-              buf_random(env, &j->d, lk * bhd, j->dt, 1.f, 0.f) ||
+              buf_random(env, &j->b, lk * kvd, j->dt, 2.f, 0.f) ||
+              buf_random(env, &j->d, lk * kvd, j->dt, 1.f, 0.f) ||
               buf_random(env, &j->c, lq * bhd, j->dt, 1.f, 0.f);
       j->out = &j->c;
       break;
@@ -307,9 +308,10 @@ static kp_status job_run(kp_ctx *ctx, bench_env *env, job *j) {
       g.stride_a = m * k, g.stride_b = n * k, g.stride_d = m * n;
       return kp_gemm(ctx, j->dt, PTR(j->a), PTR(j->b), PTR(j->c), &g, s);
     }
-    case KP_FAM_ATTENTION: { /* batch 1, bh heads (no GQA), causal for form 1 */
+    case KP_FAM_ATTENTION: { /* batch 1, bh query heads, bh / g KV heads, causal for form 1 */
       kp_attn_desc a;
-      kp_attn_desc_init(&a, 1, j->sh.dim[KP_ABH], j->sh.dim[KP_ABH], j->sh.dim[KP_ALQ],
+      const int64_t g = j->sh.dim[KP_AG] > 1 ? j->sh.dim[KP_AG] : 1;
+      kp_attn_desc_init(&a, 1, j->sh.dim[KP_ABH], j->sh.dim[KP_ABH] / g, j->sh.dim[KP_ALQ],
                         j->sh.dim[KP_ALK], j->sh.dim[KP_AD]);
       a.causal = form == 1;
       return kp_attention(ctx, j->dt, PTR(j->a), PTR(j->b), PTR(j->d), PTR(j->c), &a, s);
