@@ -223,8 +223,12 @@ $(B)/bin/nvrtc_phases: $(B)/obj/bench/nvrtc_phases.o
 
 # ---- fuzzing (clang + libFuzzer) ------------------------------------------------
 FUZZ_TIME ?= 60
-run-fuzz: $(B)/bin/fuzz_pack $(B)/bin/fuzz_tune
-	$(Q)mkdir -p $(B)/fuzz-corpus && cp -n $(B)/packs/compute_80.kpk $(B)/fuzz-corpus/ 2>/dev/null; \
+# fuzz_pack's seed: a small pack cut from a built one (fuzz/seed_pack.c),
+# written afresh each run (a seed of an older pack format stops at the
+# version check)
+run-fuzz: $(B)/bin/fuzz_pack $(B)/bin/fuzz_tune $(B)/bin/seed_pack
+	$(Q)mkdir -p $(B)/fuzz-corpus && $(B)/bin/seed_pack $(B)/packs/sm_90a.kpk \
+	  $(B)/fuzz-corpus/seed.kpk 200000 && \
 	$(B)/bin/fuzz_pack -max_total_time=$(FUZZ_TIME) -max_len=262144 $(B)/fuzz-corpus
 	$(Q)mkdir -p $(B)/fuzz-tune-corpus && cp -n tests/data/*.tune $(B)/fuzz-tune-corpus/ 2>/dev/null; \
 	$(B)/bin/fuzz_tune -max_total_time=$(FUZZ_TIME) -max_len=8192 $(B)/fuzz-tune-corpus
@@ -233,6 +237,10 @@ $(B)/bin/fuzz_tune: fuzz/fuzz_tune.c $(RT_SRC)
 	$(call say,CLANG,$@)
 	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -Iruntime -isystem $(CUDA_HOME)/include \
 	  -o $@ $^ -ldl -lpthread
+$(B)/bin/seed_pack: fuzz/seed_pack.c $(B)/obj/gen/pack_write.o $(B)/lib/libkernpack.a | packs
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(LINK) -Iinclude -Iruntime -o $@ $^ -ldl -lpthread -lm
 $(B)/bin/fuzz_pack: fuzz/fuzz_pack.c runtime/pack_read.c runtime/dims.c runtime/checksum.c runtime/status.c | packs
 	@mkdir -p $(@D)
 	$(call say,CLANG,$@)
