@@ -324,7 +324,8 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
     if (wl >= c->lk) wl = -1;
     if (wr >= c->lq) wr = -1;
     kp_call call = {KP_FAM_ATTENTION, dt, al, (wl >= 0 || wr >= 0) | (page ? 4u : 0u),
-                    {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(c->batch * c->hq), (uint64_t)hd}};
+                    {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(c->batch * c->hq), (uint64_t)hd,
+                     (uint64_t)(c->hq / c->hkv)}};
     ran = kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0);
   }
   if (ran) {
@@ -469,7 +470,8 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
   if (wl >= c->lk) wl = -1;
   if (wr >= c->lq) wr = -1;
   kp_call call = {KP_FAM_ATTENTION, dt, al, (wl >= 0 || wr >= 0) | (page ? 4u : 0u) | 8u,
-                  {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(B * c->hq), (uint64_t)hd}};
+                  {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(B * c->hq), (uint64_t)hd,
+                   (uint64_t)(c->hq / c->hkv)}};
   const int ran = vi < 0 || kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0);
   /* element of Q / O (row i of sequence b), of K / V (key j) */
 #define QIDX(T, b, i, h, d) (c->vq ? t4_idx((T), 0, q0[b] + (i), (h), (d)) : t4_idx((T), (b), (i), (h), (d)))
