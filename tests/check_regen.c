@@ -448,8 +448,9 @@ static void write_shapes(const char *dir, const char *text, char *out, size_t n)
 
 /* Shape-file lines of every kind: row families as before, '*' for the row
 ** families only, gemm in m n k [batch] with both forms unless one is named,
-** no f32 gemm (said once); each task's table key (m and batch bucketed, the
-** alignment the packed tensors have, the form). */
+** no f32 gemm (said once), attention in lq lk bh d [g]; each task's table
+** key (m, batch, lq, lk, bh and g bucketed, the alignment the packed tensors
+** have, the form). */
 START_TEST(test_tune_shape_file) {
   char kp[1024], dir[64], cmd[4096], out[16384], shapes[200];
   bin_path("kp", kp, sizeof kp);
@@ -462,7 +463,9 @@ START_TEST(test_tune_shape_file) {
                "\n"
                "geglu/tanh 32 8192\n"
                "* 1 1024\n"
-               "gemm/nk 7 13 9\n",
+               "gemm/nk 7 13 9\n"
+               "attention/full 1 30000 32 128 4\n"
+               "attention/causal 1 8192 32 128\n",
                shapes, sizeof shapes);
   snprintf(cmd, sizeof cmd, "%s tune --shapes %s --list", kp, shapes);
   ck_assert_msg(sh(cmd, out, sizeof out) == 0, "%s", out);
@@ -475,8 +478,10 @@ START_TEST(test_tune_shape_file) {
       "rope/gptj       f32  1x1024               key rope f32 1x1024 16 gptj\n",
       "gemm/nk         bf16 7x13x9x1             key gemm bf16 8x13x9x1 2 nk\n", /* rows of 18 bytes */
       "gemm takes no f32 inputs: f32 skipped for gemm\n",
-      /* 3 softmax + 4 + 2 gemm + 3 geglu/tanh + 9 x 3 from '*' + 2 gemm */
-      "kp tune: 41 tasks\n"};
+      "attention/full  bf16 1x30000x32x128x4     key attention bf16 1x32768x32x128x4 16 full\n",
+      "attention/causal f16  1x8192x32x128x1      key attention f16 1x8192x32x128x1 16 causal\n",
+      /* 3 softmax + 4 + 2 gemm + 3 geglu/tanh + 9 x 3 from '*' + 2 gemm + 2 x 2 attention */
+      "kp tune: 45 tasks\n"};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
     ck_assert_msg(strstr(out, want[i]), "no '%s' in:\n%s", want[i], out);
   ck_assert_msg(!strstr(out, "gemm/nk         f32") && !strstr(out, "geglu/erf       bf16 32x"), "%s", out);
