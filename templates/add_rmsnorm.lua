@@ -344,6 +344,13 @@ for _, dt in ipairs(DTYPES) do
     if c[3] == 0 then ps = twins(ps[1]) end -- (the ranking's ones)
     for _, p in ipairs(ps) do emit(dt, "block", p) end
   end
+  -- for the tuner (alt 20: below the ranked shapes): 256 x 3 and 512 x 3, the
+  -- shapes that took softmax and RMSNorm rows of 4K..6K and 8K..12K from half
+  -- to 3/4 of the vectors filled (H100: 16384 x 4097 RMSNorm 112.8 -> 103.2
+  -- us); here not yet measured
+  for _, c in ipairs({ { 256, 3 }, { 512, 3 } }) do
+    emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = 20 })
+  end
   -- for the tuner: the 8K-row shapes with cache hints
   emit(dt, "block", { vec = vec, threads = 256, nv = 4, alt = 2, hint = true })
   emit(dt, "block", { vec = vec, threads = 512, nv = 2, alt = 3, hint = true })
@@ -353,10 +360,12 @@ for _, dt in ipairs(DTYPES) do
   -- on an H100 (bf16, odd lengths, 2026-11-25, bench/NOTES.md 35): 1024 x
   -- 128257 425 us (one-CTA loop: 512), 512 x 151937 270 (309), 512 x 199999
   -- 370 (409); at 50257 the one-CTA loop stays faster (356 against 396).
+  -- 128 x 8 over 8 and 16 CTAs (a cluster over 1-2 SMs: what RMSNorm runs at
+  -- 32K..128K, 2048 x 50257 185 -> 169 us) not yet measured here.
   -- { threads, nv, cl }
   if vec > 1 then
     for _, c in ipairs({ { 256, 4, 2 }, { 256, 4, 4 }, { 256, 4, 8 }, { 512, 4, 8 },
-                         { 512, 4, 16 } }) do
+                         { 512, 4, 16 }, { 128, 8, 8 }, { 128, 8, 16 } }) do
       emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], cl = c[3], alt = 0 })
     end
   end
