@@ -4,7 +4,8 @@
 #   make test       build everything, then run the Check suite (GPU cases skip
 #                   visibly without a GPU)
 #   make bench      build the benchmark (run it on a GPU machine)
-#   make fuzz       build and run the libFuzzer targets (pack reader, tuning table)
+#   make fuzz       build and run the libFuzzer targets (pack reader, tuning table,
+#                   kp's shape files), FUZZ_TIME seconds each
 #   make sanitize   ASan + UBSan build in $(O)-asan (build/ untouched, its packs
 #                   reused): the CPU tests and the tools' CPU paths under it
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -226,12 +227,19 @@ FUZZ_TIME ?= 60
 # fuzz_pack's seed: a small pack cut from a built one (fuzz/seed_pack.c),
 # written afresh each run (a seed of an older pack format stops at the
 # version check)
-run-fuzz: $(B)/bin/fuzz_pack $(B)/bin/fuzz_tune $(B)/bin/seed_pack
+run-fuzz: $(B)/bin/fuzz_pack $(B)/bin/fuzz_tune $(B)/bin/fuzz_shapes $(B)/bin/seed_pack
 	$(Q)mkdir -p $(B)/fuzz-corpus && $(B)/bin/seed_pack $(B)/packs/sm_90a.kpk \
 	  $(B)/fuzz-corpus/seed.kpk 200000 && \
 	$(B)/bin/fuzz_pack -max_total_time=$(FUZZ_TIME) -max_len=262144 $(B)/fuzz-corpus
 	$(Q)mkdir -p $(B)/fuzz-tune-corpus && cp -n tests/data/*.tune $(B)/fuzz-tune-corpus/ 2>/dev/null; \
 	$(B)/bin/fuzz_tune -max_total_time=$(FUZZ_TIME) -max_len=8192 $(B)/fuzz-tune-corpus
+	$(Q)mkdir -p $(B)/fuzz-shapes-corpus && cp bench/shapes_*.txt $(B)/fuzz-shapes-corpus/ && \
+	$(B)/bin/fuzz_shapes -max_total_time=$(FUZZ_TIME) -max_len=4096 $(B)/fuzz-shapes-corpus
+$(B)/bin/fuzz_shapes: fuzz/fuzz_shapes.c tools/kp_shapes.c $(RT_SRC)
+	@mkdir -p $(@D)
+	$(call say,CLANG,$@)
+	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -Iruntime -Itools -Igen -isystem $(CUDA_HOME)/include \
+	  -o $@ $^ -ldl -lpthread -lm
 $(B)/bin/fuzz_tune: fuzz/fuzz_tune.c $(RT_SRC)
 	@mkdir -p $(@D)
 	$(call say,CLANG,$@)
