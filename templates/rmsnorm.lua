@@ -324,7 +324,10 @@ local function emit(dt, kind, p)
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
-    cluster = p.cl, split = p.cl, targets = p.cl and { "sm_90a" } or nil,
+    cluster = p.cl, split = p.cl,
+    -- (cluster variants: sm_90a code; `tuner` ones: built where the tuning
+    -- is done until measured, keeping the default build's time)
+    targets = (p.cl or p.tuner) and { "sm_90a" } or nil,
     min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
     max_cols = max_cols, min_rows = p.min_rows, min_cols = min_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
