@@ -451,6 +451,68 @@ static void write_shapes(const char *dir, const char *text, char *out, size_t n)
 ** no f32 gemm (said once), attention in lq lk bh d [g]; each task's table
 ** key (m, batch, lq, lk, bh and g bucketed, the alignment the packed tensors
 ** have, the form). */
+/* kp prune with an empty table keeps "the ranking's picks": so over random
+** calls of every family (dims near and far from the entries' bounds, every
+** dtype, alignment and form, the shared memory of each GPU class) the slim
+** pack selects the variant the full one does (no-TMA and varlen attention
+** forms fell to the scalar fallback when prune took forms 0 and 1 only). */
+START_TEST(test_prune_keeps_picks) {
+  char kp[1024], dir[64], cmd[4096], out[4096], full[1024], slim[200], table[200];
+  bin_path("kp", kp, sizeof kp);
+  tmpdir(dir, sizeof dir);
+  const char *target = _i ? "sm_80" : "sm_90a";
+  snprintf(full, sizeof full, "%s/%s.kpk", env_dir("KP_PACK_DIR"), target);
+  snprintf(table, sizeof table, "%s/empty.tune", dir);
+  snprintf(slim, sizeof slim, "%s/slim.kpk", dir);
+  FILE *f = fopen(table, "w");
+  ck_assert_ptr_nonnull(f);
+  fprintf(f, "kernpack-tune 2\ndevice = X\nsm = %d\nsm_count = 132\n", _i ? 80 : 90);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s prune %s %s -o %s", kp, table, full, slim);
+  ck_assert_msg(sh(cmd, out, sizeof out) == 0, "%s", out);
+  kpk_pack a, b;
+  ck_assert_msg(kpk_open(&a, full, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_msg(kpk_open(&b, slim, err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_uint_lt(b.n_entries, a.n_entries);
+  static const size_t smem[] = {99 * 1024, 163 * 1024, 227 * 1024};
+  uint64_t r = 0x9E3779B97F4A7C15ull;
+  int differ = 0;
+  char first[300] = "";
+  for (int n = 0; n < 20000; n++) {
+    r = r * 6364136223846793005ull + 1442695040888963407ull;
+    kp_call c;
+    memset(&c, 0, sizeof c);
+    c.family = (kp_family)(r >> 33) % KP_FAM_COUNT;
+    c.dtype = (kp_dtype)((r >> 40) % KP_DTYPE_COUNT_);
+    c.align = 1u << ((r >> 44) % 5);
+    /* the forms a call of the family can have: attention's bits, else its forms */
+    c.form = (uint32_t)(r >> 48) %
+             (c.family == KP_FAM_ATTENTION ? KPK_FORMS : kp_form_name(kp_family_name(c.family), 1) ? 2 : 1);
+    const kp_dims *dn = kp_family_dims(c.family);
+    for (int i = 0; i < KPK_DIMS; i++) {
+      r = r * 6364136223846793005ull + 1442695040888963407ull;
+      const uint64_t p2 = 1ull << ((r >> 35) % 18); /* near a power of two, or anywhere */
+      const uint64_t v = (r >> 60) < 8 ? p2 + ((r >> 20) % 3) - 1 : 1 + (r >> 24) % 300000;
+      c.dim[i] = i < dn->n ? (v ? v : 1) : 1;
+    }
+    if (c.family == KP_FAM_ATTENTION) c.dim[KP_AD] = 1 + (r >> 13) % 256;
+    const kp_devprops d = {_i ? 80 : 90, smem[(r >> 8) % 3], 132};
+    const int x = kp_select_variant(&a, &c, &d, NULL, 0), y = kp_select_variant(&b, &c, &d, NULL, 0);
+    const char *nx = x < 0 ? "(none)" : a.entries[x].name, *ny = y < 0 ? "(none)" : b.entries[y].name;
+    if (strcmp(nx, ny) && !differ++) {
+      char dims[96];
+      snprintf(first, sizeof first, "%s %s %s align %u form %u smem %zu: full %s, slim %s",
+               kp_family_name(c.family), kp_dtype_name(c.dtype), kp_shape_str(&c, dims, sizeof dims),
+               c.align, c.form, d.smem_optin, nx, ny);
+    }
+  }
+  kpk_close(&a);
+  kpk_close(&b);
+  rmtree(dir);
+  ck_assert_msg(!differ, "%s: %d of 20000 calls select differently; first: %s", target, differ, first);
+}
+END_TEST
+
 START_TEST(test_tune_shape_file) {
   char kp[1024], dir[64], cmd[4096], out[16384], shapes[200];
   bin_path("kp", kp, sizeof kp);
@@ -695,6 +757,7 @@ Suite *regen_suite(void) {
   tcase_add_test(tp, test_regen_inputs);
   tcase_add_test(tp, test_warmup_inputs);
   tcase_add_test(tp, test_tune_shape_file);
+  tcase_add_loop_test(tp, test_prune_keeps_picks, 0, 2);
   tcase_add_loop_test(tp, test_tune_shape_errors, 0, (int)(sizeof SHAPES_BAD / sizeof SHAPES_BAD[0]));
   tcase_add_test(tp, test_tune_builtin);
   tcase_add_test(tp, test_regen_gemm_keys);

@@ -134,21 +134,40 @@ static const char usage_prune[] =
     "cover (so every call still has a variant).\n";
 
 /* Keep the ranking's choice at every boundary of every family, dtype,
-** alignment and form: per dimension the points 1, each entry's min and max
-** and one beyond each, crossed over the family's dimensions; the choice is
-** constant between boundaries. */
-#define PRUNE_PTS 48
+** alignment and form (every form an entry of the family computes: for
+** attention masked, no-TMA, paged and varlen calls), on every device the
+** pack may serve: the pack's SM and each SM bound an entry names, at the
+** shared memory of each GPU class (99 KB: sm_86/89/120; 163 KB: sm_80;
+** 227 KB: sm_90).  Per dimension the points 1, each entry's min and max and
+** one beyond each, and each of those rounded up to every multiple an entry
+** needs (a whole-rows twin wins only at multiples of its vector), crossed
+** over the family's dimensions; the choice is constant between them. */
+#define PRUNE_PTS 160
+#define PRUNE_SMS 8
 static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
-  kp_devprops d = {sm, 227 * 1024, 132};
+  static const size_t smem[] = {99 * 1024, 163 * 1024, 227 * 1024};
+  int sms[PRUNE_SMS] = {sm}, nsm = 1;
+  for (uint32_t k = 0; k < pk->n_entries; k++) {
+    const uint32_t b[2] = {pk->entries[k].min_sm, pk->entries[k].max_sm};
+    for (int q = 0; q < 2; q++) {
+      int seen = !b[q];
+      for (int j = 0; j < nsm && !seen; j++) seen = sms[j] == (int)b[q];
+      if (!seen && nsm < PRUNE_SMS) sms[nsm++] = (int)b[q];
+    }
+  }
   for (int fam = 0; fam < KP_FAM_COUNT; fam++) {
     const kp_dims *dn = kp_family_dims((kp_family)fam);
     uint64_t pts[KPK_DIMS][PRUNE_PTS];
-    int np[KPK_DIMS] = {0}, any = 0;
+    uint32_t mults[KPK_DIMS][8];
+    int np[KPK_DIMS] = {0}, nm[KPK_DIMS] = {0}, any = 0;
+    uint32_t nforms = 2; /* forms 0 and 1, and up to the highest an entry computes */
     for (int i = 0; i < KPK_DIMS; i++) pts[i][np[i]++] = 1;
     for (uint32_t k = 0; k < pk->n_entries; k++) {
       const kpk_entry *e = &pk->entries[k];
       if (strcmp(e->family, kp_family_name((kp_family)fam))) continue;
       any = 1;
+      for (uint32_t f = nforms; f < KPK_FORMS; f++)
+        if (e->forms >> f & 1) nforms = f + 1;
       for (int i = 0; i < dn->n; i++) {
         uint64_t cand[4] = {e->dmin[i], e->dmin[i] - 1, e->dmax[i], e->dmax[i] + 1};
         for (int q = 0; q < 4; q++) {
@@ -157,9 +176,20 @@ static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
           for (int j = 0; j < np[i] && !seen; j++) seen = pts[i][j] == cand[q];
           if (!seen && np[i] < PRUNE_PTS) pts[i][np[i]++] = cand[q];
         }
+        int seen = e->dmult[i] < 2;
+        for (int j = 0; j < nm[i] && !seen; j++) seen = mults[i][j] == e->dmult[i];
+        if (!seen && nm[i] < 8) mults[i][nm[i]++] = e->dmult[i];
       }
     }
     if (!any) continue;
+    for (int i = 0; i < dn->n; i++) /* the bounds rounded up to each multiple */
+      for (int j = 0, n0 = np[i]; j < n0; j++)
+        for (int q = 0; q < nm[i]; q++) {
+          const uint64_t v = (pts[i][j] + mults[i][q] - 1) / mults[i][q] * mults[i][q];
+          int seen = v > 2147483647ull;
+          for (int k = 0; k < np[i] && !seen; k++) seen = pts[i][k] == v;
+          if (!seen && np[i] < PRUNE_PTS) pts[i][np[i]++] = v;
+        }
     int idx[KPK_DIMS] = {0};
     for (;;) {
       kp_call c;
@@ -168,11 +198,14 @@ static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
       for (int i = 0; i < KPK_DIMS; i++) c.dim[i] = i < dn->n ? pts[i][idx[i]] : 1;
       for (uint32_t dt = 0; dt < KP_DTYPE_COUNT_; dt++)
         for (uint32_t a = 1; a <= 16; a *= 2)
-          for (uint32_t f = 0; f < 2; f++) {
-            c.dtype = (kp_dtype)dt, c.align = a, c.form = f;
-            int k = kp_select_variant(pk, &c, &d, NULL, 0);
-            if (k >= 0) keep[k] = 1;
-          }
+          for (uint32_t f = 0; f < nforms; f++)
+            for (int s = 0; s < nsm; s++)
+              for (size_t m = 0; m < sizeof smem / sizeof smem[0]; m++) {
+                kp_devprops d = {sms[s], smem[m], 132};
+                c.dtype = (kp_dtype)dt, c.align = a, c.form = f;
+                int k = kp_select_variant(pk, &c, &d, NULL, 0);
+                if (k >= 0) keep[k] = 1;
+              }
       int i = 0;
       while (i < dn->n && ++idx[i] == np[i]) idx[i++] = 0;
       if (i == dn->n) break;
