@@ -110,9 +110,11 @@ uint64_t kp_shape_elems(const kp_shape *sh) {
     uint64_t big = mk > nk ? mk : nk;
     return mul_sat(big > mn ? big : mn, (uint64_t)sh->dim[KP_GBATCH]);
   }
-  if (sh->fam == KP_FAM_ATTENTION) { /* the longer of (lq, bh, d) and (lk, bh, d) */
-    const int64_t l = sh->dim[KP_ALQ] > sh->dim[KP_ALK] ? sh->dim[KP_ALQ] : sh->dim[KP_ALK];
-    return mul_sat(mul_sat((uint64_t)l, (uint64_t)sh->dim[KP_ABH]), (uint64_t)sh->dim[KP_AD]);
+  if (sh->fam == KP_FAM_ATTENTION) { /* the larger of Q (lq, bh, d) and K (lk, bh / g, d) */
+    const uint64_t g = (uint64_t)(sh->dim[KP_AG] > 1 ? sh->dim[KP_AG] : 1),
+                   q = mul_sat((uint64_t)sh->dim[KP_ALQ], (uint64_t)sh->dim[KP_ABH]),
+                   k = mul_sat((uint64_t)sh->dim[KP_ALK], (uint64_t)sh->dim[KP_ABH] / g);
+    return mul_sat(q > k ? q : k, (uint64_t)sh->dim[KP_AD]);
   }
   uint64_t rc = mul_sat((uint64_t)sh->dim[KP_ROWS], (uint64_t)sh->dim[KP_COLS]);
   if (sh->fam == KP_FAM_ROPE) return mul_sat(rc, KP_TUNE_ROPE_HQ); /* q: (tokens, heads_q, head_dim) */
@@ -180,17 +182,21 @@ int kp_builtin_shapes(kp_shape *out, int max) {
       if (kp_shape_elems(&sh) <= KP_TUNE_BUILTIN_ELEMS) n = put_shape(out, n, max, sh, KP_B_KN);
     }
   /* attention: 16 heads, batch x seq = 16K at seq 1K and 4K (bh = 16 x
-  ** batch), head dims 64 and 128, full and causal; decode over 8K keys, 32
-  ** query heads over 8 KV heads (g = 4, as the issue's decode bar) */
+  ** batch), head dims 64 and 128, full and causal; decode over 8K and 32K
+  ** keys, 32 query heads over 8 KV heads (g = 4: batch 1 of the issue's
+  ** decode bars; its batch 8 is past the built-in size) */
   static const int64_t seq[] = {1024, 4096}, hdim[] = {64, 128};
   for (size_t a = 0; a < 2; a++)
     for (size_t b = 0; b < 2; b++) {
       kp_shape sh = mk(KP_FAM_ATTENTION, seq[a], seq[a], 16 * (16384 / seq[a]), hdim[b]);
       if (kp_shape_elems(&sh) <= KP_TUNE_BUILTIN_ELEMS) n = put_shape(out, n, max, sh, -1);
     }
-  kp_shape dec = mk(KP_FAM_ATTENTION, 1, 8192, 32, 128);
-  dec.dim[KP_AG] = 4;
-  n = put_shape(out, n, max, dec, 0);
+  static const int64_t keys[] = {8192, 32768};
+  for (size_t a = 0; a < 2; a++) {
+    kp_shape dec = mk(KP_FAM_ATTENTION, 1, keys[a], 32, 128);
+    dec.dim[KP_AG] = 4;
+    if (kp_shape_elems(&dec) <= KP_TUNE_BUILTIN_ELEMS) n = put_shape(out, n, max, dec, 0);
+  }
   return n;
 }
 
