@@ -179,10 +179,12 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     if (e->dtype >= KP_DTYPE_COUNT_)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "index entry %u (%s): dtype %u unknown",
                   i, e->name, e->dtype);
-    for (int b = KE_RESERVED; b < KPK_ENTRY_SIZE; b = b + 1 == KE_DMIN ? KE_TAIL : b + 1)
-      if (r[b])
-        return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
-                    "index entry %u (%s): reserved byte %d is not zero", i, e->name, b);
+    static const int reserved[2][2] = {{KE_RESERVED, KE_DMIN}, {KE_TAIL, KPK_ENTRY_SIZE}};
+    for (int q = 0; q < 2; q++)
+      for (int b = reserved[q][0]; b < reserved[q][1]; b++)
+        if (r[b])
+          return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                      "index entry %u (%s): reserved byte %d is not zero", i, e->name, b);
     kp_dims dims;
     char why[200];
     if (kp_dims_parse(e->dims, &dims, why, sizeof why) ||

@@ -48,6 +48,8 @@ int kp_is_row_family(kp_family fam);
 int kp_shape_dtype_ok(kp_family fam, kp_dtype dt);
 /* "4096x11008x4096x1": the dims joined by 'x' */
 const char *kp_shape_text(const kp_shape *sh, char *out, size_t n);
+/* An attention shape's KV heads: bh / g (g query heads share one). */
+uint64_t kp_shape_kv_heads(const kp_shape *sh);
 /* The alignment (bytes) of the call kp tune's job makes for sh: its tensors
 ** are packed, so the row and batch strides decide, as in the op. */
 uint32_t kp_shape_align(const kp_shape *sh, kp_dtype dt);

@@ -46,6 +46,10 @@ static void lower(uint32_t *a, uint64_t bytes) {
 ** bytes aligned), so the row and batch strides decide; the same rule as the
 ** op's (runtime/ops.c: a stride counts only where a second row or matrix
 ** uses it), so that the table's key is the key the real call looks up. */
+uint64_t kp_shape_kv_heads(const kp_shape *sh) {
+  return (uint64_t)sh->dim[KP_ABH] / (uint64_t)(sh->dim[KP_AG] > 1 ? sh->dim[KP_AG] : 1);
+}
+
 uint32_t kp_shape_align(const kp_shape *sh, kp_dtype dt) {
   const uint64_t es = kp_dtype_size(dt);
   uint32_t a = 16;
@@ -63,7 +67,7 @@ uint32_t kp_shape_align(const kp_shape *sh, kp_dtype dt) {
     // Q, O: (1, lq, bh, d); K, V: (1, lk, bh / g, d); packed (kp_tune's job)
     const uint64_t lq = (uint64_t)sh->dim[KP_ALQ], lk = (uint64_t)sh->dim[KP_ALK],
                    bh = (uint64_t)sh->dim[KP_ABH], d = (uint64_t)sh->dim[KP_AD],
-                   kvh = bh / (uint64_t)(sh->dim[KP_AG] > 1 ? sh->dim[KP_AG] : 1);
+                   kvh = kp_shape_kv_heads(sh);
     if (bh > 1) lower(&a, d * es);
     if (lq > 1) lower(&a, bh * d * es);
     if (lk > 1) lower(&a, kvh * d * es);
@@ -111,9 +115,8 @@ uint64_t kp_shape_elems(const kp_shape *sh) {
     return mul_sat(big > mn ? big : mn, (uint64_t)sh->dim[KP_GBATCH]);
   }
   if (sh->fam == KP_FAM_ATTENTION) { /* the larger of Q (lq, bh, d) and K (lk, bh / g, d) */
-    const uint64_t g = (uint64_t)(sh->dim[KP_AG] > 1 ? sh->dim[KP_AG] : 1),
-                   q = mul_sat((uint64_t)sh->dim[KP_ALQ], (uint64_t)sh->dim[KP_ABH]),
-                   k = mul_sat((uint64_t)sh->dim[KP_ALK], (uint64_t)sh->dim[KP_ABH] / g);
+    const uint64_t q = mul_sat((uint64_t)sh->dim[KP_ALQ], (uint64_t)sh->dim[KP_ABH]),
+                   k = mul_sat((uint64_t)sh->dim[KP_ALK], kp_shape_kv_heads(sh));
     return mul_sat(q > k ? q : k, (uint64_t)sh->dim[KP_AD]);
   }
   uint64_t rc = mul_sat((uint64_t)sh->dim[KP_ROWS], (uint64_t)sh->dim[KP_COLS]);
@@ -202,10 +205,6 @@ int kp_builtin_shapes(kp_shape *out, int max) {
 
 /* ---- shape files ------------------------------------------------------------------ */
 
-/* How many of a family's dims a shape line must give: all but trailing
-** "batch" and "g" (then 1): kp_dims_required. */
-static int required_dims(const kp_dims *d) { return kp_dims_required(d); }
-
 /* "gemm[/nk|/kn] m n k [batch]": the syntax of a family's shape lines */
 static const char *syntax(kp_family fam, char *out, size_t n) {
   const char *name = kp_family_name(fam);
@@ -215,7 +214,7 @@ static const char *syntax(kp_family fam, char *out, size_t n) {
     len += (size_t)snprintf(out + len, n - len, "%s/%s%s", f ? "|" : "[", kp_form_name(name, f),
                             f ? "]" : "");
   for (int i = 0; i < d->n && len < n; i++)
-    len += (size_t)snprintf(out + len, n - len, i < required_dims(d) ? " %s" : " [%s]", d->name[i]);
+    len += (size_t)snprintf(out + len, n - len, i < kp_dims_required(d) ? " %s" : " [%s]", d->name[i]);
   return out;
 }
 
@@ -272,7 +271,7 @@ static int parse_line(const char *path, int ln, char *p, kp_shape *out, int n, i
   if (all) snprintf(syn, sizeof syn, "* rows cols");
   else syntax((kp_family)fam, syn, sizeof syn);
   int nd = nt - 1;
-  if (nd < required_dims(d) || nd > d->n)
+  if (nd < kp_dims_required(d) || nd > d->n)
     return bad(path, ln, "expected '%s', got %d number%s", syn, nd, nd == 1 ? "" : "s");
   kp_shape sh = {all ? KP_FAM_SOFTMAX : (kp_family)fam, 0, {1, 1, 1, 1, 1}, ln};
   for (int i = 0; i < nd; i++) {

@@ -229,7 +229,7 @@ static int job_alloc(bench_env *env, job *j) {
       // Q, O: (1, lq, bh, d); K, V: (1, lk, bh / g, d); packed.  a = Q, b = K, d = V, c = O
       const size_t lq = (size_t)j->sh.dim[KP_ALQ], lk = (size_t)j->sh.dim[KP_ALK],
                    bhd = (size_t)j->sh.dim[KP_ABH] * (size_t)j->sh.dim[KP_AD],
-                   kvd = bhd / (size_t)(j->sh.dim[KP_AG] > 1 ? j->sh.dim[KP_AG] : 1);
+                   kvd = (size_t)kp_shape_kv_heads(&j->sh) * (size_t)j->sh.dim[KP_AD];
       if (j->dt != KP_F16 && j->dt != KP_BF16) {
         fprintf(stderr, "\nkp: attention %s: attention takes f16 and bf16 only\n", kp_dtype_name(j->dt));
         return -1;
@@ -310,8 +310,7 @@ static kp_status job_run(kp_ctx *ctx, bench_env *env, job *j) {
     }
     case KP_FAM_ATTENTION: { /* batch 1, bh query heads, bh / g KV heads, causal for form 1 */
       kp_attn_desc a;
-      const int64_t g = j->sh.dim[KP_AG] > 1 ? j->sh.dim[KP_AG] : 1;
-      kp_attn_desc_init(&a, 1, j->sh.dim[KP_ABH], j->sh.dim[KP_ABH] / g, j->sh.dim[KP_ALQ],
+      kp_attn_desc_init(&a, 1, j->sh.dim[KP_ABH], (int64_t)kp_shape_kv_heads(&j->sh), j->sh.dim[KP_ALQ],
                         j->sh.dim[KP_ALK], j->sh.dim[KP_AD]);
       a.causal = form == 1;
       return kp_attention(ctx, j->dt, PTR(j->a), PTR(j->b), PTR(j->d), PTR(j->c), &a, s);

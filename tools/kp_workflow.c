@@ -144,21 +144,27 @@ static const char usage_prune[] =
 ** over the family's dimensions; the choice is constant between them. */
 #define PRUNE_PTS 160
 #define PRUNE_SMS 8
+#define PRUNE_MULTS 8
+
+/* v into set[0..*n) unless it is there, 0, past a kernel's int, or the set is full */
+static void add_point(uint64_t *set, int *n, int cap, uint64_t v) {
+  if (v < 1 || v > 2147483647ull) return;
+  for (int j = 0; j < *n; j++)
+    if (set[j] == v) return;
+  if (*n < cap) set[(*n)++] = v;
+}
+
 static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
   static const size_t smem[] = {99 * 1024, 163 * 1024, 227 * 1024};
-  int sms[PRUNE_SMS] = {sm}, nsm = 1;
+  uint64_t sms[PRUNE_SMS] = {(uint64_t)sm};
+  int nsm = 1;
   for (uint32_t k = 0; k < pk->n_entries; k++) {
-    const uint32_t b[2] = {pk->entries[k].min_sm, pk->entries[k].max_sm};
-    for (int q = 0; q < 2; q++) {
-      int seen = !b[q];
-      for (int j = 0; j < nsm && !seen; j++) seen = sms[j] == (int)b[q];
-      if (!seen && nsm < PRUNE_SMS) sms[nsm++] = (int)b[q];
-    }
+    add_point(sms, &nsm, PRUNE_SMS, pk->entries[k].min_sm);
+    add_point(sms, &nsm, PRUNE_SMS, pk->entries[k].max_sm);
   }
   for (int fam = 0; fam < KP_FAM_COUNT; fam++) {
     const kp_dims *dn = kp_family_dims((kp_family)fam);
-    uint64_t pts[KPK_DIMS][PRUNE_PTS];
-    uint32_t mults[KPK_DIMS][8];
+    uint64_t pts[KPK_DIMS][PRUNE_PTS], mults[KPK_DIMS][PRUNE_MULTS];
     int np[KPK_DIMS] = {0}, nm[KPK_DIMS] = {0}, any = 0;
     uint32_t nforms = 2; /* forms 0 and 1, and up to the highest an entry computes */
     for (int i = 0; i < KPK_DIMS; i++) pts[i][np[i]++] = 1;
@@ -169,27 +175,16 @@ static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
       for (uint32_t f = nforms; f < KPK_FORMS; f++)
         if (e->forms >> f & 1) nforms = f + 1;
       for (int i = 0; i < dn->n; i++) {
-        uint64_t cand[4] = {e->dmin[i], e->dmin[i] - 1, e->dmax[i], e->dmax[i] + 1};
-        for (int q = 0; q < 4; q++) {
-          if (cand[q] < 1 || cand[q] > 2147483647ull) continue;
-          int seen = 0;
-          for (int j = 0; j < np[i] && !seen; j++) seen = pts[i][j] == cand[q];
-          if (!seen && np[i] < PRUNE_PTS) pts[i][np[i]++] = cand[q];
-        }
-        int seen = e->dmult[i] < 2;
-        for (int j = 0; j < nm[i] && !seen; j++) seen = mults[i][j] == e->dmult[i];
-        if (!seen && nm[i] < 8) mults[i][nm[i]++] = e->dmult[i];
+        const uint64_t cand[4] = {e->dmin[i], e->dmin[i] - 1, e->dmax[i], e->dmax[i] + 1};
+        for (int q = 0; q < 4; q++) add_point(pts[i], &np[i], PRUNE_PTS, cand[q]);
+        if (e->dmult[i] > 1) add_point(mults[i], &nm[i], PRUNE_MULTS, e->dmult[i]);
       }
     }
     if (!any) continue;
     for (int i = 0; i < dn->n; i++) /* the bounds rounded up to each multiple */
       for (int j = 0, n0 = np[i]; j < n0; j++)
-        for (int q = 0; q < nm[i]; q++) {
-          const uint64_t v = (pts[i][j] + mults[i][q] - 1) / mults[i][q] * mults[i][q];
-          int seen = v > 2147483647ull;
-          for (int k = 0; k < np[i] && !seen; k++) seen = pts[i][k] == v;
-          if (!seen && np[i] < PRUNE_PTS) pts[i][np[i]++] = v;
-        }
+        for (int q = 0; q < nm[i]; q++)
+          add_point(pts[i], &np[i], PRUNE_PTS, (pts[i][j] + mults[i][q] - 1) / mults[i][q] * mults[i][q]);
     int idx[KPK_DIMS] = {0};
     for (;;) {
       kp_call c;
@@ -201,7 +196,7 @@ static void keep_ranked(const kpk_pack *pk, char *keep, int sm) {
           for (uint32_t f = 0; f < nforms; f++)
             for (int s = 0; s < nsm; s++)
               for (size_t m = 0; m < sizeof smem / sizeof smem[0]; m++) {
-                kp_devprops d = {sms[s], smem[m], 132};
+                kp_devprops d = {(int)sms[s], smem[m], 132};
                 c.dtype = (kp_dtype)dt, c.align = a, c.form = f;
                 int k = kp_select_variant(pk, &c, &d, NULL, 0);
                 if (k >= 0) keep[k] = 1;
