@@ -113,14 +113,7 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
   for (int n = 0; n < NV; n++) hv[n] = add_rmsnorm_add<T, VEC>(hv[n], rv[n], s);
   kp_group_store<T, VEC, S, NV>(rr, c0, ncols, p, hv);
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
-  if constexpr (CL > 1) { // the other slices' sums
-    __shared__ float slot[1];
-    float g[CL][1];
-    kp_cluster_gather<CL, 1>({s}, slot, g);
-    s = 0.f;
-#pragma unroll
-    for (int r = 0; r < CL; r++) s += g[r][0];
-  }
+  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
   const float rs = rsqrtf(s / (float)cols + eps);
   if constexpr (W_EARLY) {
     typename io::raw keep = hv[0];
@@ -208,14 +201,7 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
     }
   }
   s = kp_block_sum<THREADS>(s, scratch);
-  if constexpr (CL > 1) { // the other slices' sums
-    __shared__ float slot[1];
-    float g[CL][1];
-    kp_cluster_gather<CL, 1>({s}, slot, g);
-    s = 0.f;
-#pragma unroll
-    for (int r = 0; r < CL; r++) s += g[r][0];
-  }
+  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
   const float rs = rsqrtf(s / (float)cols + eps);
   if (PEEL && ti < h) kp_store1(yr - h + ti, hh * rs * kp_load1(w - h + ti));
   if constexpr (VEC > 1)
@@ -319,7 +305,7 @@ local function emit(dt, kind, p)
     cluster = p.cl, split = p.cl,
     -- (cluster variants: sm_90a code; `tuner` ones: built where the tuning
     -- is done until measured, keeping the default build's time)
-    targets = (p.cl or p.tuner) and { "sm_90a" } or nil,
+    targets = (p.cl or p.tuner or p.only90) and { "sm_90a" } or nil,
     min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
     max_cols = max_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
@@ -334,10 +320,11 @@ for _, dt in ipairs(DTYPES) do
   for _, c in ipairs({ { 16, 1 }, { 16, 2 }, { 32, 2 } }) do
     for _, p in ipairs(twins({ vec = vec, lanes = c[1], nv = c[2] })) do emit(dt, "warp", p) end
   end
-  -- for the tuner: a warp a row up to 1024 (16-bit) columns, four rows a
-  -- block, no block barrier (the rows of 513..1024 run one 128-thread block
-  -- a row today: 131072 x 1001 at 0.89-0.98x torch.compile, H100)
-  for _, p in ipairs(twins({ vec = vec, lanes = 32, nv = 4, tuner = true })) do
+  -- a warp a row up to 1024 (16-bit) columns, four rows a block, no block
+  -- barrier: H200, bf16, kp tune 2026-11-26, 131072 x 1001 287.4 us
+  -- against 361.4 (one 128-thread block a row, ranked before).  Built for
+  -- sm_90a only (measured there; other targets keep the block a row)
+  for _, p in ipairs(twins({ vec = vec, lanes = 32, nv = 4, only90 = true })) do
     emit(dt, "warp", p)
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row
@@ -347,12 +334,13 @@ for _, dt in ipairs(DTYPES) do
     if c[3] == 0 then ps = twins(ps[1]) end -- (the ranking's ones)
     for _, p in ipairs(ps) do emit(dt, "block", p) end
   end
-  -- for the tuner (alt 20: below the ranked shapes): 256 x 3 and 512 x 3, the
-  -- shapes that took softmax and RMSNorm rows of 4K..6K and 8K..12K from half
-  -- to 3/4 of the vectors filled (H100: 16384 x 4097 RMSNorm 112.8 -> 103.2
-  -- us); here not yet measured
+  -- 256 x 3 and 512 x 3, as for RMSNorm: rows of 4K..6K and 8K..12K fill 3/4
+  -- of the vectors, not half (H200, bf16, kp tune 2026-11-26: 16384 x 4097
+  -- 165.1 us against 174.7 for 256 x 4; 8192 x 11007 224.2 against 241.2 for
+  -- 512 x 4).  Built for sm_90a only (measured there); no whole-rows twins
+  -- yet (not run on a GPU): aligned rows of those lengths take these too
   for _, c in ipairs({ { 256, 3 }, { 512, 3 } }) do
-    emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = 20, tuner = true })
+    emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = 0, only90 = true })
   end
   -- for the tuner: the 8K-row shapes with cache hints
   emit(dt, "block", { vec = vec, threads = 256, nv = 4, alt = 2, hint = true })

@@ -530,9 +530,9 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 905, min_m = 1024, form = "kn" })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024, form = "kn" })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 850, form = "kn" })
-  -- split-K for B as (k, n) (the (n, k) split-K won m = 128 at n <= 4352; here
-  -- 128x128 runs 0.64x cuBLAS): for the tuner until measured on a GPU
-  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 790, max_m = 256, max_n = 4352,
+  -- split-K for B as (k, n), as for (n, k): m = 128, n = k = 4096 runs 18.9 us
+  -- (0.91x cuBLAS) where 128x128 ran 31.2 us (0.55x; H200, 2026-11-26)
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256, max_n = 4352,
                 form = "kn" })
   emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 970, max_m = 64 })
 end

@@ -937,6 +937,17 @@ __device__ __forceinline__ void kp_cluster_gather(const float (&v)[N], float *sl
 __device__ __forceinline__ void kp_cluster_done() {
   asm volatile("barrier.cluster.wait.acquire;" ::: "memory");
 }
+// One float (this CTA's block sum) summed over the cluster's CTAs, in rank
+// order (the same bits in every CTA); one call a kernel (its slot is static).
+template <int CL> __device__ __forceinline__ float kp_cluster_sum(float s) {
+  __shared__ float slot[1];
+  float g[CL][1];
+  kp_cluster_gather<CL, 1>({s}, slot, g);
+  s = 0.f;
+#pragma unroll
+  for (int r = 0; r < CL; r++) s += g[r][0];
+  return s;
+}
 // The first column of CTA `rank`'s slice of a row of n elements split over
 // CL CTAs (whole VEC-element vectors: the slices keep the row's alignment),
 // and its length (the last ones may be short or empty).

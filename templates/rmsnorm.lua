@@ -89,14 +89,7 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
     for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
   }
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
-  if constexpr (CL > 1) { // the other slices' sums
-    __shared__ float slot[1];
-    float g[CL][1];
-    kp_cluster_gather<CL, 1>({s}, slot, g);
-    s = 0.f;
-#pragma unroll
-    for (int r = 0; r < CL; r++) s += g[r][0];
-  }
+  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
   const float rs = rsqrtf(s / (float)cols + eps);
   if constexpr (W_EARLY) {
     typename io::raw keep = xv[0];
@@ -187,14 +180,7 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
     }
   }
   s = kp_block_sum<THREADS>(s, scratch);
-  if constexpr (CL > 1) { // the other slices' sums
-    __shared__ float slot[1];
-    float g[CL][1];
-    kp_cluster_gather<CL, 1>({s}, slot, g);
-    s = 0.f;
-#pragma unroll
-    for (int r = 0; r < CL; r++) s += g[r][0];
-  }
+  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
   const float rs = rsqrtf(s / (float)cols + eps);
   if (PEEL && (int)threadIdx.x < h)
     kp_store1(yr - h + threadIdx.x, xh * rs * kp_load1(w - h + threadIdx.x));
@@ -327,7 +313,7 @@ local function emit(dt, kind, p)
     cluster = p.cl, split = p.cl,
     -- (cluster variants: sm_90a code; `tuner` ones: built where the tuning
     -- is done until measured, keeping the default build's time)
-    targets = (p.cl or p.tuner) and { "sm_90a" } or nil,
+    targets = (p.cl or p.tuner or p.only90) and { "sm_90a" } or nil,
     min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
     max_cols = max_cols, min_rows = p.min_rows, min_cols = min_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
@@ -343,10 +329,12 @@ for _, dt in ipairs(DTYPES) do
   for _, c in ipairs({ { 16, 1 }, { 16, 2 }, { 32, 2 } }) do
     for _, p in ipairs(twins({ vec = vec, lanes = c[1], nv = c[2] })) do emit(dt, "warp", p) end
   end
-  -- for the tuner: a warp a row up to 1024 (16-bit) columns, four rows a
-  -- block, no block barrier (the rows of 513..1024 run one 128-thread block
-  -- a row today: 131072 x 1001 at 0.89-0.98x torch.compile, H100)
-  for _, p in ipairs(twins({ vec = vec, lanes = 32, nv = 4, tuner = true })) do
+  -- a warp a row up to 1024 (16-bit) columns, four rows a block, no block
+  -- barrier: H200, bf16, kp tune 2026-11-26, 131072 x 1001 149.6 us against
+  -- 192.9 (one 128-thread block a row, ranked before); 32768 x 1024 36.9
+  -- against 44.8.  Built for sm_90a only (measured there; other targets keep
+  -- the block a row)
+  for _, p in ipairs(twins({ vec = vec, lanes = 32, nv = 4, only90 = true })) do
     emit(dt, "warp", p)
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row; 512x2 is the

@@ -131,14 +131,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
     for (int i = 0; i < VEC; i++) s = fmaf(b[i], b[i], fmaf(a[i], a[i], s));
   }
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
-  if constexpr (CL > 1) { // the other slices' sums
-    __shared__ float slot[1];
-    float g[CL][1];
-    kp_cluster_gather<CL, 1>({s}, slot, g);
-    s = 0.f;
-#pragma unroll
-    for (int r = 0; r < CL; r++) s += g[r][0];
-  }
+  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
   const float rs = rsqrtf(s / (2.f * (float)cols) + eps);
   typename io::raw keep = av[0];
 #pragma unroll
