@@ -39,6 +39,9 @@ expect 0 "$kp" explain softmax 4096x8192 bf16 --pack "$pack"
 expect 0 "$kp" explain gemm 4096x4096x4096 bf16 --pack "$pack"
 expect 0 "$kp" explain attention 4096x4096x32x128 bf16 --pack "$pack" --form 1
 expect 1 "$kp" explain attention 4096x4096x32x300 bf16 --pack "$pack"
+# a form by name: B as (k, n) must pick a (k, n) variant; an unknown name is a usage error
+expect 0 sh -c "'$kp' explain gemm 128x4096x4096 bf16 --pack '$pack' --form kn | grep -q 'runs gemm_bf16_.*_kn '"
+expect 2 "$kp" explain gemm 128x4096x4096 bf16 --pack "$pack" --form xx
 expect 0 "$kp" explain rmsnorm 100x4096 f16 --pack "$pack" --tune tests/data/h200.tune
 expect 0 "$kp" merge -o "$work/merged.tune" tests/data/h200.tune tests/data/h200.tune
 expect 0 "$kp" prune tests/data/h200.tune "$pack" -o "$work/pruned.kpk"

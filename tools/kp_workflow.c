@@ -36,7 +36,8 @@ static const char usage_explain[] =
     "call's pointers and row strides (default 16); F the call's form (geglu: 0 erf,\n"
     "1 tanh; rope: 0 NeoX, 1 GPT-J; gemm: 0 B as (n,k), 1 B as (k,n); attention:\n"
     "0 full, 1 causal or windowed, + 2 a zero stride, + 4 paged K/V, + 8 varlen;\n"
-    "default 0).\n";
+    "default 0), a number or the name of form 0 or 1 (erf, tanh, neox, gptj, nk,\n"
+    "kn, full, causal).\n";
 
 /* "4096x11008x4096" -> c->dim in the family's order; missing trailing dims 1.
 ** 0 on success. */
@@ -74,7 +75,19 @@ int kp_cmd_explain(int argc, char **argv) {
   int sm = 0, have_device = 0;
   for (int i = 4; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--align")) align = (unsigned)atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--form")) form = (unsigned)atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--form")) { /* a number, or the name of form 0 or 1 */
+      const char *f = argv[i + 1], *name = kp_family_name(c.family);
+      char *end;
+      form = (unsigned)strtoul(f, &end, 10);
+      if (end == f || *end) {
+        form = 0;
+        while (form < 2 && !(kp_form_name(name, form) && !strcmp(f, kp_form_name(name, form))))
+          form++;
+        if (form == 2)
+          return fprintf(stderr, "kp explain: --form %s: not a number nor a form of %s\n%s", f, name,
+                         usage_explain), 2;
+      }
+    }
     else if (!strcmp(argv[i], "--device")) o.device = atoi(argv[i + 1]), have_device = 1;
     else if (!strcmp(argv[i], "--pack")) o.pack_path = argv[i + 1];
     else if (!strcmp(argv[i], "--sm")) sm = atoi(argv[i + 1]);
