@@ -16,6 +16,13 @@ O ?= build
 B := $(O)
 PREFIX ?= /usr/local
 ARCHS ?= sm_80 sm_86 sm_89 sm_90a sm_120 compute_80
+# The targets whose cubin packs hold only the variants the ranking picks for
+# some call (gen/ranked.h): nobody tunes on those GPUs here, and the rest of
+# the space costs a third of their compiles.  sm_90a (measured, tuned) and
+# compute_80 (PTX: a GPU without a cubin pack of its own JIT-compiles from it)
+# stay whole; `make RANKED_ARCHS=` builds every pack whole, for tuning on
+# those GPUs (`kp tune` times what the pack holds; `kp regen` adds neighbours).
+RANKED_ARCHS ?= sm_80 sm_86 sm_89 sm_120
 # NVRTC_EXTRA: one extra NVRTC option for every compile, build time and JIT
 # (experiments: make O=build/ofc NVRTC_EXTRA=--Ofast-compile=mid)
 NVRTC_EXTRA ?=
@@ -131,9 +138,17 @@ SRCDIR := $(B)/src
 
 kp_emit = $(call say,GEN,$(1)) ; $(KPGEN) emit $(1) $(SRCDIR) && touch $@
 
-$(B)/variants.mk: $(TEMPLATES) templates/kp_device.cuh $(KPGEN)
+# (RANKED_ARCHS' value is a prerequisite through a file rewritten when it changes)
+RANKED_STAMP := $(B)/.ranked-archs
+$(RANKED_STAMP): FORCE
+	@mkdir -p $(@D) && { echo '$(RANKED_ARCHS)' | cmp -s - $@ || echo '$(RANKED_ARCHS)' > $@; }
+.PHONY: FORCE
+FORCE:
+
+$(B)/variants.mk: $(TEMPLATES) templates/kp_device.cuh $(KPGEN) $(RANKED_STAMP)
 	$(call say,GEN,$@)
-	$(Q)mkdir -p $(SRCDIR) && $(KPGEN) mk $(SRCDIR) $(TEMPLATES) > $@.tmp && mv $@.tmp $@
+	$(Q)mkdir -p $(SRCDIR) && $(KPGEN) mk $(SRCDIR) --ranked '$(RANKED_ARCHS)' $(TEMPLATES) > $@.tmp \
+	  && mv $@.tmp $@
 
 ifeq ($(KP_SUB),1)
 -include $(B)/variants.mk
@@ -168,19 +183,23 @@ $(eval $(call kp_compile_rule,sm_))
 $(eval $(call kp_compile_rule,compute_))
 
 # (the pattern stem above includes the target dir; this helper lists them)
-# (variants declared with `targets` are built for those targets alone)
-variant_bins = $(foreach v,$(KP_VARIANTS) $(KP_VARIANTS_$(1)),$(B)/obj/$(1)/$(v).bin)
+# (variants declared with `targets` are built for those targets alone; a
+# target of RANKED_ARCHS gets the ranking's picks, KP_PICKS_<target>)
+ranked = $(filter $(1),$(RANKED_ARCHS))
+variant_bins = $(foreach v,$(if $(call ranked,$(1)),$(KP_PICKS_$(1)),$(KP_VARIANTS) $(KP_VARIANTS_$(1))),$(B)/obj/$(1)/$(v).bin)
 
-$(B)/packs/%.kpk: $$(call variant_bins,$$*) $(TEMPLATES) $(KPGEN)
+$(B)/packs/%.kpk: $$(call variant_bins,$$*) $(TEMPLATES) $(KPGEN) $(RANKED_STAMP)
 	@mkdir -p $(@D)
-	$(Q)KP_PROGRESS=$(PROGRESS) $(KPGEN) pack $* $(B)/obj/$* $(SRCDIR) $@ $(TEMPLATES)
+	$(Q)KP_PROGRESS=$(PROGRESS) $(KPGEN) pack $(if $(call ranked,$*),--ranked) $* $(B)/obj/$* \
+	  $(SRCDIR) $@ $(TEMPLATES)
 
 PACKS := $(ARCHS:%=$(B)/packs/%.kpk)
 packs: $(PACKS)
 
 # ---- CLI --------------------------------------------------------------------
 TOOL_SRC := $(wildcard tools/*.c)
-$(B)/bin/kp: $(TOOL_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/pack_write.o $(B)/obj/gen/progress.o $(B)/lib/libkernpack.a
+$(B)/bin/kp: $(TOOL_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/pack_write.o $(B)/obj/gen/progress.o \
+            $(B)/obj/gen/ranked.o $(B)/lib/libkernpack.a
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(LINK) -o $@ $^ -ldl -lpthread -lm

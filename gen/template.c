@@ -15,6 +15,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "ranked.h"
 #include "template.h"
 #include "template_state.h"
 
@@ -503,4 +504,35 @@ const kg_variant *kg_template_find(const kg_template *t, const char *name) {
   for (int i = 0; i < t->n; i++)
     if (strcmp(t->v[i].e.name, name) == 0) return &t->v[i];
   return NULL;
+}
+
+/* keep[v] (v < t->n): does the ranking pick t's variant v for some call on
+** `target`'s devices (ranked.h; 0 for a variant not built for target)?
+** 0, or 1 when out of memory. */
+int kg_template_ranked(const kg_template *t, const char *target, char *keep) {
+  kpk_pack pk;
+  memset(&pk, 0, sizeof pk);
+  snprintf(pk.target, sizeof pk.target, "%s", target);
+  snprintf(pk.path, sizeof pk.path, "%s (%s)", t->path, target);
+  int *from = malloc((size_t)t->n * sizeof *from + 1);
+  char *k = calloc((size_t)t->n + 1, 1);
+  pk.entries = malloc((size_t)t->n * sizeof *pk.entries + 1);
+  int rc = !from || !k || !pk.entries;
+  if (!rc) {
+    for (int v = 0; v < t->n; v++) {
+      keep[v] = 0;
+      if (kg_variant_for_target(&t->v[v], target)) {
+        from[pk.n_entries] = v;
+        pk.entries[pk.n_entries++] = t->v[v].e;
+      }
+    }
+    int sm = 0;
+    sscanf(target, "%*[a-z_]%d", &sm);
+    kg_ranked_picks(&pk, k, sm);
+    for (uint32_t i = 0; i < pk.n_entries; i++) keep[from[i]] = k[i];
+  }
+  free(from);
+  free(k);
+  free(pk.entries);
+  return rc;
 }

@@ -74,4 +74,10 @@ int kg_template_make(kg_template *t, kp_dtype dt, const char *params, char *err,
 int kg_template_neighbours(kg_template *t, kp_dtype dt, const char *params, int **idx, int *n,
                            char *err, size_t errlen);
 
+/* keep[v] (v < t->n): does the ranking pick t's variant v for some call on
+** `target`'s devices (ranked.h; 0 for a variant not built for target)?
+** What `make` builds for the targets of RANKED_ARCHS.  0, or 1 when out of
+** memory. */
+int kg_template_ranked(const kg_template *t, const char *target, char *keep);
+
 #endif

@@ -215,20 +215,40 @@ static int declared_anywhere(const tpl_set *ts, const char *name) {
 
 /* Every variant the templates declare for this target (its `targets`) and
 ** its SM is in the pack, unchanged (so none was dropped for spilling and the
-** pack is not stale),
-** and the pack holds nothing the templates no longer declare. */
+** pack is not stale), and the pack holds nothing the templates no longer
+** declare.  A pack of RANKED_ARCHS (Makefile) holds the ranking's picks
+** alone: every pick must be there, and either all the others (a whole pack)
+** or none of them -- some but not all means a stale pack. */
 START_TEST(test_every_declared_variant_present) {
   tpl_set ts = load_templates();
   kpk_pack pk;
   open_pack(&pk, TARGETS[_i]);
   uint32_t sm = target_sm(pk.target);
-  for (int t = 0; t < ts.n; t++)
+  int unpicked_in = 0, unpicked_out = 0;
+  const char *first_out = NULL, *first_in = NULL;
+  for (int t = 0; t < ts.n; t++) {
+    char *pick = malloc((size_t)ts.t[t].n + 1);
+    ck_assert(pick && kg_template_ranked(&ts.t[t], pk.target, pick) == 0);
     for (int v = 0; v < ts.t[t].n; v++) {
       const kpk_entry *d = &ts.t[t].v[v].e;
-      if (kg_variant_for_target(&ts.t[t].v[v], pk.target) && d->min_sm <= sm &&
-          (d->max_sm == 0 || d->max_sm >= sm))
-        check_declared(&pk, &ts.t[t].v[v]);
+      if (!kg_variant_for_target(&ts.t[t].v[v], pk.target) || d->min_sm > sm ||
+          (d->max_sm && d->max_sm < sm))
+        continue;
+      if (!pick[v] && !find_entry(&pk, d->name)) {
+        unpicked_out++;
+        if (!first_out) first_out = d->name;
+        continue;
+      }
+      if (!pick[v] && !first_in) first_in = d->name;
+      unpicked_in += !pick[v];
+      check_declared(&pk, &ts.t[t].v[v]);
     }
+    free(pick);
+  }
+  ck_assert_msg(!unpicked_in || !unpicked_out,
+                "%s: %d variants the ranking never picks are in the pack (%s...) and %d are not "
+                "(%s...): neither whole nor the ranking's picks (RANKED_ARCHS): stale pack, run make",
+                pk.path, unpicked_in, first_in, unpicked_out, first_out);
   for (uint32_t i = 0; i < pk.n_entries; i++)
     ck_assert_msg(declared_anywhere(&ts, pk.entries[i].name),
                   "%s: %s is declared by no template (stale pack: run make)", pk.path,
