@@ -636,6 +636,9 @@ static const char usage_tune[] =
     "--shard I/N tunes every N-th task starting at I, for one process per GPU;\n"
     "merge the tables with `kp merge`.  --devices 0,1,.. does that for you: one\n"
     "process per listed GPU (of one kind), tables merged.\n"
+    "It times the variants the pack holds: make's cubin packs for sm_80, sm_86,\n"
+    "sm_89 and sm_120 hold the ranking's picks alone (RANKED_ARCHS); to tune over\n"
+    "the whole space on those GPUs, build them whole first: make RANKED_ARCHS=\n"
     "Progress (done/total, elapsed, ETA, the task) goes to stderr: one line on a\n"
     "terminal, plain lines in a log; -q leaves it out.\n";
 
