@@ -43,6 +43,18 @@ expect 1 "$kp" explain attention 4096x4096x32x300 bf16 --pack "$pack"
 expect 0 sh -c "'$kp' explain gemm 128x4096x4096 bf16 --pack '$pack' --form kn | grep -q 'runs gemm_bf16_.*_kn '"
 expect 2 "$kp" explain gemm 128x4096x4096 bf16 --pack "$pack" --form xx
 expect 0 "$kp" explain rmsnorm 100x4096 f16 --pack "$pack" --tune tests/data/h200.tune
+# kp tune --queue (what --devices gives its processes): two processes sharing
+# the counter take every task exactly once between them
+echo 0 >"$work/queue"
+"$kp" tune --list --queue "$work/queue" >"$work/q1" 2>/dev/null &
+"$kp" tune --list --queue "$work/queue" >"$work/q2" 2>/dev/null
+wait
+"$kp" tune --list >"$work/q0" 2>/dev/null
+grep -h ' key ' "$work/q1" "$work/q2" | sort >"$work/q12"
+grep -h ' key ' "$work/q0" | sort >"$work/q00"
+expect 0 test -s "$work/q00"
+expect 0 cmp "$work/q12" "$work/q00"
+expect 1 "$kp" tune --list --queue "$work/no-such-queue"
 expect 0 "$kp" merge -o "$work/merged.tune" tests/data/h200.tune tests/data/h200.tune
 expect 0 "$kp" prune tests/data/h200.tune "$pack" -o "$work/pruned.kpk"
 expect 0 "$kp" verify "$work/pruned.kpk"

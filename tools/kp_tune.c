@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,7 +26,7 @@
 
 typedef struct tune_opts {
   int device, list;
-  const char *families, *dtypes, *shapes, *out, *pack, *tune, *devices;
+  const char *families, *dtypes, *shapes, *out, *pack, *tune, *devices, *queue;
   int quiet; /* -q: no progress line */
   double budget_s;
   int shard, nshards, reps;
@@ -616,7 +619,8 @@ int kp_bench_shape(kp_ctx *ctx, kp_bench *b, kp_tune_table *t, const kp_shape *s
 
 static const char usage_tune[] =
     "usage: kp tune [-o TABLE] [--device N] [--families a,b] [--dtypes bf16,...]\n"
-    "               [--shapes FILE] [--time-budget SECONDS] [--reps N] [--shard I/N] [--list] [-q]\n"
+    "               [--shapes FILE] [--time-budget SECONDS] [--reps N] [--shard I/N]\n"
+    "               [--devices 0,1,..] [--queue FILE] [--list] [-q]\n"
     "Time every applicable variant of each family, dtype and shape on GPU N\n"
     "(median of --reps runs, default 15, L2 flushed before each), reject variants\n"
     "whose output differs from the default variant's, and write the table\n"
@@ -635,7 +639,9 @@ static const char usage_tune[] =
     "--list prints the tasks and their table keys, and exits (no GPU needed).\n"
     "--shard I/N tunes every N-th task starting at I, for one process per GPU;\n"
     "merge the tables with `kp merge`.  --devices 0,1,.. does that for you: one\n"
-    "process per listed GPU (of one kind), tables merged.\n"
+    "process per listed GPU (of one kind), tables merged; the processes take\n"
+    "tasks from one queue (--queue FILE: a counter, 0 at the start, that every\n"
+    "process sharing FILE takes the next task from).\n"
     "It times the variants the pack holds: make's cubin packs for sm_80, sm_86,\n"
     "sm_89 and sm_120 hold the ranking's picks alone (RANKED_ARCHS); to tune over\n"
     "the whole space on those GPUs, build them whole first: make RANKED_ARCHS=\n"
@@ -660,6 +666,7 @@ static int parse_common(int argc, char **argv, tune_opts *o, const char *usage) 
     else if (OPT("--reps")) o->reps = atoi(v);
     else if (OPT("--pack")) o->pack = v;
     else if (OPT("--tune")) o->tune = v;
+    else if (OPT("--queue")) o->queue = v;
     else if (!strcmp(a, "--list")) o->list = 1;
     else if (!strcmp(a, "-q")) o->quiet = 1;
     else if (OPT("--shard")) {
@@ -678,8 +685,8 @@ static int parse_common(int argc, char **argv, tune_opts *o, const char *usage) 
   return 0;
 }
 
-/* --devices a,b,..: run this command once per GPU (--device d --shard k/N
-** -o OUT.k), wait for all, merge the tables into OUT. */
+/* --devices a,b,..: run this command once per GPU (--device d --queue
+** OUT.queue -o OUT.partk), wait for all, merge the tables into OUT. */
 static int tune_devices(int argc, char **argv, const tune_opts *o) {
   int devs[64], n = 0;
   for (const char *p = o->devices; *p && n < 64;) {
@@ -695,28 +702,31 @@ static int tune_devices(int argc, char **argv, const tune_opts *o) {
   if (len <= 0) return fprintf(stderr, "kp tune: cannot find the kp binary\n"), 1;
   exe[len] = 0;
   pid_t pids[64];
-  char parts[64][720];
+  char parts[64][720], queue[720];
+  snprintf(queue, sizeof queue, "%s.queue", out);
+  FILE *q = fopen(queue, "w");
+  if (!q || fputs("0\n", q) < 0 || fclose(q))
+    return fprintf(stderr, "kp tune: %s: cannot write the task queue\n", queue), 1;
   for (int k = 0; k < n; k++) {
     snprintf(parts[k], sizeof parts[k], "%s.part%d", out, k);
     pids[k] = fork();
     if (pids[k] == 0) {
-      char dev[16], shard[32];
+      char dev[16];
       snprintf(dev, sizeof dev, "%d", devs[k]);
-      snprintf(shard, sizeof shard, "%d/%d", k, n);
       char *av[128];
       int ac = 0;
       av[ac++] = exe;
       av[ac++] = "tune";
-      for (int i = 1; i < argc && ac < 118; i++) { /* drop --devices/-o/--device/--shard */
+      for (int i = 1; i < argc && ac < 118; i++) { /* drop --devices/-o/--device/--shard/--queue */
         if (!strcmp(argv[i], "--devices") || !strcmp(argv[i], "-o") || !strcmp(argv[i], "--device") ||
-            !strcmp(argv[i], "--shard")) {
+            !strcmp(argv[i], "--shard") || !strcmp(argv[i], "--queue")) {
           i++;
           continue;
         }
         av[ac++] = argv[i];
       }
       av[ac++] = "--device", av[ac++] = dev;
-      av[ac++] = "--shard", av[ac++] = shard;
+      av[ac++] = "--queue", av[ac++] = queue;
       av[ac++] = "-o", av[ac++] = parts[k];
       av[ac] = NULL;
       setenv("KP_PROGRESS_PLAIN", "1", 1); /* N shards share the terminal: plain lines */
@@ -740,6 +750,7 @@ static int tune_devices(int argc, char **argv, const tune_opts *o) {
     if (access(parts[k], R_OK) == 0) margv[mc++] = parts[k];
   int rc = mc > 3 ? kp_cmd_merge(mc, margv) : 1;
   for (int k = 0; k < n; k++) unlink(parts[k]);
+  unlink(queue);
   return rc || failed;
 }
 
@@ -764,12 +775,63 @@ static void note_skipped(const tune_opts *o, const kp_shape *shapes, int ns) {
     }
 }
 
+/* ---- which tasks this process takes ----------------------------------------------
+** Every N-th from I (--shard I/N), or with --queue FILE (what --devices
+** passes) the next task no process has taken yet: a counter in FILE, taken
+** under flock, so that the processes finish together whatever the tasks
+** cost (a static split of 27 RMSNorm tasks kept one H200 busy 49.1 s and
+** the other 31.6 s, 2026-11-26). */
+typedef struct task_pick {
+  const tune_opts *o;
+  int fd;   /* the queue, or -1 */
+  int next; /* the task this process has taken and not reached; -1: take one */
+} task_pick;
+
+/* The counter's value, then one more; INT_MAX on any error (take no more). */
+static int queue_take(int fd) {
+  char buf[32] = "";
+  int v = INT_MAX;
+  if (flock(fd, LOCK_EX)) return INT_MAX;
+  ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+  if (n > 0 && sscanf(buf, "%d", &v) == 1 && v >= 0 && v < INT_MAX) {
+    int len = snprintf(buf, sizeof buf, "%d\n", v + 1);
+    if (pwrite(fd, buf, (size_t)len, 0) != len || ftruncate(fd, len)) v = INT_MAX;
+  } else {
+    v = INT_MAX;
+  }
+  flock(fd, LOCK_UN);
+  return v;
+}
+
+static int pick_open(task_pick *p, const tune_opts *o) {
+  p->o = o, p->fd = -1, p->next = -1;
+  if (!o->queue) return 0;
+  p->fd = open(o->queue, O_RDWR);
+  if (p->fd < 0) return fprintf(stderr, "kp tune: --queue %s: cannot open it\n", o->queue), -1;
+  return 0;
+}
+
+static void pick_close(task_pick *p) {
+  if (p->fd >= 0) close(p->fd);
+}
+
+/* Does this process run task idx (the idx-th wanted task, in order)? */
+static int pick_mine(task_pick *p, int idx) {
+  if (p->fd < 0) return idx % p->o->nshards == p->o->shard;
+  if (p->next < 0) p->next = queue_take(p->fd); /* > every index taken before */
+  if (idx != p->next) return 0;
+  p->next = -1;
+  return 1;
+}
+
 /* --list: this shard's tasks and the table key each one's rows get. */
 static int list_tasks(const tune_opts *o, const kp_shape *shapes, int ns) {
   int idx = -1, n = 0;
+  task_pick pick;
+  if (pick_open(&pick, o)) return 1;
   for (int k = 0; k < ns; k++)
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
-      if (!wanted(o, &shapes[k], dt) || ++idx % o->nshards != o->shard) continue;
+      if (!wanted(o, &shapes[k], dt) || !pick_mine(&pick, ++idx)) continue;
       kp_tune_row row;
       kp_shape_key(&shapes[k], (kp_dtype)dt, &row);
       kp_call key = kp_shape_call(&shapes[k], (kp_dtype)dt);
@@ -783,7 +845,8 @@ static int list_tasks(const tune_opts *o, const kp_shape *shapes, int ns) {
              form ? " " : "", form ? form : "");
       n++;
     }
-  printf("kp tune: %d tasks%s\n", n, o->nshards > 1 ? " (this shard)" : "");
+  printf("kp tune: %d tasks%s\n", n, o->nshards > 1 || o->queue ? " (this shard)" : "");
+  pick_close(&pick);
   return 0;
 }
 
@@ -835,16 +898,20 @@ int kp_cmd_tune(int argc, char **argv) {
   int ntask = 0, done_tasks = 0, rejected = 0, rows_added = 0;
   for (int k = 0; k < ns; k++)
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) ntask += wanted(&o, &shapes[k], dt);
-  int mine = (ntask - o.shard + o.nshards - 1) / o.nshards;
+  /* (with a queue: the tasks of all processes, and progress counts them all) */
+  const int mine = o.queue ? ntask : (ntask - o.shard + o.nshards - 1) / o.nshards;
   double t0 = kp_now_s();
-  int idx = -1;
+  int idx = -1, finished = 0;
+  task_pick pick;
+  if (pick_open(&pick, &o)) goto done;
   kp_progress prog;
   kp_progress_init(&prog, stderr, "kp tune", mine, o.quiet);
   fprintf(stderr, "kp tune: %s (sm_%d), pack %s, %d tasks%s -> %s\n", ctx->info.name,
-          ctx->info.sm, ctx->pack.path, mine, o.nshards > 1 ? " (this shard)" : "", out);
+          ctx->info.sm, ctx->pack.path, mine,
+          o.queue ? " (all processes: a queue)" : o.nshards > 1 ? " (this shard)" : "", out);
   for (int k = 0; k < ns; k++)
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
-      if (!wanted(&o, &shapes[k], dt) || ++idx % o.nshards != o.shard) continue;
+      if (!wanted(&o, &shapes[k], dt) || !pick_mine(&pick, ++idx)) continue;
       double el = kp_now_s() - t0;
       if (el > o.budget_s) {
         kp_progress_break(&prog);
@@ -853,7 +920,7 @@ int kp_cmd_tune(int argc, char **argv) {
         goto save;
       }
       char label[48], shape[96];
-      kp_progress_show(&prog, done_tasks, "%s %s %s",
+      kp_progress_show(&prog, o.queue ? idx : done_tasks, "%s %s %s",
                        kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label),
                        kp_dtype_name((kp_dtype)dt), kp_shape_text(&shapes[k], shape, sizeof shape));
       int a = tune_one(ctx, env, &t, &shapes[k], (kp_dtype)dt, o.reps, NULL, 0, &rejected);
@@ -865,8 +932,10 @@ int kp_cmd_tune(int argc, char **argv) {
       rows_added += a;
       done_tasks++;
     }
+  finished = 1;
 save:
-  if (done_tasks == mine) kp_progress_show(&prog, done_tasks, "done");
+  pick_close(&pick);
+  if (finished) kp_progress_show(&prog, mine, "done");
   kp_progress_break(&prog);
   fprintf(stderr, "kp tune: %d tasks, %d measurements, %d variants rejected, %.1f s\n",
           done_tasks, rows_added, rejected, kp_now_s() - t0);
