@@ -803,8 +803,7 @@ ${name}(${args}) {
   auto load_kv = [&](int s, int nb) {
     constexpr int CH = D / 8;
     const int j = nb * BC + lane % BC;
-    const ${T} *kr = j < lk ? kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages) : nullptr;
-    const ${T} *vr = j < lk ? kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages) : nullptr;
+${kv_rows}
 #pragma unroll
     for (int k = 0; k < BC * CH / 32; k++) {
       const int i = lane + 32 * k, r = i / CH, c = i % CH;
@@ -981,22 +980,46 @@ ${name}(${args}) {
 }
 ]]
 
--- p: d, w (warps), bc, stages, cl (CTAs a cluster; > 1: sm_90a), rank
+-- A key row's K and V addresses in load_kv: through kp_attn_krow, once for
+-- K and once for V (the ranked variants, as measured); or (`pd`, for the
+-- tuner until measured) the page found once for both, by a shift where the
+-- page size is a power of two: paged decode at batch 1 ran 22% slower than
+-- contiguous on H200 with 33% more SM cycles and ~17% more instructions
+-- issued (ncu, bench/NOTES.md 36); a row's page costs a division a tile.
+local DEC_ROWS = [[
+    const ${T} *kr = j < lk ? kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages) : nullptr;
+    const ${T} *vr = j < lk ? kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages) : nullptr;]]
+local DEC_ROWS_PD = [[
+    const ${T} *kr = nullptr, *vr = nullptr; // as kp_attn_krow, the page found once
+    if (j < lk && !BT) {
+      kr = K + kb + hk * skh + j * sks;
+      vr = V + vb + hk * svh + j * svs;
+    } else if (j < lk) { // a page of 2^n tokens (vLLM's 16, ...): a shift, not a division
+      const int q = (page & (page - 1)) == 0 ? j >> (__ffs(page) - 1) : j / page;
+      const int pg = BT[b * bts + q], r = j - q * page;
+      if (pg >= 0 && pg < npages) {
+        kr = K + pg * skb + hk * skh + r * sks;
+        vr = V + pg * svb + hk * svh + r * svs;
+      }
+    }]]
+
+-- p: d, w (warps), bc, stages, cl (CTAs a cluster; > 1: sm_90a), rank, pd
 local function emit_dec(dt, p)
   local cl = p.cl or 1
-  local name = string.format("attention_%s_d%d_dec_w%dx%d_s%d%s", dt, p.d, p.w, p.bc, p.stages,
-                             cl > 1 and "_c" .. cl or "")
+  local name = string.format("attention_%s_d%d_dec_w%dx%d_s%d%s%s", dt, p.d, p.w, p.bc, p.stages,
+                             cl > 1 and "_c" .. cl or "", p.pd and "_pd" or "")
   variant {
     name = name, dtype = dt, block = 32 * p.w, align = 16, rank = p.rank,
     targets = cl > 1 and { "sm_90a" } or nil, min_sm = cl > 1 and 90 or nil,
     max_sm = cl > 1 and 90 or nil,
-    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, rank = p.rank },
+    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, rank = p.rank, pd = p.pd },
     smem = (16 + p.w * p.stages * 2 * p.bc) * p.d * 2,
     tile = { lq = 16, bh = 1 }, cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
     persistent = 2,
     min = { d = p.d, lk = p.min_lk }, max = { d = p.d, lq = 16 },
     source = COMMON .. subst(DEC_KERNEL, {
       name = name, T = ctype(dt), d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl,
+      kv_rows = subst(p.pd and DEC_ROWS_PD or DEC_ROWS, { T = ctype(dt) }),
       threads = 32 * p.w, args = subst(ARGS, { T = ctype(dt) }),
       -- blocks an SM (the persistent grid's 2 at 128 threads): without it ptxas
       -- for sm_90a stops at 168 registers and spills
@@ -1018,6 +1041,7 @@ for _, dt in ipairs({ "f16", "bf16" }) do
       emit_dec(dt, { d = d, w = 4, bc = 32, stages = 2, cl = 16, rank = 370, min_lk = 1024 })
       emit_dec(dt, { d = d, w = 8, bc = 16, stages = 3, cl = 16, rank = 360, min_lk = 1024 })
       emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 8, rank = 350, min_lk = 1024 })
+      emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 16, rank = 340, min_lk = 1024, pd = true })
     end
   end
 end
