@@ -83,7 +83,7 @@ done
 
 # ---- 1. GPU test suite ----------------------------------------------------------------
 step tests "$OUT/tests.log" 240 \
-  env KP_REQUIRE_GPU=1 CK_VERBOSITY=normal build/tests/check_kernpack
+  env KP_REQUIRE_GPU=1 KP_TEST_TIMES=1 CK_VERBOSITY=normal build/tests/check_kernpack
 
 # ---- 1b. CLI, JIT at first use (a pack without cubins for this GPU), tuning ---------------
 step info "$OUT/info.log" 30 build/bin/kp info
@@ -201,6 +201,8 @@ echo "-- tests ($OUT/tests.log):"
 if [ -f "$OUT/tests.log" ]; then
   grep -E '^GPU:|^SKIPPED|^KP_REQUIRE_GPU' "$OUT/tests.log" | head -3
   grep -E '^[0-9]+%: Checks: ' "$OUT/tests.log" || { echo "  (no Check summary line; last lines:)"; tail -5 "$OUT/tests.log"; }
+  echo "  slowest GPU tests (KP_TEST_TIMES):"
+  grep -E '^TIME ' "$OUT/tests.log" | sort -k3,3 -rn | head -8 | sed 's/^/    /'
   nf=$(grep -cE ':[EF]:' "$OUT/tests.log")
   if [ "$nf" -gt 0 ]; then
     echo "  failing checks ($nf, first 15, each cut to 300 chars):"

@@ -30,6 +30,9 @@ static void gpu_bind(gpu *g) { CU(g, cuCtxSetCurrent(g->cu)); }
 void gpu_open(gpu *g, const char *test, int idx) {
   memset(g, 0, sizeof *g);
   g->test = test;
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  g->t0 = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
   snprintf(g->case_desc, sizeof g->case_desc, "setup");
   const char *s = getenv("KP_TEST_SEED");
   if (s && *s) {
@@ -70,6 +73,13 @@ void gpu_close(gpu *g) {
   g->ctx = NULL;
   CU(g, cuCtxSetCurrent(NULL));
   CU(g, cuDevicePrimaryCtxRelease(g->dev));
+  const char *times = getenv("KP_TEST_TIMES");
+  if (times && *times && strcmp(times, "0")) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    fprintf(stderr, "TIME %s: %.1f s, %d cases\n", g->test,
+            (double)t.tv_sec + 1e-9 * (double)t.tv_nsec - g->t0, g->cases);
+  }
   if (g->failed) {
     fprintf(stderr, "FAILED %s: %d of %d cases (seed %llu; rerun with KP_TEST_SEED=%llu)\n",
             g->test, g->failed, g->cases, g->seed, g->seed);

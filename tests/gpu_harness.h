@@ -42,10 +42,13 @@ typedef struct gpu {
   int cases, failed, case_failed;
   char case_desc[320];
   char first_fail[1024];
+  double t0; /* when gpu_open began (KP_TEST_TIMES) */
 } gpu;
 
 /* Start / finish one test.  `idx` is the loop index (mixed into the seed).
-** The seed comes from $KP_TEST_SEED when set, else from time and pid. */
+** The seed comes from $KP_TEST_SEED when set, else from time and pid.  With
+** $KP_TEST_TIMES set, gpu_close prints the test's wall time and cases (where
+** a GPU run's minutes go; nothing is timed against a bound). */
 void gpu_open(gpu *g, const char *test, int idx);
 void gpu_close(gpu *g);
 
