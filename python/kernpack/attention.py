@@ -21,6 +21,16 @@ cut to them); q (total_q, heads_q, dim), k, v (total_k, heads_kv, dim), out
 like q, sequence b's rows cu_seqlens_q[b] .. cu_seqlens_q[b + 1]; causal and
 the window aligned per sequence; lse float32 (total_q, heads_q).  Both
 offsets together (the C API also takes either alone).
+
+A paged KV cache, as vLLM and flash_attn_with_kvcache keep it: block_table
+(int32 (batch, pages_per_seq) on the device, rows contiguous), k and v the
+caches (num_pages, page_size, heads_kv, dim) (layout="bhsd": (num_pages,
+heads_kv, page_size, dim)); key j of sequence b is token j % page_size of
+page block_table[b, j // page_size] (an index outside [0, num_pages) reads
+as zeros).  Every sequence has seqlen_k keys (an int), or with cu_seqlens
+its own number, cu_seqlens_k giving the lengths (max_seqlen_k the bound; q
+and out (total_q, heads_q, dim) as for varlen).  Decode (seq_q <= 16) has
+the fast kernels; longer queries run an element-wise fallback.
 """
 import math
 
@@ -77,7 +87,8 @@ def _cu(obj, name, batch, op):
 
 def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bshd",
               return_lse=False, out=None, lse=None, stream=None, cu_seqlens_q=None,
-              cu_seqlens_k=None, max_seqlen_q=None, max_seqlen_k=None):
+              cu_seqlens_k=None, max_seqlen_q=None, max_seqlen_k=None, block_table=None,
+              seqlen_k=None):
     """softmax(scale * q @ k^T + mask) @ v; see the module doc.  scale
     defaults to 1/sqrt(dim).  Returns out, or (out, lse) with return_lse (or
     an lse= given)."""
@@ -96,6 +107,13 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bsh
                 raise invalid(f"attention: {name}={m!r}: must be an int >= 1 with cu_seqlens")
     elif max_seqlen_q is not None or max_seqlen_k is not None:
         raise invalid("attention: max_seqlen_q/k are for cu_seqlens calls")
+    paged = block_table is not None
+    if paged and not varlen and (not isinstance(seqlen_k, int) or isinstance(seqlen_k, bool)
+                                 or seqlen_k < 1):
+        raise invalid(f"attention: seqlen_k={seqlen_k!r}: a block_table call needs the keys "
+                      f"per sequence, an int >= 1 (or cu_seqlens)")
+    if seqlen_k is not None and (not paged or varlen):
+        raise invalid("attention: seqlen_k is for block_table calls without cu_seqlens")
     try:
         wl, wr = (int(w) for w in window)
     except (TypeError, ValueError):
@@ -105,11 +123,24 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bsh
     dev = check_device([qa, ka, va], op)
     shape = _thd if varlen else (lambda a: _bshd(a, layout))
     (b, lq, hq, d), sq = shape(qa)
-    (bk, lk, hkv, dk), sk = shape(ka)
-    vsh, sv = shape(va)
-    if (bk, dk) != (b, d) or tuple(vsh) != (bk, lk, hkv, dk):
+    kshape = (lambda a: _bshd(a, layout)) if paged else shape  # caches: (pages, page, ...)
+    (bk, lk, hkv, dk), sk = kshape(ka)
+    vsh, sv = kshape(va)
+    if not ((paged or bk == b) and dk == d and tuple(vsh) == (bk, lk, hkv, dk)):
         raise invalid(f"attention: q {tuple(qa.shape)}, k {tuple(ka.shape)}, v "
                       f"{tuple(va.shape)} do not agree (layout {layout})")
+    bt = None
+    if paged:  # k, v: (num_pages = bk, page_size = lk, heads_kv, dim)
+        npages, page = bk, lk
+        bt = as_arr(block_table, "block_table", op)
+        if bt.dtype_str not in ("torch.int32", "<i4") or bt.ndim != 2 or (
+                bt.shape[1] > 1 and bt.strides[1] != 1):
+            raise invalid(f"attention: block_table is {bt.dtype_str} {tuple(bt.shape)}: must "
+                          f"be int32 (batch, pages per sequence), rows contiguous")
+        lk = max_seqlen_k if varlen else seqlen_k
+        if bt.shape[1] * page < lk:
+            raise invalid(f"attention: block_table has {bt.shape[1]} pages a sequence of "
+                          f"{page} tokens: fewer than the {lk} keys")
     call = Call(op, dev, stream)
     if out is None:
         with call.on_stream():
@@ -139,7 +170,11 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bsh
     if varlen:  # the batch is the offsets' count - 1; seq_q, seq_k the packed totals
         cus = [_cu(cu_seqlens_q, "cu_seqlens_q", None, op)]
         cus.append(_cu(cu_seqlens_k, "cu_seqlens_k", cus[0].shape[0] - 1, op))
-    check_device([qa, oa] + ([la] if la is not None else []) + cus, op)
+    if bt is not None and bt.shape[0] != (cus[0].shape[0] - 1 if varlen else b):
+        raise invalid(f"attention: block_table has {bt.shape[0]} rows for a batch of "
+                      f"{cus[0].shape[0] - 1 if varlen else b} sequences")
+    check_device([qa, oa] + ([la] if la is not None else []) + cus +
+                 ([bt] if bt is not None else []), op)
     if qa.numel() == 0:
         return (oa.obj, la.obj) if la is not None else oa.obj
     if ka.numel() == 0:
@@ -150,9 +185,12 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bsh
         call.lib.kp_attn_desc_init(desc, cus[0].shape[0] - 1, hq, hkv, max_seqlen_q,
                                    max_seqlen_k, d)
         desc.cu_seqlens_q, desc.cu_seqlens_k = cus[0].ptr, cus[1].ptr
-        desc.total_q, desc.total_k = lq, lk
+        desc.total_q, desc.total_k = lq, 0 if paged else lk
     else:
         call.lib.kp_attn_desc_init(desc, b, hq, hkv, lq, lk, d)
+    if paged:  # the batch strides of K and V: between pages
+        desc.block_table, desc.page_size, desc.num_pages = bt.ptr, page, npages
+        desc.block_table_stride = bt.strides[0] if bt.shape[0] > 1 else bt.shape[1]
     for name, st in (("q", sq), ("k", sk), ("v", sv), ("o", so)):
         setattr(desc, f"{name}_stride_batch", st[0])
         setattr(desc, f"{name}_stride_seq", st[1])

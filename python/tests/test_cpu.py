@@ -213,9 +213,40 @@ def test_attention_checks():
         (lambda: kernpack.attention(tq, tkv, tkv, **vl, out=tq, lse=Fake((4, 20))),
          kernpack.InvalidArgumentError, "expected float32 (20, 4)"),
     ]
+    # a paged KV cache: (pages, page, heads_kv, dim) caches, an int32 table a sequence
+    kc, bt = h((9, 16, 2, 64)), Fake((2, 3), "<i4")
+    cases += [
+        (lambda: kernpack.attention(q, kc, kc, block_table=bt, out=o),
+         kernpack.InvalidArgumentError, "seqlen_k=None: a block_table call needs"),
+        (lambda: kernpack.attention(q, kv, kv, seqlen_k=16, out=o),
+         kernpack.InvalidArgumentError, "seqlen_k is for block_table calls"),
+        (lambda: kernpack.attention(q, kc, kc, block_table=Fake((2, 3), "<i8"), seqlen_k=40,
+                                    out=o),
+         kernpack.InvalidArgumentError, "block_table is <i8 (2, 3): must be int32"),
+        (lambda: kernpack.attention(q, kc, kc, block_table=Fake((2, 2), "<i4"), seqlen_k=40,
+                                    out=o),
+         kernpack.InvalidArgumentError, "2 pages a sequence of 16 tokens: fewer than the 40"),
+        (lambda: kernpack.attention(q, kc, kc, block_table=Fake((3, 3), "<i4"), seqlen_k=40,
+                                    out=o),
+         kernpack.InvalidArgumentError, "block_table has 3 rows for a batch of 2"),
+        (lambda: kernpack.attention(q, kc, h((9, 8, 2, 64)), block_table=bt, seqlen_k=40, out=o),
+         kernpack.InvalidArgumentError, "do not agree"),
+        (lambda: kernpack.attention(tq, kc, kc, block_table=bt, **vl, seqlen_k=40, out=tq),
+         kernpack.InvalidArgumentError, "seqlen_k is for block_table calls without cu_seqlens"),
+    ]
     _expect_errors(cases)
     _lib_or_skip()
     _no_gpu_or_skip()
+    for paged_call in (  # well formed: they reach the library
+            lambda: kernpack.attention(h((2, 1, 4, 64)), kc, kc, block_table=bt, seqlen_k=40,
+                                       out=h((2, 1, 4, 64))),
+            lambda: kernpack.attention(tq, kc, kc, block_table=bt, **vl, out=h((20, 4, 64)))):
+        try:
+            paged_call()
+        except (kernpack.NoDriverError, kernpack.NoDeviceError) as e:
+            assert e.status_name in ("KP_ERR_NO_DRIVER", "KP_ERR_NO_DEVICE"), e
+        else:
+            raise AssertionError("attention ran without a GPU")
     for layout, shp in (("bshd", (2, 8, 4, 64)), ("bhsd", (2, 4, 8, 64))):
         try:
             kernpack.attention(h(shp), kv if layout == "bshd" else h((2, 2, 16, 64)),

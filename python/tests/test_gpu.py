@@ -688,6 +688,53 @@ def test_attention_varlen():
             assert bool(cut.isnan().all()), f"{what}: rows past max_seqlen_q were written"
 
 
+# A paged KV cache (vLLM's layout): (pages, page, heads_kv, dim) caches, pages
+# shuffled, pages of 16 and 7 tokens, a partial last page, decode (Lq 1, 4:
+# the fast kernels) and Lq 20 (the fallback), GQA, causal; then per-sequence
+# lengths through cu_seqlens (one of them 0); each against float64 on the
+# keys gathered back into order.
+def test_attention_paged():
+    torch = need_gpu()
+    g = torch.Generator(device="cuda").manual_seed(7)
+    for dt in (torch.float16, torch.bfloat16):
+        for (b, hq, hkv, lq, lk, d, page, causal) in ((2, 8, 2, 1, 300, 128, 16, False),
+                                                       (3, 4, 4, 4, 77, 64, 7, True),
+                                                       (1, 4, 1, 20, 50, 128, 16, True)):
+            per = -(-lk // page)
+            npages = b * per + 2
+            kc, vc = (rand(torch, (npages, page, hkv, d), dt) for _ in range(2))
+            bt = torch.randperm(npages, device="cuda", generator=g)[:b * per].to(torch.int32)
+            bt = bt.view(b, per)
+            q = rand(torch, (b, lq, hq, d), dt)
+            out = kernpack.attention(q, kc, vc, block_table=bt, seqlen_k=lk, causal=causal)
+            k, v = (c[bt.long()].reshape(b, per * page, hkv, d)[:, :lk] for c in (kc, vc))
+            ref, _ = ref_attention(torch, *(x.transpose(1, 2) for x in (q, k, v)), causal,
+                                   1 / math.sqrt(d))
+            close(torch, out, ref.transpose(1, 2), dt, f"attention paged {dt} b={b} lq={lq} "
+                  f"lk={lk} page={page}", attn_tol(torch, dt))
+        # varlen: each sequence its own number of keys (the offsets give lengths only)
+        hq, hkv, d, page, lks = 8, 2, 128, 16, [40, 0, 1, 100]
+        per, lq = 7, 1
+        kc, vc = (rand(torch, (len(lks) * per, page, hkv, d), dt) for _ in range(2))
+        bt = torch.randperm(len(lks) * per, device="cuda", generator=g).to(torch.int32)
+        bt = bt.view(len(lks), per)
+        cq = torch.arange(len(lks) + 1, device="cuda", dtype=torch.int32) * lq
+        ck = torch.tensor([0] + list(itertools.accumulate(lks)), dtype=torch.int32, device="cuda")
+        q = rand(torch, (len(lks) * lq, hq, d), dt)
+        out = kernpack.attention(q, kc, vc, block_table=bt, cu_seqlens_q=cq, cu_seqlens_k=ck,
+                                 max_seqlen_q=lq, max_seqlen_k=per * page)
+        for i, n in enumerate(lks):
+            what = f"attention paged varlen {dt} seq {i} ({n} keys)"
+            if n == 0:
+                assert bool((out[i] == 0).all()), f"{what}: no keys, not zeros"
+                continue
+            k, v = (c[bt[i].long()].reshape(per * page, hkv, d)[:n] for c in (kc, vc))
+            ref, _ = ref_attention(torch, q[i:i + 1].transpose(0, 1)[None],
+                                   k.transpose(0, 1)[None], v.transpose(0, 1)[None], False,
+                                   1 / math.sqrt(d))
+            close(torch, out[i:i + 1], ref[0].transpose(0, 1), dt, what, attn_tol(torch, dt))
+
+
 # The same calls as torch's scaled_dot_product_attention (Lq = Lk, where its
 # top-left causal diagonal is ours), with GQA expanded for it; a run twice
 # gives the same bits; the library's own check of the head counts comes back.
