@@ -158,7 +158,8 @@ static int cmd_mk(int argc, char **argv) {
       char target[16];
       if (n && n < sizeof target) {
         snprintf(target, sizeof target, "%.*s", (int)n, p);
-        if (kg_template_ranked(&t, target, keep)) return free(keep), kg_template_free(&t), die("out of memory");
+        if (kg_template_ranked(&t, target, keep))
+          return free(keep), kg_template_free(&t), die("out of memory");
         for (int v = 0; v < t.n; v++)
           if (keep[v]) printf("KP_PICKS_%s += %s\n", target, t.v[v].e.name);
       }
@@ -432,7 +433,8 @@ static int cmd_pack(int argc, char **argv) {
   if (!rc)
     printf("PACK    %s: %d variants, %d dropped for spilling, %zu bytes, NVRTC %.1f s total, "
            "%.1f ms per variant%s\n",
-           out, count, dropped, size, total_ms / 1e3, count + dropped ? total_ms / (count + dropped) : 0,
+           out, count, dropped, size, total_ms / 1e3,
+           count + dropped ? total_ms / (count + dropped) : 0,
            ranked ? " (the ranking's picks only)" : "");
   if (!rc && unpicked)
     printf("        %d variants the ranking never picks are not in it (RANKED_ARCHS)\n", unpicked);
