@@ -21,7 +21,7 @@
 
 /* v into set[0..*n) unless it is there, 0, past a kernel's int, or the set is full */
 static void add_point(uint64_t *set, int *n, int cap, uint64_t v) {
-  if (v < 1 || v > 2147483647ull) return;
+  if (v < 1 || v > KPK_MAX_DIM) return;
   for (int j = 0; j < *n; j++)
     if (set[j] == v) return;
   if (*n < cap) set[(*n)++] = v;
@@ -80,4 +80,3 @@ void kg_ranked_picks(const kpk_pack *pk, char *keep, int sm) {
     }
   }
 }
-

@@ -36,6 +36,12 @@ const char *kp_form_name(const char *family, uint32_t form) {
   return NULL;
 }
 
+int kp_form_from_name(const char *family, const char *name) {
+  for (uint32_t f = 0; f < 2; f++)
+    if (kp_form_name(family, f) && !strcmp(name, kp_form_name(family, f))) return (int)f;
+  return -1;
+}
+
 /* "32768x8192" */
 static void shape_text(const kp_tune_row *r, char *out, size_t n) {
   int f = kp_family_from_name(r->family);
@@ -147,13 +153,13 @@ static kp_status data_line(kp_tune_table *t, char *line, const char *path, int l
   int f = kp_family_from_name(fam);
   if (f < 0) return perr(err, errlen, path, ln, "unknown family '%s'", fam);
   if (n == 7) {
-    while (r.form < 2 && (!kp_form_name(fam, r.form) || strcmp(form, kp_form_name(fam, r.form))))
-      r.form++;
-    if (r.form == 2)
+    const int fn = kp_form_from_name(fam, form);
+    if (fn < 0)
       return kp_form_name(fam, 1)
                  ? perr(err, errlen, path, ln, "'%s' is not a form of %s (%s, %s)", form, fam,
                         kp_form_name(fam, 0), kp_form_name(fam, 1))
                  : perr(err, errlen, path, ln, "'%s' is not a form of %s (it has none)", form, fam);
+    r.form = (uint32_t)fn;
   }
   int d = kp_dtype_from_name(dt);
   if (d < 0) return perr(err, errlen, path, ln, "unknown dtype '%s'", dt);

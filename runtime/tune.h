@@ -64,6 +64,8 @@ void kp_tune_key_dims(const kp_call *c, uint64_t out[KPK_DIMS]);
 ** attention's "full" and "causal" -- causal or a sliding window),
 ** or NULL where the family has no such form. */
 const char *kp_form_name(const char *family, uint32_t form);
+/* The form named `name` of a family (0 or 1), or -1 (none of that name). */
+int kp_form_from_name(const char *family, const char *name);
 /* "<target>.<device slug>.tune", e.g. "sm_90a.nvidia-h200.tune": the default
 ** table name, per device kind, so an H100 and an H200 (both sm_90a) sharing
 ** a cache directory keep their own tables. */

@@ -175,7 +175,6 @@ static kpk_entry ent(const char *name, uint64_t max_cols, uint32_t align, int ra
   return e;
 }
 
-/* A pack of the n entries e (no file behind it) */
 /* ent()s of another family: every dimension any value, no tile */
 static void any_dims(kpk_entry *e, int n, const char *family) {
   for (int i = 0; i < n; i++) {
@@ -184,6 +183,7 @@ static void any_dims(kpk_entry *e, int n, const char *family) {
   }
 }
 
+/* A pack of the n entries e (no file behind it) */
 static kpk_pack pack_of(kpk_entry *e, uint32_t n) {
   kpk_pack pk;
   memset(&pk, 0, sizeof pk);

@@ -256,8 +256,7 @@ static int parse_line(const char *path, int ln, char *p, kp_shape *out, int n, i
   if (form && all) return bad(path, ln, "'*/%s': '*' takes no form (each family gets all of its)", form);
   if (form) {
     const char *name = kp_family_name((kp_family)fam);
-    for (int f = 0; f < kp_family_forms((kp_family)fam) && form_no < 0; f++)
-      if (kp_form_name(name, (uint32_t)f) && !strcmp(form, kp_form_name(name, (uint32_t)f))) form_no = f;
+    form_no = kp_form_from_name(name, form);
     if (form_no < 0) {
       if (kp_family_forms((kp_family)fam) < 2)
         return bad(path, ln, "'%s' is not a form of %s (it has none)", form, name);

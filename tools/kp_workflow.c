@@ -81,12 +81,11 @@ int kp_cmd_explain(int argc, char **argv) {
       char *end;
       form = (unsigned)strtoul(f, &end, 10);
       if (end == f || *end) {
-        form = 0;
-        while (form < 2 && !(kp_form_name(name, form) && !strcmp(f, kp_form_name(name, form))))
-          form++;
-        if (form == 2)
+        const int fn = kp_form_from_name(name, f);
+        if (fn < 0)
           return fprintf(stderr, "kp explain: --form %s: not a number nor a form of %s\n%s", f, name,
                          usage_explain), 2;
+        form = (unsigned)fn;
       }
     }
     else if (!strcmp(argv[i], "--device")) o.device = atoi(argv[i + 1]), have_device = 1;
