@@ -147,19 +147,25 @@ __device__ __forceinline__ void kp_attn_load(T *dst, const T *src, long long ld,
     kp_cp16(dst + r * D + 8 * (c ^ (r & 7)), in ? src + row * ld + 8 * c : src, in ? 16 : 0);
   }
 }
-// Key j's row (< Lk) of K or V (X: the tensor, sb, ss, sh its strides) for
-// batch b and KV head hk: contiguous (sequence b's first row at X + base,
-// kp_attn_at), or through the block table BT (page BT[b bts + j / page],
-// token j % page, sb the page stride); NULL for a page index outside [0,
-// npages) (include/kernpack.h: read as zeros).
+// Token r of page pg of K or V (X: the tensor, sb the page stride, ss, sh
+// the token and head strides) for KV head hk; NULL for a page index outside
+// [0, npages) (include/kernpack.h: read as zeros).
+template <class T>
+__device__ __forceinline__ const T *kp_attn_paged_row(const T *X, long long sb, long long ss,
+                                                      long long sh, int hk, int pg, int r,
+                                                      int npages) {
+  return pg >= 0 && pg < npages ? X + pg * sb + hk * sh + r * ss : nullptr;
+}
+// Key j's row (< Lk) of K or V for batch b and KV head hk: contiguous
+// (sequence b's first row at X + base, kp_attn_at), or through the block
+// table BT (page BT[b bts + j / page], token j % page).
 template <class T>
 __device__ __forceinline__ const T *kp_attn_krow(const T *X, long long sb, long long ss,
                                                  long long sh, long long base, int b, int hk,
                                                  int j, const int *BT, long long bts, int page,
                                                  int npages) {
   if (!BT) return X + base + hk * sh + j * ss;
-  const int pg = BT[b * bts + j / page];
-  return pg >= 0 && pg < npages ? X + pg * sb + hk * sh + (j % page) * ss : nullptr;
+  return kp_attn_paged_row(X, sb, ss, sh, hk, BT[b * bts + j / page], j % page, npages);
 }
 #endif
 ]]
@@ -990,17 +996,15 @@ local DEC_ROWS = [[
     const ${T} *kr = j < lk ? kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages) : nullptr;
     const ${T} *vr = j < lk ? kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages) : nullptr;]]
 local DEC_ROWS_PD = [[
-    const ${T} *kr = nullptr, *vr = nullptr; // as kp_attn_krow, the page found once
+    const ${T} *kr = nullptr, *vr = nullptr;
     if (j < lk && !BT) {
-      kr = K + kb + hk * skh + j * sks;
-      vr = V + vb + hk * svh + j * svs;
+      kr = kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages);
+      vr = kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages);
     } else if (j < lk) { // a page of 2^n tokens (vLLM's 16, ...): a shift, not a division
       const int q = (page & (page - 1)) == 0 ? j >> (__ffs(page) - 1) : j / page;
       const int pg = BT[b * bts + q], r = j - q * page;
-      if (pg >= 0 && pg < npages) {
-        kr = K + pg * skb + hk * skh + r * sks;
-        vr = V + pg * svb + hk * svh + r * svs;
-      }
+      kr = kp_attn_paged_row(K, skb, sks, skh, hk, pg, r, npages);
+      vr = kp_attn_paged_row(V, svb, svs, svh, hk, pg, r, npages);
     }]]
 
 -- p: d, w (warps), bc, stages, cl (CTAs a cluster; > 1: sm_90a), rank, pd

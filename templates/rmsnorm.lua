@@ -238,7 +238,6 @@ local function emit(dt, kind, p)
                          w_early(128, p.nv))
     max_cols = p.lanes * vec * p.nv
     rank = 300 - max_cols // 64
-    if p.tuner then rank = 40 end -- not yet measured: for the tuner
   elseif kind == "block" then
     name = string.format("rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -311,9 +310,8 @@ local function emit(dt, kind, p)
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
     cluster = p.cl, split = p.cl,
-    -- (cluster variants: sm_90a code; `tuner` ones: built where the tuning
-    -- is done until measured, keeping the default build's time)
-    targets = (p.cl or p.tuner or p.only90) and { "sm_90a" } or nil,
+    -- (cluster variants: sm_90a code; `only90` ones: measured there alone)
+    targets = (p.cl or p.only90) and { "sm_90a" } or nil,
     min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
     max_cols = max_cols, min_rows = p.min_rows, min_cols = min_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
