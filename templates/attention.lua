@@ -766,6 +766,7 @@ end
 -- by its own length lq (<= Lq), and its tiles past G lq rows are skipped by
 -- the whole cluster; paged K and V with cu_seqlens_k: its own lk keys (the
 -- vLLM decode batch of different context lengths).
+local DEC_PT = 512 -- block-table entries a CTA keeps in shared memory (2 KB)
 local DEC_KERNEL = [[
 // ${name}: <= 16 query rows, ${w} warps x ${bc}-key tiles, ${stages} stages a warp, ${cl} CTAs a cluster
 extern "C" __global__ void __launch_bounds__(${threads}, ${minb})
@@ -777,6 +778,9 @@ ${name}(${args}) {
   extern __shared__ __align__(128) unsigned char kp_dyn[];
   ${T} *sq = (${T} *)kp_dyn;                 // [16][D]
   ${T} *ring = sq + 16 * D;                  // [W][S][K, V][BC][D]
+  int *spt = (int *)(ring + W * S * 2 * BC * D); // [PT]: paged, the CTA's pages of the table
+  constexpr int PT = ${pt};
+  const int psh = BT && (page & (page - 1)) == 0 ? __ffs(page) - 1 : -1; // a page of 2^psh tokens
   auto at = [](int r, int c) { return r * D + 8 * (c ^ (r & 7)); }; // chunk c of row r
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
   const int G = Hq / Hkv, pts = (G * Lq + 15) / 16;
@@ -802,6 +806,15 @@ ${name}(${args}) {
   const int nb0 = lo / BC, nbt = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
   const int c0 = nb0 + rank * nbt / CL, c1 = nb0 + (rank + 1) * nbt / CL; // this CTA's tiles
   ${T} *ks = ring + w * S * 2 * BC * D;
+  int q0 = 0, nq = 0; // paged: the table's pages q0 .. q0 + nq - 1 in spt (nq 0: none)
+  if (BT && c1 > c0) {
+    const int e = min(c1 * BC, lk) - 1; // the CTA's last key
+    q0 = psh >= 0 ? c0 * BC >> psh : c0 * BC / page;
+    nq = (psh >= 0 ? e >> psh : e / page) - q0 + 1;
+    if (nq > PT) nq = 0;
+    for (int i = threadIdx.x; i < nq; i += NT) spt[i] = BT[b * bts + q0 + i];
+  }
+  if (BT) __syncthreads(); // every warp's loads below read spt (the whole CTA takes this branch)
   // K and V rows nb BC + [0, BC), contiguous or paged: lane r < BC finds row
   // r's addresses (one block-table read when paged), the lanes copying its
   // 16-byte chunks get them by shuffle
@@ -986,44 +999,43 @@ ${kv_rows}
 }
 ]]
 
--- A key row's K and V addresses in load_kv: through kp_attn_krow, once for
--- K and once for V (the ranked variants, as measured); or (`pd`, for the
--- tuner until measured) the page found once for both, by a shift where the
--- page size is a power of two: paged decode at batch 1 ran 22% slower than
--- contiguous on H200 with 33% more SM cycles and ~17% more instructions
--- issued (ncu, bench/NOTES.md 36); a row's page costs a division a tile.
+-- A key row's K and V addresses in load_kv.  Paged, the row's page is found
+-- once for both, by a shift where the page size is a power of two, in the
+-- CTA's share of the block table that the tile's start copied to shared
+-- memory (spt: pages q0 ..; nq 0: more than PT pages, read in place).  With
+-- kp_attn_krow twice a row (a division and a global load in front of each
+-- copy), paged decode at batch 1 ran 22% slower than contiguous on H200
+-- (ncu: ~17% more instructions issued, bench/NOTES.md 36); finding the page
+-- once brought that to 12% (2026-11-26, seventh session).
 local DEC_ROWS = [[
-    const ${T} *kr = j < lk ? kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages) : nullptr;
-    const ${T} *vr = j < lk ? kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages) : nullptr;]]
-local DEC_ROWS_PD = [[
     const ${T} *kr = nullptr, *vr = nullptr;
     if (j < lk && !BT) {
       kr = kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages);
       vr = kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages);
-    } else if (j < lk) { // a page of 2^n tokens (vLLM's 16, ...): a shift, not a division
-      const int q = (page & (page - 1)) == 0 ? j >> (__ffs(page) - 1) : j / page;
-      const int pg = BT[b * bts + q], r = j - q * page;
+    } else if (j < lk) {
+      const int q = psh >= 0 ? j >> psh : j / page;
+      const int pg = nq ? spt[q - q0] : BT[b * bts + q], r = j - q * page;
       kr = kp_attn_paged_row(K, skb, sks, skh, hk, pg, r, npages);
       vr = kp_attn_paged_row(V, svb, svs, svh, hk, pg, r, npages);
     }]]
 
--- p: d, w (warps), bc, stages, cl (CTAs a cluster; > 1: sm_90a), rank, pd
+-- p: d, w (warps), bc, stages, cl (CTAs a cluster; > 1: sm_90a), rank
 local function emit_dec(dt, p)
   local cl = p.cl or 1
-  local name = string.format("attention_%s_d%d_dec_w%dx%d_s%d%s%s", dt, p.d, p.w, p.bc, p.stages,
-                             cl > 1 and "_c" .. cl or "", p.pd and "_pd" or "")
+  local name = string.format("attention_%s_d%d_dec_w%dx%d_s%d%s", dt, p.d, p.w, p.bc, p.stages,
+                             cl > 1 and "_c" .. cl or "")
   variant {
     name = name, dtype = dt, block = 32 * p.w, align = 16, rank = p.rank,
     targets = cl > 1 and { "sm_90a" } or nil, min_sm = cl > 1 and 90 or nil,
     max_sm = cl > 1 and 90 or nil,
-    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, rank = p.rank, pd = p.pd },
-    smem = (16 + p.w * p.stages * 2 * p.bc) * p.d * 2,
+    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, rank = p.rank },
+    smem = (16 + p.w * p.stages * 2 * p.bc) * p.d * 2 + DEC_PT * 4,
     tile = { lq = 16, bh = 1 }, cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
     persistent = 2,
     min = { d = p.d, lk = p.min_lk }, max = { d = p.d, lq = 16 },
     source = COMMON .. subst(DEC_KERNEL, {
       name = name, T = ctype(dt), d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl,
-      kv_rows = subst(p.pd and DEC_ROWS_PD or DEC_ROWS, { T = ctype(dt) }),
+      kv_rows = subst(DEC_ROWS, { T = ctype(dt) }), pt = DEC_PT,
       threads = 32 * p.w, args = subst(ARGS, { T = ctype(dt) }),
       -- blocks an SM (the persistent grid's 2 at 128 threads): without it ptxas
       -- for sm_90a stops at 168 registers and spills
@@ -1045,7 +1057,6 @@ for _, dt in ipairs({ "f16", "bf16" }) do
       emit_dec(dt, { d = d, w = 4, bc = 32, stages = 2, cl = 16, rank = 370, min_lk = 1024 })
       emit_dec(dt, { d = d, w = 8, bc = 16, stages = 3, cl = 16, rank = 360, min_lk = 1024 })
       emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 8, rank = 350, min_lk = 1024 })
-      emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 16, rank = 340, min_lk = 1024, pd = true })
     end
   end
 end

@@ -47,6 +47,14 @@ family {
   signature = "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T",
 }
 
+-- Every kernel's parameters (${name}(${params})), in the signature's order
+local PARAMS = [[const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb,
+        long long sB, const void *C, long long ldc, long long sC, void *D, long long ldd,
+        long long sD, const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta,
+        int act, int out_f32, const __grid_constant__ kp_tmap tmA,
+        const __grid_constant__ kp_tmap tmB]]
+local function params(dt) return subst(PARAMS, { T = ctype(dt) }) end
+
 -- ---- shared device code: epilogue --------------------------------------------
 local COMMON = [[
 #ifndef KP_GEMM_COMMON
@@ -250,10 +258,7 @@ __device__ __forceinline__ void kp_gemm_tile(int t, int tiles_m, int tiles_n, in
 local WG_KERNEL = [[
 // ${name}: BM x BN tiles (consumer warpgroups: ${roles}), BK = 64, ${stages} stages
 extern "C" __global__ void __launch_bounds__(384, 1)
-${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
-        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
-        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
-        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+${name}(${params}) {
   constexpr int BM = ${bm}, BN = ${bn}, BK = 64, STAGES = ${stages};
   constexpr int WN = ${wn};              // columns per consumer warpgroup
   constexpr int CL = ${cl};              // CTAs per cluster
@@ -494,7 +499,7 @@ local function emit_wg(dt, p)
     cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
     min = p.min_m and { m = p.min_m } or nil,
     max = (p.max_m or p.max_n) and { m = p.max_m, n = p.max_n } or nil,
-    source = COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, {
+    source = COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       sk = sk, ec = ec,
       es = esize(dt),
@@ -568,7 +573,8 @@ __device__ __forceinline__ uint4 kp_gemv_ld(const T *p, long long ld, int row, i
 #endif
 ]]
 
-local GEMV_KERNEL = [[
+-- one m16n8k16 step of D^T += B A^T (${ab}: the operands' type)
+local GEMV_MMA = [[
 __device__ __forceinline__ void kp_gemv_mma(float *c, kp_u32 a0, kp_u32 a1, kp_u32 a2, kp_u32 a3,
                                             kp_u32 b0, kp_u32 b1) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.${ab}.${ab}.f32 {%0, %1, %2, %3}, "
@@ -577,13 +583,42 @@ __device__ __forceinline__ void kp_gemv_mma(float *c, kp_u32 a0, kp_u32 a1, kp_u
                : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
+// The W warps' partial tiles added and stored: each warp's acc goes to
+// red[W][NT MT 4][32] (shared memory no warp still reads), then c[q] of
+// (column tile j, m-tile i) in lane (g, t) is D row 8i + 2t + (q & 1),
+// column n0 + 16j + g + 8 (q >> 1).
+template <class T, int W, int NT, int MT>
+__device__ __forceinline__ void kp_gemv_finish(const float (*acc)[4], float (*red)[NT * MT * 4][32],
+                                               int b, int n0, const void *C, long long ldc,
+                                               long long sC, void *D, long long ldd, long long sD,
+                                               const T *bias, int M, int N, float alpha,
+                                               float beta, int act, int out_f32) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+#pragma unroll
+  for (int i = 0; i < NT * MT; i++)
+#pragma unroll
+    for (int q = 0; q < 4; q++) red[warp][i * 4 + q][lane] = acc[i][q];
+  __syncthreads();
+  const long long es = out_f32 ? 4 : sizeof(T);
+  const void *Cb = C ? (const void *)((const char *)C + b * sC * es) : C;
+  void *Db = (char *)D + b * sD * es;
+  for (int e = threadIdx.x; e < NT * MT * 4 * 32; e += W * 32) {
+    const int iq = e / 32, l = e % 32, j = iq / 4 / MT, i = iq / 4 % MT, q = iq % 4;
+    float v = 0.f;
+#pragma unroll
+    for (int w = 0; w < W; w++) v += red[w][iq][l];
+    const int m = 8 * i + 2 * (l % 4) + (q & 1), n = n0 + 16 * j + l / 4 + 8 * (q >> 1);
+    if (m < M && n < N)
+      kp_gemm_store1<T>(v, m, n, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
+  }
+}
+]]
+
+local GEMV_KERNEL = [[
 // ${name}: m <= ${mmax}, ${nt} x 16 columns, ${w} warps splitting K, ${u} chunks of 32 in
 // flight per warp
 extern "C" __global__ void __launch_bounds__(${w} * 32)
-${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
-        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
-        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
-        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+${name}(${params}) {
   constexpr int W = ${w}, U = ${u}, MT = ${mt}, NT = ${nt};
   __shared__ float red[W][NT * MT * 4][32];
   const int tiles_n = (N + 16 * NT - 1) / (16 * NT);
@@ -618,24 +653,8 @@ ${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb
           kp_gemv_mma(acc[j * MT + i], x.z, y.z, x.w, y.w, a.z, a.w);
         }
   }
-#pragma unroll
-  for (int i = 0; i < NT * MT; i++)
-#pragma unroll
-    for (int q = 0; q < 4; q++) red[warp][i * 4 + q][lane] = acc[i][q];
-  __syncthreads();
-  // c[q] of (column tile j, m-tile i) in lane (g, t): D row m = 8i + 2t + (q & 1),
-  // column n0 + 16j + g + 8 (q >> 1)
-  const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
-  void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
-  for (int e = threadIdx.x; e < NT * MT * 4 * 32; e += W * 32) {
-    const int iq = e / 32, l = e % 32, j = iq / 4 / MT, i = iq / 4 % MT, q = iq % 4;
-    float v = 0.f;
-#pragma unroll
-    for (int w = 0; w < W; w++) v += red[w][iq][l];
-    const int m = 8 * i + 2 * (l % 4) + (q & 1), n = n0 + 16 * j + l / 4 + 8 * (q >> 1);
-    if (m < M && n < N)
-      kp_gemm_store1<${T}>(v, m, n, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
-  }
+  kp_gemv_finish<${T}, W, NT, MT>(acc, red, b, n0, C, ldc, sC, D, ldd, sD, bias, M, N, alpha, beta,
+                                  act, out_f32);
 }
 ]]
 
@@ -645,8 +664,8 @@ local function emit_gemv(dt, p)
   variant {
     name = name, dtype = dt, params = p, block = p.w * 32, align = 16, forms = 1,
     rank = p.rank, tile = { n = 16 * nt, batch = 1 }, max = { m = p.mmax },
-    source = COMMON .. GEMV_LD .. subst(GEMV_KERNEL, {
-      name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", es = esize(dt),
+    source = COMMON .. GEMV_LD .. subst(GEMV_MMA .. GEMV_KERNEL, { params = params(dt),
+      name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16",
       w = p.w, u = p.u, mt = p.mmax // 8, mmax = p.mmax, nt = nt,
     }),
   }
@@ -657,6 +676,108 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_gemv(dt, { mmax = 16, w = 8, u = 4, rank = 1000 })
   emit_gemv(dt, { mmax = 16, nt = 2, w = 8, u = 2, rank = 990 })
   emit_gemv(dt, { mmax = 8, nt = 2, w = 4, u = 4, rank = 990 })
+end
+
+-- The same product fed through a ring (`gemm_<dt>_gemv_m<MM>_n16_w<W>_s<S>_nk`):
+-- above, each warp issues U chunks' loads into registers, waits for all of
+-- them and computes, so its loads in flight fall to none once a round
+-- (NOTES 25: at 32-117 MB both this kernel and cuBLAS sat at 55-78% of the
+-- copy rate on H200, latency-bound).  Here each warp keeps S - 1 chunks of
+-- 32 k (16 rows of B, 8 MT rows of A, 64 bytes a row) in flight through a
+-- ring of its own (cp.async with zero fill past N, M and K; no block-wide
+-- barrier in the loop), reading them back in the fragment order above.
+local GEMV_RING_KERNEL = [[
+// ${name}: m <= ${mmax}, ${nt} x 16 columns a block, ${w} warps splitting K, each through a
+// ring of ${stages} 32-wide k chunks
+extern "C" __global__ void __launch_bounds__(${w} * 32)
+${name}(${params}) {
+  constexpr int W = ${w}, S = ${stages}, MT = ${mt}, NT = ${nt};
+  constexpr int RB = 16 * NT, ST = (RB + 8 * MT) * 32; // a stage: B's RB rows, then A's 8 MT
+  constexpr int NV = (RB + 8 * MT) * 4 / 32;           // 16-byte vectors a lane copies a stage
+  static_assert(W * S * ST * 2 >= W * NT * MT * 4 * 32 * 4, "the partial sums fit in the ring");
+  extern __shared__ __align__(128) unsigned char kp_dyn[];
+  const int tiles_n = (N + RB - 1) / RB;
+  const int b = blockIdx.x / tiles_n, n0 = blockIdx.x % tiles_n * RB;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  ${T} *ring = (${T} *)kp_dyn + warp * S * ST;
+  const ${T} *Ab = A + (sA ? b * sA : 0), *Bb = B + (sB ? b * sB : 0) + (long long)n0 * ldb;
+  // lane's vector h of a stage: row 8 h + g (B's rows, then A's), k 8 t of the chunk
+  const ${T} *src[NV];
+  bool live[NV];
+#pragma unroll
+  for (int h = 0; h < NV; h++) {
+    const int r = 8 * h + g;
+    live[h] = r < RB ? r < N - n0 : r - RB < M;
+    src[h] = !live[h] ? Bb : r < RB ? Bb + (long long)r * ldb + 8 * t : Ab + (long long)(r - RB) * lda + 8 * t;
+  }
+  auto load = [&](int s, int c) { // chunk c (k 32 c ..) into stage s
+    ${T} *st = ring + s * ST;
+    const int k = 32 * c + 8 * t, left = K - k;
+    const int bytes = left >= 8 ? 16 : left > 0 ? 2 * left : 0;
+#pragma unroll
+    for (int h = 0; h < NV; h++)
+      kp_cp16(st + (8 * h + g) * 32 + 8 * t, live[h] && bytes ? src[h] + 32 * c : Bb,
+              live[h] ? bytes : 0);
+  };
+  const int chunks = (K + 31) / 32, nq = warp < chunks ? (chunks - warp + W - 1) / W : 0;
+#pragma unroll
+  for (int s = 0; s < S - 1; s++) {
+    if (s < nq) load(s, warp + W * s);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+  float acc[NT * MT][4]; // [tile j of 16 columns][m-tile i]
+#pragma unroll
+  for (int i = 0; i < NT * MT; i++) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0.f;
+  for (int q = 0; q < nq; q++) {
+    asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
+    __syncwarp(); // chunk q landed for every lane; every lane is done with stage (q - 1) % S
+    if (q + S - 1 < nq) load((q + S - 1) % S, warp + W * (q + S - 1));
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    const ${T} *st = ring + q % S * ST;
+    uint4 a[MT];
+#pragma unroll
+    for (int i = 0; i < MT; i++) a[i] = *(const uint4 *)(st + (RB + 8 * i + g) * 32 + 8 * t);
+#pragma unroll
+    for (int j = 0; j < NT; j++) {
+      const uint4 x = *(const uint4 *)(st + (16 * j + g) * 32 + 8 * t);
+      const uint4 y = *(const uint4 *)(st + (16 * j + g + 8) * 32 + 8 * t);
+#pragma unroll
+      for (int i = 0; i < MT; i++) {
+        kp_gemv_mma(acc[j * MT + i], x.x, y.x, x.y, y.y, a[i].x, a[i].y);
+        kp_gemv_mma(acc[j * MT + i], x.z, y.z, x.w, y.w, a[i].z, a[i].w);
+      }
+    }
+  }
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncthreads(); // every warp is done with the ring: it holds the partial sums now
+  kp_gemv_finish<${T}, W, NT, MT>(acc, (float (*)[NT * MT * 4][32])kp_dyn, b, n0, C, ldc, sC, D,
+                                  ldd, sD, bias, M, N, alpha, beta, act, out_f32);
+}
+]]
+
+local function emit_gemv_ring(dt, p)
+  local nt = p.nt or 1
+  local name = string.format("gemm_%s_gemv_m%d_n%d_w%d_s%d_nk", dt, p.mmax, 16 * nt, p.w, p.stages)
+  local mt = p.mmax // 8
+  variant {
+    name = name, dtype = dt, params = p, block = p.w * 32, align = 16, forms = 1,
+    rank = p.rank, tile = { n = 16 * nt, batch = 1 }, max = { m = p.mmax },
+    smem = p.w * p.stages * (16 * nt + 8 * mt) * 32 * 2,
+    source = COMMON .. subst(GEMV_MMA .. GEMV_RING_KERNEL, { params = params(dt),
+      name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16",
+      w = p.w, stages = p.stages, mt = mt, nt = nt, mmax = p.mmax,
+    }),
+  }
+end
+
+-- the ring GEMVs, for the tuner until measured (every target: plain cp.async).
+-- At m = 16 the A rows cost as much L2 traffic as B's 16 (a ring of 16
+-- columns ran 19% slower at m = 16 than at m = 1, H200): 32 columns halve it.
+for _, dt in ipairs({ "f16", "bf16" }) do
+  emit_gemv_ring(dt, { mmax = 8, w = 8, stages = 6, rank = 985 })
+  emit_gemv_ring(dt, { mmax = 8, nt = 2, w = 4, stages = 6, rank = 984 })
+  emit_gemv_ring(dt, { mmax = 16, nt = 2, w = 8, stages = 4, rank = 983 })
+  emit_gemv_ring(dt, { mmax = 16, nt = 2, w = 4, stages = 6, rank = 982 })
 end
 
 -- ---- skinny m, B as (k, n): CUDA-core GEMV ---------------------------------------
@@ -676,10 +797,7 @@ template <class T> __device__ __forceinline__ void kp_gemv_unpack8(uint4 v, floa
 
 // ${name}: m <= ${mr}, B as (k, n), 32 columns a block of 8 warps, ${u} steps in flight
 extern "C" __global__ void __launch_bounds__(256)
-${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
-        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
-        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
-        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+${name}(${params}) {
   constexpr int MR = ${mr}, U = ${u};
   __shared__ float red[8][MR][32];
   const int tiles_n = (N + 31) / 32;
@@ -747,7 +865,7 @@ local function emit_gemv_kn(dt, mr, u, rank)
   variant {
     name = name, dtype = dt, params = { mr = mr, u = u, form = "kn" }, block = 256, align = 16,
     forms = 2, rank = rank, tile = { n = 32, batch = 1 }, max = { m = mr },
-    source = COMMON .. GEMV_LD .. subst(GEMV_KN_KERNEL, {
+    source = COMMON .. GEMV_LD .. subst(GEMV_KN_KERNEL, { params = params(dt),
       name = name, T = ctype(dt), es = esize(dt), mr = mr, u = u,
     }),
   }
@@ -770,10 +888,7 @@ end
 local SIMPLE_KERNEL = [[
 // ${name}: B as ${layout}
 extern "C" __global__ void __launch_bounds__(128)
-${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
-        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
-        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
-        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+${name}(${params}) {
   constexpr int BM = 64, BN = 64, BK = 32, LD = BK + 8; // 80-byte rows: ldmatrix without conflicts
   __shared__ __align__(16) ${T} As[BM][LD], Bs[BN][LD];
   const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
@@ -829,7 +944,7 @@ local function emit_simple(dt, form)
   variant {
     name = name, dtype = dt, params = { form = form, rank = -100 }, block = 128,
     forms = form == "nk" and 1 or 2, rank = -100, tile = { m = 64, n = 64, batch = 1 },
-    source = COMMON .. subst(SIMPLE_KERNEL, {
+    source = COMMON .. subst(SIMPLE_KERNEL, { params = params(dt),
       name = name, T = ctype(dt), es = esize(dt),
       layout = form == "nk" and "(n, k)" or "(k, n)", load_b = load_b,
     }),
@@ -852,10 +967,7 @@ end
 local MMA_KERNEL = [[
 // ${name}: ${bm} x ${bn} x 32, ${stages} stages, B as ${layout}
 extern "C" __global__ void __launch_bounds__(256)
-${name}(const ${T} *A, long long lda, long long sA, const ${T} *B, long long ldb, long long sB,
-        const void *C, long long ldc, long long sC, void *D, long long ldd, long long sD,
-        const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta, int act,
-        int out_f32, const __grid_constant__ kp_tmap tmA, const __grid_constant__ kp_tmap tmB) {
+${name}(${params}) {
   constexpr int BM = ${bm}, BN = ${bn}, BK = 32, S = ${stages}, KN = ${kn};
   constexpr int WM = BM / 2, WN = BN / 4, MI = WM / 16, NI = WN / 8;
   constexpr int A_ST = BM * BK, B_ST = BN * BK; // elements per stage
@@ -953,7 +1065,7 @@ local function emit_mma(dt, p, form)
     params = { bm = p.bm, bn = p.bn, stages = p.stages, rank = p.rank, form = form },
     forms = form == "nk" and 1 or 2, rank = p.rank, smem = p.stages * (p.bm + p.bn) * 32 * 2,
     tile = { m = p.bm, n = p.bn, batch = 1 },
-    source = COMMON .. subst(MMA_KERNEL, {
+    source = COMMON .. subst(MMA_KERNEL, { params = params(dt),
       name = name, T = ctype(dt), es = esize(dt), bm = p.bm, bn = p.bn, stages = p.stages,
       kn = form == "kn" and 1 or 0, layout = form == "nk" and "(n, k)" or "(k, n)",
     }),

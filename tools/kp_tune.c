@@ -815,7 +815,34 @@ static void pick_close(task_pick *p) {
   if (p->fd >= 0) close(p->fd);
 }
 
-/* Does this process run task idx (the idx-th wanted task, in order)? */
+/* The wanted (shape, dtype) tasks in the order they are handed out: the
+** shapes file's order, but with a queue the largest first (bytes of the
+** largest tensor), so that the processes end together: in the file's order
+** the last, largest RMSNorm shapes fell to one process, which ran 53.3 s
+** while the other had stopped at 34.5 s (two H200s, 2026-11-26). */
+typedef struct tune_task {
+  int k, dt;
+  double cost;
+} tune_task;
+
+static int task_cmp(const void *a, const void *b) {
+  const tune_task *x = a, *y = b;
+  if (x->cost != y->cost) return x->cost < y->cost ? 1 : -1;
+  return x->k != y->k ? (x->k < y->k ? -1 : 1) : (x->dt > y->dt) - (x->dt < y->dt);
+}
+
+static int task_list(const tune_opts *o, const kp_shape *shapes, int ns, tune_task *t) {
+  int n = 0;
+  for (int k = 0; k < ns; k++)
+    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
+      if (wanted(o, &shapes[k], dt))
+        t[n].k = k, t[n].dt = dt,
+        t[n++].cost = (double)kp_shape_elems(&shapes[k]) * (double)kp_dtype_size((kp_dtype)dt);
+  if (o->queue) qsort(t, (size_t)n, sizeof *t, task_cmp);
+  return n;
+}
+
+/* Does this process run task idx (the idx-th task of task_list)? */
 static int pick_mine(task_pick *p, int idx) {
   if (p->fd < 0) return idx % p->o->nshards == p->o->shard;
   if (p->next < 0) p->next = queue_take(p->fd); /* > every index taken before */
@@ -826,25 +853,27 @@ static int pick_mine(task_pick *p, int idx) {
 
 /* --list: this shard's tasks and the table key each one's rows get. */
 static int list_tasks(const tune_opts *o, const kp_shape *shapes, int ns) {
-  int idx = -1, n = 0;
+  int n = 0;
+  static tune_task tasks[4096 * KP_DTYPE_COUNT_];
+  const int ntask = task_list(o, shapes, ns, tasks);
   task_pick pick;
   if (pick_open(&pick, o)) return 1;
-  for (int k = 0; k < ns; k++)
-    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
-      if (!wanted(o, &shapes[k], dt) || !pick_mine(&pick, ++idx)) continue;
-      kp_tune_row row;
-      kp_shape_key(&shapes[k], (kp_dtype)dt, &row);
-      kp_call key = kp_shape_call(&shapes[k], (kp_dtype)dt);
-      memcpy(key.dim, row.dim, sizeof key.dim);
-      char label[48], shape[96], keytext[96];
-      const char *form = kp_form_name(row.family, row.form);
-      printf("%-15s %-4s %-20s key %s %s %s %u%s%s\n",
-             kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label),
-             kp_dtype_name((kp_dtype)dt), kp_shape_text(&shapes[k], shape, sizeof shape), row.family,
-             kp_dtype_name(row.dtype), kp_shape_str(&key, keytext, sizeof keytext), row.align,
-             form ? " " : "", form ? form : "");
-      n++;
-    }
+  for (int idx = 0; idx < ntask; idx++) {
+    const int k = tasks[idx].k, dt = tasks[idx].dt;
+    if (!pick_mine(&pick, idx)) continue;
+    kp_tune_row row;
+    kp_shape_key(&shapes[k], (kp_dtype)dt, &row);
+    kp_call key = kp_shape_call(&shapes[k], (kp_dtype)dt);
+    memcpy(key.dim, row.dim, sizeof key.dim);
+    char label[48], shape[96], keytext[96];
+    const char *form = kp_form_name(row.family, row.form);
+    printf("%-15s %-4s %-20s key %s %s %s %u%s%s\n",
+           kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label),
+           kp_dtype_name((kp_dtype)dt), kp_shape_text(&shapes[k], shape, sizeof shape), row.family,
+           kp_dtype_name(row.dtype), kp_shape_str(&key, keytext, sizeof keytext), row.align,
+           form ? " " : "", form ? form : "");
+    n++;
+  }
   printf("kp tune: %d tasks%s\n", n, o->nshards > 1 || o->queue ? " (this shard)" : "");
   pick_close(&pick);
   return 0;
@@ -895,13 +924,13 @@ int kp_cmd_tune(int argc, char **argv) {
   int rc = 1;
   if (env_open(env, ctx)) goto done;
   /* the task list: shapes x dtypes in this shard */
-  int ntask = 0, done_tasks = 0, rejected = 0, rows_added = 0;
-  for (int k = 0; k < ns; k++)
-    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) ntask += wanted(&o, &shapes[k], dt);
+  int done_tasks = 0, rejected = 0, rows_added = 0;
+  static tune_task tasks[4096 * KP_DTYPE_COUNT_];
+  const int ntask = task_list(&o, shapes, ns, tasks);
   /* (with a queue: the tasks of all processes, and progress counts them all) */
   const int mine = o.queue ? ntask : (ntask - o.shard + o.nshards - 1) / o.nshards;
   double t0 = kp_now_s();
-  int idx = -1, finished = 0;
+  int finished = 0;
   task_pick pick;
   if (pick_open(&pick, &o)) goto done;
   kp_progress prog;
@@ -909,29 +938,29 @@ int kp_cmd_tune(int argc, char **argv) {
   fprintf(stderr, "kp tune: %s (sm_%d), pack %s, %d tasks%s -> %s\n", ctx->info.name,
           ctx->info.sm, ctx->pack.path, mine,
           o.queue ? " (all processes: a queue)" : o.nshards > 1 ? " (this shard)" : "", out);
-  for (int k = 0; k < ns; k++)
-    for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++) {
-      if (!wanted(&o, &shapes[k], dt) || !pick_mine(&pick, ++idx)) continue;
-      double el = kp_now_s() - t0;
-      if (el > o.budget_s) {
-        kp_progress_break(&prog);
-        fprintf(stderr, "kp tune: time budget of %.0f s reached after %d of %d tasks\n",
-                o.budget_s, done_tasks, mine);
-        goto save;
-      }
-      char label[48], shape[96];
-      kp_progress_show(&prog, o.queue ? idx : done_tasks, "%s %s %s",
-                       kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label),
-                       kp_dtype_name((kp_dtype)dt), kp_shape_text(&shapes[k], shape, sizeof shape));
-      int a = tune_one(ctx, env, &t, &shapes[k], (kp_dtype)dt, o.reps, NULL, 0, &rejected);
-      if (a < 0) {
-        kp_progress_break(&prog);
-        fprintf(stderr, "kp tune: device error; saving what was measured\n");
-        goto save;
-      }
-      rows_added += a;
-      done_tasks++;
+  for (int idx = 0; idx < ntask; idx++) {
+    const int k = tasks[idx].k, dt = tasks[idx].dt;
+    if (!pick_mine(&pick, idx)) continue;
+    double el = kp_now_s() - t0;
+    if (el > o.budget_s) {
+      kp_progress_break(&prog);
+      fprintf(stderr, "kp tune: time budget of %.0f s reached after %d of %d tasks\n",
+              o.budget_s, done_tasks, mine);
+      goto save;
     }
+    char label[48], shape[96];
+    kp_progress_show(&prog, o.queue ? idx : done_tasks, "%s %s %s",
+                     kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label),
+                     kp_dtype_name((kp_dtype)dt), kp_shape_text(&shapes[k], shape, sizeof shape));
+    int a = tune_one(ctx, env, &t, &shapes[k], (kp_dtype)dt, o.reps, NULL, 0, &rejected);
+    if (a < 0) {
+      kp_progress_break(&prog);
+      fprintf(stderr, "kp tune: device error; saving what was measured\n");
+      goto save;
+    }
+    rows_added += a;
+    done_tasks++;
+  }
   finished = 1;
 save:
   pick_close(&pick);
