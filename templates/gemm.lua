@@ -770,14 +770,17 @@ local function emit_gemv_ring(dt, p)
   }
 end
 
--- the ring GEMVs, for the tuner until measured (every target: plain cp.async).
--- At m = 16 the A rows cost as much L2 traffic as B's 16 (a ring of 16
--- columns ran 19% slower at m = 16 than at m = 1, H200): 32 columns halve it.
+-- The ring GEMVs (every target: plain cp.async).  At m = 16 a ring of 16
+-- columns ran 19% slower than at m = 1 (H200; A's 16 rows cost as much L2
+-- traffic as B's 16); 32 columns halve that, and the ring of 4 in 8 warps
+-- ran 5-10% faster than the register GEMV at m = 16 on all four of the
+-- issue's shapes (bench/results/2026-11-26-h200x2-s7/f/gemv.log): ranked
+-- for 9 <= m <= 16.  At m <= 8 the register GEMV stays (the rings within
+-- +-3% of it, either way); 8-row m with 32 columns is for the tuner.  16
+-- columns in 8 warps and 32 columns in 4 warps lost and were dropped.
 for _, dt in ipairs({ "f16", "bf16" }) do
-  emit_gemv_ring(dt, { mmax = 8, w = 8, stages = 6, rank = 985 })
+  emit_gemv_ring(dt, { mmax = 16, nt = 2, w = 8, stages = 4, rank = 1005 })
   emit_gemv_ring(dt, { mmax = 8, nt = 2, w = 4, stages = 6, rank = 984 })
-  emit_gemv_ring(dt, { mmax = 16, nt = 2, w = 8, stages = 4, rank = 983 })
-  emit_gemv_ring(dt, { mmax = 16, nt = 2, w = 4, stages = 6, rank = 982 })
 end
 
 -- ---- skinny m, B as (k, n): CUDA-core GEMV ---------------------------------------
