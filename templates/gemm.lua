@@ -777,7 +777,10 @@ end
 -- issue's shapes (bench/results/2026-11-26-h200x2-s7/f/gemv.log): ranked
 -- for 9 <= m <= 16.  At m <= 8 the register GEMV stays (the rings within
 -- +-3% of it, either way); 8-row m with 32 columns is for the tuner.  16
--- columns in 8 warps and 32 columns in 4 warps lost and were dropped.
+-- columns in 8 warps and 32 columns in 4 warps lost and were dropped, as
+-- did blocks of 64-128 columns sharing one ring, K split over a cluster
+-- where they are few (cuBLAS's shape at m = 16: 88 blocks of 128 columns):
+-- 10-40% slower on H100 (bench/NOTES.md 37).
 for _, dt in ipairs({ "f16", "bf16" }) do
   emit_gemv_ring(dt, { mmax = 16, nt = 2, w = 8, stages = 4, rank = 1005 })
   emit_gemv_ring(dt, { mmax = 8, nt = 2, w = 4, stages = 6, rank = 984 })
