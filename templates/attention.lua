@@ -960,9 +960,11 @@ ${kv_rows}
   }
 #if ${cl} > 1
   kp_cluster_sync(); // every CTA's partial is written
-  constexpr int DC = D / CL; // columns this CTA finishes
+  // columns [cb, cb + DC) this CTA finishes (D / CL each where CL divides D)
+  const int cb = D % CL == 0 ? rank * (D / CL) : rank * D / CL;
+  const int DC = D % CL == 0 ? D / CL : (rank + 1) * D / CL - cb;
   for (int e = threadIdx.x; e < 16 * DC; e += NT) {
-    const int row = e / DC, col = rank * DC + e % DC;
+    const int row = e / DC, col = cb + e % DC;
     float mx = KP_NINF, acc = 0.f, l = 0.f, cm[CL];
 #pragma unroll
     for (int r = 0; r < CL; r++) {
@@ -1032,7 +1034,7 @@ local function emit_dec(dt, p)
     smem = (16 + p.w * p.stages * 2 * p.bc) * p.d * 2 + DEC_PT * 4,
     tile = { lq = 16, bh = 1 }, cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
     persistent = 2,
-    min = { d = p.d, lk = p.min_lk }, max = { d = p.d, lq = 16 },
+    min = { d = p.d, lk = p.min_lk, bh = p.min_bh }, max = { d = p.d, lq = 16 },
     source = COMMON .. subst(DEC_KERNEL, {
       name = name, T = ctype(dt), d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl,
       kv_rows = subst(DEC_ROWS, { T = ctype(dt) }), pt = DEC_PT,
@@ -1057,6 +1059,12 @@ for _, dt in ipairs({ "f16", "bf16" }) do
       emit_dec(dt, { d = d, w = 4, bc = 32, stages = 2, cl = 16, rank = 370, min_lk = 1024 })
       emit_dec(dt, { d = d, w = 8, bc = 16, stages = 3, cl = 16, rank = 360, min_lk = 1024 })
       emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 8, rank = 350, min_lk = 1024 })
+      -- 12-CTA clusters (D / CL columns each rounded): where 14 clusters of
+      -- 16 fit at two CTAs an SM (H200), 64 packed tiles (batch 8, 32 / 8
+      -- heads) take 5 rounds of 1/16 of a tile; if 22 of 12 fit, 3 rounds of
+      -- 1/12.  On H100 (call I, 2026-11-26) it ran as 16 did (385 us at
+      -- batch 8); not measured on H200 yet
+      emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 12, rank = 345, min_lk = 1024 })
     end
   end
 end

@@ -61,6 +61,9 @@ struct kp_tune_row;
 void kp_shape_key(const kp_shape *sh, kp_dtype dt, struct kp_tune_row *row);
 /* Elements of the largest tensor the job allocates for sh (saturating). */
 uint64_t kp_shape_elems(const kp_shape *sh);
+/* Roughly what a call of sh in dt costs (bytes moved, or GEMM's and
+** attention's multiply-adds / 150 where more): kp tune's queue order. */
+double kp_shape_cost(const kp_shape *sh, kp_dtype dt);
 /* The built-in list (row families, and GEMM: see kp_shapes.c); the count. */
 int kp_builtin_shapes(kp_shape *out, int max);
 /*

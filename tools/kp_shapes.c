@@ -125,6 +125,21 @@ uint64_t kp_shape_elems(const kp_shape *sh) {
   return rc;
 }
 
+/* Roughly the time a call of sh takes, in bytes moved: the largest tensor's
+** bytes, or for GEMM and attention their multiply-adds / 150 where those
+** weigh more (an H100/H200 does ~300 bf16 flops per byte of HBM). */
+double kp_shape_cost(const kp_shape *sh, kp_dtype dt) {
+  const double bytes = (double)kp_shape_elems(sh) * (double)kp_dtype_size(dt);
+  double macs = 0;
+  if (sh->fam == KP_FAM_GEMM)
+    macs = (double)sh->dim[KP_GM] * (double)sh->dim[KP_GN] * (double)sh->dim[KP_GK] *
+           (double)sh->dim[KP_GBATCH];
+  else if (sh->fam == KP_FAM_ATTENTION) /* Q K^T and P V */
+    macs = 2.0 * (double)sh->dim[KP_ALQ] * (double)sh->dim[KP_ALK] * (double)sh->dim[KP_ABH] *
+           (double)sh->dim[KP_AD];
+  return macs / 150 > bytes ? macs / 150 : bytes;
+}
+
 /* ---- the built-in list ---------------------------------------------------------- */
 
 /* out[n++] = sh in each of its family's forms (form < 0) or in form `form`,

@@ -816,8 +816,8 @@ static void pick_close(task_pick *p) {
 }
 
 /* The wanted (shape, dtype) tasks in the order they are handed out: the
-** shapes file's order, but with a queue the largest first (bytes of the
-** largest tensor), so that the processes end together: in the file's order
+** shapes file's order, but with a queue the costliest first (kp_shape_cost),
+** so that the processes end together: in the file's order
 ** the last, largest RMSNorm shapes fell to one process, which ran 53.3 s
 ** while the other had stopped at 34.5 s (two H200s, 2026-11-26). */
 typedef struct tune_task {
@@ -837,7 +837,7 @@ static int task_list(const tune_opts *o, const kp_shape *shapes, int ns, tune_ta
     for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
       if (wanted(o, &shapes[k], dt))
         t[n].k = k, t[n].dt = dt,
-        t[n++].cost = (double)kp_shape_elems(&shapes[k]) * (double)kp_dtype_size((kp_dtype)dt);
+        t[n++].cost = kp_shape_cost(&shapes[k], (kp_dtype)dt);
   if (o->queue) qsort(t, (size_t)n, sizeof *t, task_cmp);
   return n;
 }
