@@ -58,7 +58,7 @@ expect 1 "$kp" tune --list --queue "$work/no-such-queue"
 # with a queue the largest tasks go first (so that the processes end together):
 # the first task one process takes alone is the largest GEMM shape
 echo 0 >"$work/queue1"
-expect 0 sh -c "'$kp' tune --list --queue '$work/queue1' --families gemm | head -1 | grep -q ' 8192x8192x8192 '"
+expect 0 sh -c "'$kp' tune --list --queue '$work/queue1' --families gemm | head -1 | grep -q ' 8192x8192x8192x1 '"
 expect 0 "$kp" merge -o "$work/merged.tune" tests/data/h200.tune tests/data/h200.tune
 expect 0 "$kp" prune tests/data/h200.tune "$pack" -o "$work/pruned.kpk"
 expect 0 "$kp" verify "$work/pruned.kpk"
