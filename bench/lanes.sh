@@ -1,0 +1,63 @@
+# bench/lanes.sh -- shared prelude of the GPU call scripts (source it):
+#
+#     cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
+#     lane0() { GPU=0; el "suite"; gpu_suite tests.log 330; ... }
+#     lane1() { GPU=1; san racecheck attention_gpu _dec_ san_dec.log 480; }
+#     lane0 > $R/lane0.log 2>&1 & lane1 > $R/lane1.log 2>&1 & wait
+#     lanes_finish
+#
+# A call script lives in build/carry/ (git-ignored; carried with build/lib,
+# build/bin, build/tests and the packs as build/carry/packs.tar.xz, made by
+# `tar -C build -cf - packs | xz -T2 -3 > build/carry/packs.tar.xz`); the
+# results go to $OUT/r and come back as one file, $OUT/r.tar.xz (the device
+# tool returns only a few files).  Copy the script as run, and its results,
+# to bench/results/<date>-<name>/ afterwards.
+
+# Unpack the carried packs, set the environment, start the clock.
+lanes_setup() {
+  tar -C build -xJf build/carry/packs.tar.xz || return 1
+  chmod +x build/bin/* build/tests/* 2>/dev/null
+  export KP_PACK_DIR=$PWD/build/packs KP_TEMPLATE_DIR=$PWD/templates
+  export PYTHONUNBUFFERED=1 CUDA_CACHE_DISABLE=1 KP_CACHE_DIR=$OUT/cache
+  R=$OUT/r
+  mkdir -p "$R"
+  T0=$(date +%s)
+  nvidia-smi -L
+}
+
+# el TEXT: TEXT after the seconds since lanes_setup
+el() { echo "[$(($(date +%s) - T0))s] $*"; }
+
+# left DEADLINE: seconds until DEADLINE (seconds after lanes_setup), at least 5
+left() {
+  local l=$((${1:-540} - ($(date +%s) - T0)))
+  ((l < 5)) && l=5
+  echo "$l"
+}
+
+# gpu_suite LOG DEADLINE [SUITE]: the GPU test suite (or one suite of it) on $GPU
+gpu_suite() {
+  CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 KP_TEST_TIMES=1 CK_RUN_SUITE=${3:-} \
+    timeout "$(left "$2")" build/tests/check_kernpack >"$R/$1" 2>&1
+  echo "$1 rc=$? $(grep -E '^[0-9]+%: Checks' "$R/$1")"
+  grep -E ':[EF]:' "$R/$1" | head -8 | cut -c1-300
+}
+
+# san TOOL SUITE ONLY LOG DEADLINE: compute-sanitizer's TOOL over SUITE's GPU
+# tests of the variants whose name holds ONLY, on $GPU
+san() {
+  CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 CK_FORK=no CK_RUN_SUITE=$2 KP_TEST_ONLY=$3 \
+    timeout "$(left "$5")" compute-sanitizer --tool "$1" --error-exitcode 3 \
+    build/tests/check_kernpack >"$R/$4" 2>&1
+  echo "$4 rc=$? $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/$4" | head -2)" \
+    "$(grep -E '^[0-9]+%: Checks' "$R/$4")"
+}
+
+# Python's warnings and torch's chatter, left out of the benchmark logs
+F='Warning|warn\(|return F\.|utcnow|f"\{'
+
+# Pack $R into $OUT/r.tar.xz (what comes back).
+lanes_finish() {
+  tar -C "$OUT" -cJf "$OUT/r.tar.xz" r && rm -rf "$R"
+  el end
+}
