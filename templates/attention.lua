@@ -816,7 +816,7 @@ ${name}(${args}) {
   }
   if (BT) __syncthreads(); // every warp's loads below read spt (the whole CTA takes this branch)
   // K and V rows nb BC + [0, BC), contiguous or paged: lane r < BC finds row
-  // r's addresses (one block-table read when paged), the lanes copying its
+  // r's addresses (its page from spt when paged), the lanes copying its
   // 16-byte chunks get them by shuffle
   static_assert(BC <= 32, "a lane a key row");
   auto load_kv = [&](int s, int nb) {
@@ -1008,7 +1008,8 @@ ${kv_rows}
 -- kp_attn_krow twice a row (a division and a global load in front of each
 -- copy), paged decode at batch 1 ran 22% slower than contiguous on H200
 -- (ncu: ~17% more instructions issued, bench/NOTES.md 36); finding the page
--- once brought that to 12% (2026-11-26, seventh session).
+-- once brought that to 12%, the table's share in shared memory to 9%
+-- (2026-11-26, seventh session, bench/NOTES.md 37).
 local DEC_ROWS = [[
     const ${T} *kr = nullptr, *vr = nullptr;
     if (j < lk && !BT) {
@@ -1034,7 +1035,7 @@ local function emit_dec(dt, p)
     smem = (16 + p.w * p.stages * 2 * p.bc) * p.d * 2 + DEC_PT * 4,
     tile = { lq = 16, bh = 1 }, cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
     persistent = 2,
-    min = { d = p.d, lk = p.min_lk, bh = p.min_bh }, max = { d = p.d, lq = 16 },
+    min = { d = p.d, lk = p.min_lk }, max = { d = p.d, lq = 16 },
     source = COMMON .. subst(DEC_KERNEL, {
       name = name, T = ctype(dt), d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl,
       kv_rows = subst(DEC_ROWS, { T = ctype(dt) }), pt = DEC_PT,
