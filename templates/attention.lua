@@ -766,6 +766,15 @@ end
 -- by its own length lq (<= Lq), and its tiles past G lq rows are skipped by
 -- the whole cluster; paged K and V with cu_seqlens_k: its own lk keys (the
 -- vLLM decode batch of different context lengths).
+-- load_kv's key rows, paged: a row's page is found once for K and V (a
+-- shift where the page size is a power of two) in the CTA's share of the
+-- block table, copied to shared memory at the tile's start (spt: pages q0
+-- ..; nq 0: more than PT pages, read in place).  With kp_attn_krow twice a
+-- row (a division and a global load in front of each copy), paged decode at
+-- batch 1 ran 22% slower than contiguous on H200 (ncu: ~17% more
+-- instructions issued, bench/NOTES.md 36); finding the page once brought
+-- that to 12%, the table's share in shared memory to 9% (2026-11-26,
+-- bench/NOTES.md 37).
 local DEC_PT = 512 -- block-table entries a CTA keeps in shared memory (2 KB)
 local DEC_KERNEL = [[
 // ${name}: <= 16 query rows, ${w} warps x ${bc}-key tiles, ${stages} stages a warp, ${cl} CTAs a cluster
@@ -822,7 +831,16 @@ ${name}(${args}) {
   auto load_kv = [&](int s, int nb) {
     constexpr int CH = D / 8;
     const int j = nb * BC + lane % BC;
-${kv_rows}
+    const ${T} *kr = nullptr, *vr = nullptr;
+    if (j < lk && !BT) {
+      kr = kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages);
+      vr = kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages);
+    } else if (j < lk) {
+      const int q = psh >= 0 ? j >> psh : j / page;
+      const int pg = nq ? spt[q - q0] : BT[b * bts + q], r = j - q * page;
+      kr = kp_attn_paged_row(K, skb, sks, skh, hk, pg, r, npages);
+      vr = kp_attn_paged_row(V, svb, svs, svh, hk, pg, r, npages);
+    }
 #pragma unroll
     for (int k = 0; k < BC * CH / 32; k++) {
       const int i = lane + 32 * k, r = i / CH, c = i % CH;
@@ -1001,27 +1019,6 @@ ${kv_rows}
 }
 ]]
 
--- A key row's K and V addresses in load_kv.  Paged, the row's page is found
--- once for both, by a shift where the page size is a power of two, in the
--- CTA's share of the block table that the tile's start copied to shared
--- memory (spt: pages q0 ..; nq 0: more than PT pages, read in place).  With
--- kp_attn_krow twice a row (a division and a global load in front of each
--- copy), paged decode at batch 1 ran 22% slower than contiguous on H200
--- (ncu: ~17% more instructions issued, bench/NOTES.md 36); finding the page
--- once brought that to 12%, the table's share in shared memory to 9%
--- (2026-11-26, seventh session, bench/NOTES.md 37).
-local DEC_ROWS = [[
-    const ${T} *kr = nullptr, *vr = nullptr;
-    if (j < lk && !BT) {
-      kr = kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages);
-      vr = kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages);
-    } else if (j < lk) {
-      const int q = psh >= 0 ? j >> psh : j / page;
-      const int pg = nq ? spt[q - q0] : BT[b * bts + q], r = j - q * page;
-      kr = kp_attn_paged_row(K, skb, sks, skh, hk, pg, r, npages);
-      vr = kp_attn_paged_row(V, svb, svs, svh, hk, pg, r, npages);
-    }]]
-
 -- p: d, w (warps), bc, stages, cl (CTAs a cluster; > 1: sm_90a), rank
 local function emit_dec(dt, p)
   local cl = p.cl or 1
@@ -1038,7 +1035,7 @@ local function emit_dec(dt, p)
     min = { d = p.d, lk = p.min_lk }, max = { d = p.d, lq = 16 },
     source = COMMON .. subst(DEC_KERNEL, {
       name = name, T = ctype(dt), d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl,
-      kv_rows = subst(DEC_ROWS, { T = ctype(dt) }), pt = DEC_PT,
+      pt = DEC_PT,
       threads = 32 * p.w, args = subst(ARGS, { T = ctype(dt) }),
       -- blocks an SM (the persistent grid's 2 at 128 threads): without it ptxas
       -- for sm_90a stops at 168 registers and spills

@@ -678,7 +678,7 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_gemv(dt, { mmax = 8, nt = 2, w = 4, u = 4, rank = 990 })
 end
 
--- The same product fed through a ring (`gemm_<dt>_gemv_m<MM>_n16_w<W>_s<S>_nk`):
+-- The same product fed through a ring (`gemm_<dt>_gemv_m<MM>_n<16 NT>_w<W>_s<S>_nk`):
 -- above, each warp issues U chunks' loads into registers, waits for all of
 -- them and computes, so its loads in flight fall to none once a round
 -- (NOTES 25: at 32-117 MB both this kernel and cuBLAS sat at 55-78% of the
@@ -774,7 +774,7 @@ end
 -- columns ran 19% slower than at m = 1 (H200; A's 16 rows cost as much L2
 -- traffic as B's 16); 32 columns halve that, and the ring of 4 in 8 warps
 -- ran 5-10% faster than the register GEMV at m = 16 on all four of the
--- issue's shapes (bench/results/2026-11-26-h200x2-s7/f/gemv.log): ranked
+-- issue's shapes (bench/results/2026-11-26-s7/f/gemv.log): ranked
 -- for 9 <= m <= 16.  At m <= 8 the register GEMV stays (the rings within
 -- +-3% of it, either way); 8-row m with 32 columns is for the tuner.  16
 -- columns in 8 warps and 32 columns in 4 warps lost and were dropped, as

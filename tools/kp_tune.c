@@ -775,6 +775,9 @@ static void note_skipped(const tune_opts *o, const kp_shape *shapes, int ns) {
     }
 }
 
+/* at most this many shapes (a shapes file's lines, or the built-in list) */
+#define TUNE_MAX_SHAPES 4096
+
 /* ---- which tasks this process takes ----------------------------------------------
 ** Every N-th from I (--shard I/N), or with --queue FILE (what --devices
 ** passes) the next task no process has taken yet: a counter in FILE, taken
@@ -854,7 +857,7 @@ static int pick_mine(task_pick *p, int idx) {
 /* --list: this shard's tasks and the table key each one's rows get. */
 static int list_tasks(const tune_opts *o, const kp_shape *shapes, int ns) {
   int n = 0;
-  static tune_task tasks[4096 * KP_DTYPE_COUNT_];
+  static tune_task tasks[TUNE_MAX_SHAPES * KP_DTYPE_COUNT_];
   const int ntask = task_list(o, shapes, ns, tasks);
   task_pick pick;
   if (pick_open(&pick, o)) return 1;
@@ -884,8 +887,9 @@ int kp_cmd_tune(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(usage_tune, stdout), 0;
   if (parse_common(argc, argv, &o, usage_tune)) return 2;
-  static kp_shape shapes[4096];
-  int ns = o.shapes ? kp_read_shapes(o.shapes, shapes, 4096) : kp_builtin_shapes(shapes, 4096);
+  static kp_shape shapes[TUNE_MAX_SHAPES];
+  int ns = o.shapes ? kp_read_shapes(o.shapes, shapes, TUNE_MAX_SHAPES)
+                    : kp_builtin_shapes(shapes, TUNE_MAX_SHAPES);
   if (ns < 0) return 1;
   note_skipped(&o, shapes, ns);
   if (o.list) return list_tasks(&o, shapes, ns);
@@ -923,9 +927,9 @@ int kp_cmd_tune(int argc, char **argv) {
   }
   int rc = 1;
   if (env_open(env, ctx)) goto done;
-  /* the task list: shapes x dtypes in this shard */
+  /* the task list (shapes x dtypes); pick_mine says which are this process's */
   int done_tasks = 0, rejected = 0, rows_added = 0;
-  static tune_task tasks[4096 * KP_DTYPE_COUNT_];
+  static tune_task tasks[TUNE_MAX_SHAPES * KP_DTYPE_COUNT_];
   const int ntask = task_list(&o, shapes, ns, tasks);
   /* (with a queue: the tasks of all processes, and progress counts them all) */
   const int mine = o.queue ? ntask : (ntask - o.shard + o.nshards - 1) / o.nshards;
