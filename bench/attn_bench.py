@@ -57,6 +57,9 @@ def setup(kp):
     L.kp_attention.restype = ctypes.c_int
     L.kp_attention.argtypes = [ctypes.c_void_p, ctypes.c_int] + [ctypes.c_void_p] * 4 + \
         [P, ctypes.c_void_p]
+    L.kp_attention_workspace_size.restype = ctypes.c_int
+    L.kp_attention_workspace_size.argtypes = [ctypes.c_void_p, ctypes.c_int, P,
+                                              ctypes.POINTER(ctypes.c_size_t)]
 
 
 def kp_attention(kp, q, k, v, o, causal, paged=None):
@@ -77,12 +80,21 @@ def kp_attention(kp, q, k, v, o, causal, paged=None):
         a.block_table, a.block_table_stride = bt.data_ptr(), bt.stride(0)
         a.page_size, a.num_pages = k.shape[1], k.shape[0]
     a.causal = 1 if causal else 0
+    # a decode call's workspace (the split-KV variant's partials), made once
+    # like the descriptor; KP_BENCH_NO_WORKSPACE=1 leaves it out
+    ws, need = None, ctypes.c_size_t(0)
+    if lq <= 16 and os.environ.get("KP_BENCH_NO_WORKSPACE") != "1":
+        kp.check(kp.lib.kp_attention_workspace_size(kp.ctx, KDT[q.dtype], ctypes.byref(a),
+                                                    ctypes.byref(need)), "workspace size")
+    if need.value:
+        ws = torch.empty(need.value, dtype=torch.uint8, device=q.device)
+        a.workspace, a.workspace_bytes = ws.data_ptr(), need.value
     fn, ctx, dt, st = kp.lib.kp_attention, kp.ctx, KDT[q.dtype], stream()
     ptrs, ref = (q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr()), ctypes.byref(a)
 
     def run():
         kp.check(fn(ctx, dt, *ptrs, ref, st), "kp_attention")
-    run.desc = a  # keeps the descriptor alive with the closure
+    run.desc, run.ws = a, ws  # keep the descriptor and workspace alive with the closure
     return run
 
 

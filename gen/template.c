@@ -292,7 +292,7 @@ static int l_variant(lua_State *L) {
   e.block = (uint32_t)opt_int(L, 1, "block", -1, 32, 1024);
   if (e.block % 32) return luaL_error(L, "variant '%s': block must be a multiple of 32", name);
   if (dims_fields(L, t, name, &e)) return 0; /* raised */
-  e.forms = (uint32_t)opt_int(L, 1, "forms", 0, 0, (1 << KPK_FORMS) - 1);
+  e.forms = (uint32_t)opt_int(L, 1, "forms", 0, 0, ((lua_Integer)1 << KPK_FORMS) - 1);
   e.align = (uint32_t)opt_int(L, 1, "align", (lua_Integer)kp_dtype_size((kp_dtype)dt), 1, 256);
   if (e.align & (e.align - 1))
     return luaL_error(L, "variant '%s': align must be a power of two", name);

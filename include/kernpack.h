@@ -350,6 +350,16 @@ KP_API kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b,
 ** past a sequence's end, so the tokens there (the next sequence's, or
 ** those past a bound) must be finite: a NaN in V would come through the
 ** masked key's zero weight.
+** Workspace (optional; a decode call's fast path wherever it is given): a
+** split-KV decode spreads every sequence's keys over the whole GPU (a wave
+** of CTAs, partial results merged by the last CTA of each query tile), and
+** keeps its partials in workspace: device memory of workspace_bytes, 16-byte
+** aligned, at least kp_attention_workspace_size's answer for the call.  Its
+** contents need no preparing and are scratch afterwards (the call clears
+** what it counts on, in the stream); it must not overlap the call's tensors,
+** and two calls in flight at once (other streams) need one each, as cuBLAS's
+** do.  NULL (and 0 bytes), or fewer bytes than that: the call runs a
+** variant that needs none.  Graph capture stays allocation-free.
 */
 typedef struct kp_attn_desc {
   int64_t batch, heads_q, heads_kv, len_q, len_k, head_dim;
@@ -366,7 +376,9 @@ typedef struct kp_attn_desc {
   int64_t block_table_stride, page_size;      /* paged: >= ceil(len_k / page_size), >= 1 */
   int64_t num_pages;                          /* paged: pages in K and V */
   int64_t total_q, total_k; /* varlen: tokens in the packed Q/O and K/V, else 0 */
-  int64_t reserved_[1];   /* zero (kp_attn_desc_init): room for fields to come */
+  void *workspace;          /* split-KV decode's scratch (above), or NULL */
+  int64_t workspace_bytes;  /* its size, 0 without */
+  int64_t reserved_[1];     /* zero (kp_attn_desc_init): room for fields to come */
 } kp_attn_desc;
 
 /* Packed (batch, seq, heads, dim) strides for Q, K, V and O, scale
@@ -376,6 +388,14 @@ KP_API void kp_attn_desc_init(kp_attn_desc *desc, int64_t batch, int64_t heads_q
 
 KP_API kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k,
                               const void *v, void *o, const kp_attn_desc *desc, void *stream);
+
+/* *bytes = the workspace the call described by desc would use on ctx's
+** device (0: it uses none -- not a decode call, len_q > 16); the desc's own
+** workspace fields are ignored.  The answer depends on the device's SM
+** count, batch, heads, len_q, len_k and head_dim: one workspace of the
+** largest answer serves every smaller call. */
+KP_API kp_status kp_attention_workspace_size(kp_ctx *ctx, kp_dtype dt, const kp_attn_desc *desc,
+                                             size_t *bytes);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,29 @@
 
 #define TRY(x) do { kp_status s_ = (x); if (s_ != KP_OK) return s_; } while (0)
 
+/* The split-KV decode (templates/attention.lua, `_sk`) runs at most
+** ATTN_SK_PER_SM CTAs an SM; its workspace holds a counter a packed query
+** tile (rounded up to 4), then two slots a CTA of 16 head_dim + 32 floats.
+** A decode call with that much workspace has form bit 4 (ATTN_FORM_WS). */
+#define ATTN_SK_PER_SM 2
+#define ATTN_FORM_WS 16u
+#define ATTN_SK_MAX_UNITS (1ll << 40) /* tiles x key blocks: the kernel's U P < 2^62 */
+
+/* the packed query tiles of a decode call: the heads_q / heads_kv query
+** heads of a KV head and its len_q rows, 16 rows a tile */
+static uint64_t sk_tiles(const kp_attn_desc *d) {
+  const uint64_t g = (uint64_t)(d->heads_q / d->heads_kv);
+  return (uint64_t)d->batch * (uint64_t)d->heads_kv * ((g * (uint64_t)d->len_q + 15) / 16);
+}
+
+/* after check_sizes: the workspace the split-KV decode needs, 0 if none */
+static uint64_t sk_bytes(const kp_attn_desc *d, int sm_count) {
+  if (d->len_q > 16) return 0;
+  const uint64_t tiles = sk_tiles(d), ctas = ATTN_SK_PER_SM * (uint64_t)(sm_count > 0 ? sm_count : 1);
+  if (tiles * (uint64_t)((d->len_k + 15) / 16) > (uint64_t)ATTN_SK_MAX_UNITS) return 0;
+  return ((tiles + 3) / 4 * 4 + 2 * ctas * (16 * (uint64_t)d->head_dim + 32)) * 4;
+}
+
 void kp_attn_desc_init(kp_attn_desc *d, int64_t batch, int64_t heads_q, int64_t heads_kv,
                        int64_t len_q, int64_t len_k, int64_t head_dim) {
   memset(d, 0, sizeof *d);
@@ -240,6 +263,25 @@ static kp_status encode_tmap(kp_ctx *ctx, CUtensorMap *map, const atensor *t, kp
   return KP_OK;
 }
 
+kp_status kp_attention_workspace_size(kp_ctx *ctx, kp_dtype dt, const kp_attn_desc *d,
+                                      size_t *bytes) {
+  if (!ctx) return kp_fail(NULL, KP_ERR_INVALID_ARG, "attention_workspace_size: ctx is NULL");
+  if (!d || !bytes)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention_workspace_size: %s is NULL",
+                   d ? "bytes" : "desc");
+  *bytes = 0;
+  if (dt != KP_F16 && dt != KP_BF16)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "attention_workspace_size: dtype %s: must be f16 or "
+                   "bf16", kp_dtype_size(dt) ? kp_dtype_name(dt) : "?");
+  TRY(check_sizes(ctx, d));
+  const uint64_t n = sk_bytes(d, ctx->props.sm_count);
+  if (n > SIZE_MAX)
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED, "attention_workspace_size: %llu bytes",
+                   (unsigned long long)n);
+  *bytes = (size_t)n;
+  return KP_OK;
+}
+
 kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, const void *v,
                        void *o, const kp_attn_desc *d, void *stream) {
   if (!ctx) return kp_fail(NULL, KP_ERR_INVALID_ARG, "attention: ctx is NULL");
@@ -298,6 +340,28 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
     if (d->lse && overlaps(lse_lo, lse_hi, lo, hi))
       return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: lse overlaps %s", RO[i].name);
   }
+  /* the workspace: 16-byte aligned, clear of every tensor and array above */
+  const uintptr_t ws_lo = (uintptr_t)d->workspace, ws_hi = ws_lo + (uintptr_t)d->workspace_bytes;
+  if (d->workspace_bytes < 0 || (!d->workspace) != (d->workspace_bytes == 0))
+    return kp_fail(ctx, KP_ERR_INVALID_ARG,
+                   "attention: workspace=%p workspace_bytes=%lld: give both (bytes > 0) or "
+                   "neither", d->workspace, (long long)d->workspace_bytes);
+  if (d->workspace) {
+    if (ws_lo % 16)
+      return kp_fail(ctx, KP_ERR_MISALIGNED, "attention: workspace=%p is not aligned to 16 bytes",
+                     d->workspace);
+    if (ws_hi < ws_lo)
+      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: workspace of %lld bytes overflows the "
+                     "address space", (long long)d->workspace_bytes);
+    for (int i = 0; i < 4; i++)
+      if (overlaps(ws_lo, ws_hi, t[i].lo, t[i].hi))
+        return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: workspace overlaps %s", t[i].name);
+    for (int i = 0; i < 3; i++)
+      if (RO[i].p && overlaps(ws_lo, ws_hi, (uintptr_t)RO[i].p, (uintptr_t)RO[i].p + RO[i].bytes))
+        return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: workspace overlaps %s", RO[i].name);
+    if (d->lse && overlaps(ws_lo, ws_hi, lse_lo, lse_hi))
+      return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: workspace overlaps lse");
+  }
   if (d->lse) {
     if ((uintptr_t)d->lse % 4)
       return kp_fail(ctx, KP_ERR_MISALIGNED, "attention: lse=%p is not aligned to 4 bytes",
@@ -320,6 +384,8 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       if (t[i].n[j] > 1 && t[i].s[j] == 0) form |= 2;
+  const uint64_t ws_need = sk_bytes(d, ctx->props.sm_count);
+  if (ws_need && d->workspace && (uint64_t)d->workspace_bytes >= ws_need) form |= ATTN_FORM_WS;
   kp_call call = {KP_FAM_ATTENTION, dt, align, form,
                   {(uint64_t)d->len_q, (uint64_t)d->len_k, (uint64_t)(d->batch * d->heads_q),
                    (uint64_t)d->head_dim, (uint64_t)(d->heads_q / d->heads_kv)}};
@@ -337,17 +403,28 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   ** and V: none, the offsets give lengths only) */
   const int32_t *cq = d->cu_seqlens_q, *ck = d->cu_seqlens_k;
   int totq = vq ? (int)d->total_q : 0, totk = vk ? (int)d->total_k : ck ? INT_MAX : 0;
+  void *ws = d->workspace;
   CUtensorMap tm[3];
   memset(tm, 0, sizeof tm);
   void *args[] = {&q,     &sq[0], &sq[1], &sq[2], &k,   &sk[0], &sk[1], &sk[2],
                   &v,     &sv[0], &sv[1], &sv[2], &o,   &so[0], &so[1], &so[2],
                   &lse,   &lq,    &lk,    &hq,    &hkv, &hd,    &iwl,   &iwr,
                   &nb,    &scale_log2, &bt, &bts, &page, &npages, &cq, &ck, &totq, &totk,
-                  &tm[0], &tm[1], &tm[2]};
+                  &ws,    &tm[0], &tm[1], &tm[2]};
   kp_slot s;
   int pushed;
   kp_status st = kp_launch_begin(ctx, &call, args, stream, &s, &pushed);
   if (st != KP_OK) return st;
+  /* a variant of the workspace forms alone (the split-KV decode) counts the
+  ** CTAs done with each tile there: the counters start at zero, in the stream */
+  if ((form & ATTN_FORM_WS) && s.e->forms && !(s.e->forms & 0xFFFFu)) {
+    CUresult r = ctx->drv->cuMemsetD8Async((CUdeviceptr)(uintptr_t)ws, 0,
+                                           (size_t)((sk_tiles(d) + 3) / 4 * 16), (CUstream)stream);
+    if (r != CUDA_SUCCESS) {
+      kp_launch_end(ctx, pushed);
+      return kp_cu_fail(ctx, r, "cuMemsetD8Async", __FILE__, __LINE__);
+    }
+  }
   /* TMA variants: Q in boxes of the query tile's rows, K and V of aux rows */
   if (s.e->aux) {
     st = kp_need_tma(ctx, "attention", s.e);

@@ -51,7 +51,7 @@
 #define KPK_NO_PRELUDE 0xFFFFFFFFu
 #define KPK_MAX_DIM 2147483647u     /* kernels take their dimensions as int */
 #define KPK_MAX_MULT 256u
-#define KPK_FORMS 16                /* forms 0..15: bits of kpk_entry.forms */
+#define KPK_FORMS 32                /* forms 0..31: bits of kpk_entry.forms */
 #define KPK_DIMS 5                  /* dimensions a family may name */
 #define KPK_MAX_CLUSTER 16
 /* The row families' dimensions ("rows:pow2,cols"): rows (rope: tokens) and

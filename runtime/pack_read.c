@@ -203,10 +203,6 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): split %u needs a cluster of %u (not %u)", i, e->name,
                   e->split, e->split, e->cluster);
-    if (e->forms >> KPK_FORMS)
-      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
-                  "index entry %u (%s): forms 0x%x name forms past %d", i, e->name, e->forms,
-                  KPK_FORMS - 1);
     if (!in_bounds(e->image_off, e->image_size, bsize) || e->image_size == 0)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): image (offset %llu, %llu bytes) is outside the blob section",

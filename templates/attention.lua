@@ -9,7 +9,7 @@
 --    T *O, long long sob, long long sos, long long soh,
 --    float *LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr, int batch,
 --    float scale_log2, const int *BT, long long bts, int page, int npages,
---    const int *CQ, const int *CK, int totq, int totk,
+--    const int *CQ, const int *CK, int totq, int totk, float *WS,
 --    const __grid_constant__ kp_tmap tmQ, tmK, tmV)
 -- Q, O: element (b, i, h, d) at b*s?b + i*s?s + h*s?h + d (query row i < Lq,
 -- head h < Hq); K, V: (b, j, h / (Hq / Hkv), d), key j < Lk; any layout through
@@ -26,6 +26,10 @@
 -- its rows at b*s?b, or at (first token + i)*s?s when packed, LSE at
 -- kp_attn_lse_at.  Everything above holds per sequence with lq, lk for Lq,
 -- Lk; a tile past lq is skipped.
+-- Workspace (form bit 4, decode calls only): WS is the caller's workspace,
+-- its first ceil4(tiles) ints counters the op has zeroed in the stream; only
+-- the split-KV decode (`_sk`) reads it.  Every other variant computes the
+-- forms with and without it alike.
 -- Dimensions: lq, lk (pow2 buckets), bh = batch * Hq (pow2) and d (exact).
 -- The grid is ceil(Lq / BR) * batch * Hq blocks (tile lq = BR, bh = 1; the
 -- persistent sm_90a variants: at most one a SM, each looping over tiles
@@ -54,7 +58,7 @@
 family {
   name = "attention",
   dims = "lq:pow2,lk:pow2,bh:pow2,d,g:pow2", -- g: query heads per KV head
-  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,T,T,T",
+  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,p,T,T,T",
 }
 
 local ARGS = [[
@@ -65,7 +69,7 @@ const ${T} *__restrict__ Q, long long sqb, long long sqs, long long sqh,
         float *__restrict__ LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr,
         int batch, float scale_log2, const int *__restrict__ BT, long long bts, int page,
         int npages, const int *__restrict__ CQ, const int *__restrict__ CK, int totq, int totk,
-        const __grid_constant__ kp_tmap tmQ,
+        float *__restrict__ WS, const __grid_constant__ kp_tmap tmQ,
         const __grid_constant__ kp_tmap tmK, const __grid_constant__ kp_tmap tmV]]
 
 -- ---- shared device code ----------------------------------------------------------
@@ -397,7 +401,8 @@ local function emit_fa2(dt, p)
   variant {
     name = name, dtype = dt, block = threads, align = 16, rank = p.rank, targets = p.targets,
     -- not paged (form bit 2): forms 0-3, and their varlen twins 8-11
-    forms = p.novarlen and 0x0F or 0x0F0F,
+    -- (and their workspace twins 16 + f)
+    forms = p.novarlen and 0x000F000F or 0x0F0F0F0F,
     params = { d = p.d, br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg, stages = p.stages,
                rank = p.rank },
     smem = (br + 2 * p.stages * p.bc) * p.d * 2,
@@ -713,8 +718,9 @@ local function emit_fa3(dt, p)
   variant {
     name = name, dtype = dt, block = 128 * (nc + 1), align = 16, rank = p.rank,
     targets = { "sm_90a" },
-    -- forms: 0 (persistent), or 0, 1 and their varlen twins 8, 9
-    min_sm = 90, max_sm = 90, forms = p.persistent and 1 or 0x303, aux = p.bc,
+    -- forms: 0 (persistent), or 0, 1 and their varlen twins 8, 9 (and the
+    -- workspace twins of each, 16 + f)
+    min_sm = 90, max_sm = 90, forms = p.persistent and 0x10001 or 0x03030303, aux = p.bc,
     persistent = p.persistent and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
                nc = nc, rank = p.rank },
@@ -792,10 +798,25 @@ ${name}(${args}) {
   const int psh = BT && (page & (page - 1)) == 0 ? __ffs(page) - 1 : -1; // a page of 2^psh tokens
   auto at = [](int r, int c) { return r * D + 8 * (c ^ (r & 7)); }; // chunk c of row r
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
-  const int G = Hq / Hkv, pts = (G * Lq + 15) / 16;
+  const int G = Hq / Hkv, pts = (G * Lq + 15) / 16, ntiles = batch * Hkv * pts;
   const int rank = blockIdx.x % CL; // = %cluster_ctarank: the clusters are 1-d runs of the grid
+#if ${sk}
+  // split-KV: the tiles' key blocks in a row, NU = ceil(Lk / BC) a tile (the
+  // bound: a shorter or masked sequence's blocks past its keys are empty), U
+  // of them; CTA p takes units [p U / P, (p + 1) U / P) (the op keeps U P <
+  // 2^62).  P: the grid, at most FC (the merge's factors fit the ring)
+  constexpr int FC = (W * S * 2 * BC * D * 2 - (W + 1) * 16 * LDO * 4 - 2 * (W + 1) * 16 * 4 - 64) / 64;
+  const long long NU = (Lk + BC - 1) / BC, U = (long long)ntiles * NU, P = min((int)gridDim.x, FC);
+  if (blockIdx.x >= P) return;
+  const long long u0 = blockIdx.x * U / P, u1 = (blockIdx.x + 1) * U / P;
+  int *cnt = (int *)WS; // a counter a tile, then 2 P slots of 16 D + 32 floats
+  float *slots = WS + ((ntiles + 3) & ~3);
+  __shared__ int last;
+  for (int tile = (int)(u0 / NU); u0 < u1 && tile < ntiles && tile * NU < u1; tile++) {
+#else
   // persistent: the cluster takes packed tiles blockIdx.x / CL + k gridDim.x / CL
-  for (int tile = blockIdx.x / CL; tile < batch * Hkv * pts; tile += gridDim.x / CL) {
+  for (int tile = blockIdx.x / CL; tile < ntiles; tile += gridDim.x / CL) {
+#endif
   const int b = tile / (Hkv * pts), hk = tile / pts % Hkv, p0 = tile % pts * 16;
   // the sequence's lengths (varlen: its own, within the bounds Lq, Lk; its
   // rows packed by its own lq, so the tiles past G lq rows have none)
@@ -813,7 +834,16 @@ ${name}(${args}) {
   int lo, hi;
   kp_attn_keys(imin, imax, lq, lk, wl, wr, lo, hi);
   const int nb0 = lo / BC, nbt = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
+#if ${sk}
+  // this CTA's blocks of the tile, and the CTAs sharing it, sh0 .. sh1 (unit u
+  // is CTA ((u + 1) P - 1) / U's)
+  const long long tb = tile * NU;
+  const int c0 = (int)max((long long)nb0, max(u0, tb) - tb);
+  const int c1 = (int)min((long long)(nb0 + nbt), min(u1, tb + NU) - tb);
+  const int sh0 = (int)(((tb + 1) * P - 1) / U), sh1 = (int)(((tb + NU) * P - 1) / U);
+#else
   const int c0 = nb0 + rank * nbt / CL, c1 = nb0 + (rank + 1) * nbt / CL; // this CTA's tiles
+#endif
   ${T} *ks = ring + w * S * 2 * BC * D;
   int q0 = 0, nq = 0; // paged: the table's pages q0 .. q0 + nq - 1 in spt (nq 0: none)
   if (BT && c1 > c0) {
@@ -1005,6 +1035,73 @@ ${name}(${args}) {
   kp_cluster_sync(); // no CTA goes on (or leaves) while another reads its partial
 #else
   __syncthreads();
+#if ${sk}
+  if (sh0 < sh1) { // shared: the partial to slot 2 p (the CTA's first tile) or 2 p + 1 (its last)
+    // CTA p > sh0 began in this tile (slot 2 p); CTA sh0 began in it or before
+    const long long s0 = 2ll * sh0 + (sh0 * U / P < tb ? 1 : 0);
+    auto slot = [&](int p) { return slots + (p == sh0 ? s0 : 2ll * p) * (16 * D + 32); };
+    float *sl = slot(blockIdx.x);
+    for (int e = threadIdx.x; e < rows * D / 4; e += NT) {
+      const int row = e / (D / 4), col = 4 * (e % (D / 4));
+      *(float4 *)&sl[row * D + col] = *(const float4 *)&po[(W * 16 + row) * LDO + col];
+    }
+    if (threadIdx.x < rows) {
+      sl[16 * D + threadIdx.x] = pm[W * 16 + threadIdx.x];
+      sl[16 * D + 16 + threadIdx.x] = pl[W * 16 + threadIdx.x];
+    }
+    __threadfence(); // the partial is visible before the count says so
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(&cnt[tile], 1) == sh1 - sh0;
+    __syncthreads();
+    if (!last) continue; // (the loop's next tile starts with a barrier of its own)
+    __threadfence();
+    // the last CTA merges: warp w takes rows w, w + W, ..: the common max, each
+    // partial's factor (fac[row][p - sh0], in the ring past the CTA's
+    // partials) and the sum, the lanes over the partials; then O
+    const int np = sh1 - sh0 + 1;
+    float *tot = pl + (W + 1) * 16, *fac = tot + 16; // [16], [16][np]
+    for (int row = w; row < rows; row += W) {
+      float mx = KP_NINF, l = 0.f;
+      for (int p = sh0 + lane; p <= sh1; p += 32) mx = fmaxf(mx, __ldcg(slot(p) + 16 * D + row));
+#pragma unroll
+      for (int x = 16; x > 0; x /= 2) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, x));
+      for (int p = sh0 + lane; p <= sh1; p += 32) {
+        const float *x = slot(p);
+        const float c = kp_attn_exp2(__ldcg(x + 16 * D + row) - (mx == KP_NINF ? 0.f : mx));
+        fac[row * np + p - sh0] = c;
+        l = fmaf(c, __ldcg(x + 16 * D + 16 + row), l);
+      }
+#pragma unroll
+      for (int x = 16; x > 0; x /= 2) l += __shfl_xor_sync(0xffffffffu, l, x);
+      if (lane == 0) {
+        tot[row] = l;
+        if (LSE) {
+          const int i = qrow(row), h = qhead(row);
+          LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = l > 0.f ? (mx + __log2f(l)) * KP_LN2 : KP_NINF;
+        }
+      }
+    }
+    __syncthreads();
+    for (int e = threadIdx.x; e < rows * D / 4; e += NT) {
+      const int row = e / (D / 4), col = 4 * (e % (D / 4)), i = qrow(row), h = qhead(row);
+      float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 8
+      for (int p = sh0; p <= sh1; p++) {
+        const float c = fac[row * np + p - sh0];
+        const float4 x = __ldcg((const float4 *)(slot(p) + row * D + col));
+        acc.x = fmaf(c, x.x, acc.x), acc.y = fmaf(c, x.y, acc.y);
+        acc.z = fmaf(c, x.z, acc.z), acc.w = fmaf(c, x.w, acc.w);
+      }
+      const float inv = kp_attn_inv(tot[row]);
+      ${T} *out = O + ob + i * sos + h * soh + col;
+      out[0] = kp_from_f32<${T}>(acc.x * inv), out[1] = kp_from_f32<${T}>(acc.y * inv);
+      out[2] = kp_from_f32<${T}>(acc.z * inv), out[3] = kp_from_f32<${T}>(acc.w * inv);
+    }
+    if (threadIdx.x == 0) cnt[tile] = 0; // (the op clears the counters before each call too)
+    __syncthreads(); // fac and the partials are read before the next tile's loads
+    continue;
+  }
+#endif
   for (int e = threadIdx.x; e < 16 * D; e += NT) {
     const int row = e / D, col = e % D, i = qrow(row), h = qhead(row);
     const float l = pl[W * 16 + row];
@@ -1019,23 +1116,29 @@ ${name}(${args}) {
 }
 ]]
 
--- p: d, w (warps), bc, stages, cl (CTAs a cluster; > 1: sm_90a), rank
+-- p: d, w (warps), bc, stages, cl (CTAs a cluster; > 1: sm_90a), sk (split-KV
+-- over the caller's workspace, any target), rank
 local function emit_dec(dt, p)
   local cl = p.cl or 1
   local name = string.format("attention_%s_d%d_dec_w%dx%d_s%d%s", dt, p.d, p.w, p.bc, p.stages,
-                             cl > 1 and "_c" .. cl or "")
+                             p.sk and "_sk" or cl > 1 and "_c" .. cl or "")
   variant {
     name = name, dtype = dt, block = 32 * p.w, align = 16, rank = p.rank,
     targets = cl > 1 and { "sm_90a" } or nil, min_sm = cl > 1 and 90 or nil,
     max_sm = cl > 1 and 90 or nil,
-    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, rank = p.rank },
+    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, sk = p.sk, rank = p.rank },
     smem = (16 + p.w * p.stages * 2 * p.bc) * p.d * 2 + DEC_PT * 4,
-    tile = { lq = 16, bh = 1 }, cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
+    -- split-KV: a block per 256 keys of each query head's tile, two an SM at
+    -- most (the grid then takes every SM's two slots at once); only calls
+    -- with a workspace (forms 16-31)
+    tile = { lq = 16, bh = 1, lk = p.sk and 256 or nil },
+    forms = p.sk and 0xFFFF0000 or nil,
+    cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
     persistent = 2,
     min = { d = p.d, lk = p.min_lk }, max = { d = p.d, lq = 16 },
     source = COMMON .. subst(DEC_KERNEL, {
       name = name, T = ctype(dt), d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl,
-      pt = DEC_PT,
+      sk = p.sk and 1 or 0, pt = DEC_PT,
       threads = 32 * p.w, args = subst(ARGS, { T = ctype(dt) }),
       -- blocks an SM (the persistent grid's 2 at 128 threads): without it ptxas
       -- for sm_90a stops at 168 registers and spills
@@ -1046,6 +1149,10 @@ end
 
 for _, dt in ipairs({ "f16", "bf16" }) do
   for _, d in ipairs({ 64, 128 }) do
+    -- with a workspace: one wave of CTAs over every tile's keys, whatever
+    -- the batch (the clusters below: 14 of 16 CTAs fit an H200 at once, and
+    -- 64 tiles at batch 8 take 5 rounds; ncu: SMs idle 29% of the time)
+    emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, sk = true, rank = 410, min_lk = 256 })
     emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 16, rank = 400, min_lk = 1024 })
     emit_dec(dt, { d = d, w = 8, bc = 16, stages = 2, cl = 16, rank = 390, min_lk = 1024 })
     emit_dec(dt, { d = d, w = 4, bc = 16, stages = 2, rank = 250, min_lk = 1024 })
@@ -1063,6 +1170,8 @@ for _, dt in ipairs({ "f16", "bf16" }) do
       -- 1/12.  On H100 (call I, 2026-11-26) it ran as 16 did (385 us at
       -- batch 8); not measured on H200 yet
       emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 12, rank = 345, min_lk = 1024 })
+      -- 4-CTA clusters: one wave at batch 8 (64 tiles x 4 = 256 CTAs)
+      emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 4, rank = 340, min_lk = 1024 })
     end
   end
 end

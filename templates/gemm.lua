@@ -786,6 +786,143 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_gemv_ring(dt, { mmax = 8, nt = 2, w = 4, stages = 6, rank = 984 })
 end
 
+-- The TMA GEMV (`gemm_<dt>_gemv_m16_n<RB>_s<S>[_k<CL>]_tma_nk`, sm_90a):
+-- cuBLAS's shape at m = 16 (ncu, bench/NOTES.md 37: 88 blocks of 128
+-- columns, 11 stages, 70-72% of DRAM's peak where the GEMVs above reach
+-- 57%), which cp.async could not feed (item 37).  A producer warp's one
+-- thread loads each stage -- B's 64 k x RB columns and A's 64 k x 16 rows,
+-- 128-byte swizzled, zeros past every edge -- completing on the stage's
+-- `full` mbarrier; consumer warp w reads its 16 columns in the fragment
+-- order above (16-byte chunk c of a 128-byte row r at c ^ (r % 8)) and
+-- frees the stage on `empty`.  K over the CL CTAs of a cluster where the
+-- blocks are few, partial tiles added through distributed shared memory.
+local GEMV_TMA_KERNEL = [[
+// ${name}: m <= 16, ${rb} columns a block (16 a consumer warp), K over ${cl} CTAs of a
+// cluster, B and A through TMA into ${stages} stages
+extern "C" __global__ void __launch_bounds__(${w} * 32 + 32, 1)
+${name}(${params}) {
+  constexpr int W = ${w}, S = ${stages}, CL = ${cl}, RB = 16 * W, BK = 64, MT = 2;
+  constexpr int B_BYTES = RB * BK * 2, ST = B_BYTES + 16 * BK * 2; // a stage: B, then A
+  static_assert(ST % 1024 == 0, "128-byte swizzled stages stay 1024-byte aligned");
+  static_assert(S * ST >= W * MT * 4 * 32 * 4, "the partial sums fit in the ring");
+  __shared__ __align__(8) unsigned long long full[S], empty[S];
+  extern __shared__ unsigned char kp_dyn[];
+  unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
+  const int tiles_n = (N + RB - 1) / RB, tile = blockIdx.x / CL, rank = blockIdx.x % CL;
+  const int b = tile / tiles_n, n0 = tile % tiles_n * RB;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int ktiles = (K + BK - 1) / BK, kt0 = rank * ktiles / CL;
+  const int nq = (rank + 1) * ktiles / CL - kt0;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; s++) kp_mbar_init(&full[s], 1), kp_mbar_init(&empty[s], W);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  float acc[MT][4];
+#pragma unroll
+  for (int i = 0; i < MT; i++) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0.f;
+  if (warp == W) { // the producer
+    if (lane == 0)
+      for (int q = 0; q < nq; q++) {
+        const int s = q % S;
+        if (q >= S) kp_mbar_wait(&empty[s], (q / S - 1) & 1); // its last readers are done
+        kp_mbar_expect_tx(&full[s], ST);
+        kp_tma_load3(smem + s * ST, &tmB, (kt0 + q) * BK, n0, sB ? b : 0, &full[s]);
+        kp_tma_load3(smem + s * ST + B_BYTES, &tmA, (kt0 + q) * BK, 0, sA ? b : 0, &full[s]);
+      }
+  } else {
+    for (int q = 0; q < nq; q++) {
+      const int s = q % S;
+      kp_mbar_wait(&full[s], (q / S) & 1);
+      const unsigned char *sb = smem + s * ST, *sa = sb + B_BYTES;
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        // lane (g, t) takes the stage's 16-byte chunk 2 t + h (the k order
+        // need only agree between A and B); rows 16 warp + g (+ 8) and 8 i + g
+        // are all g mod 8, so it sits at (2 t + h) ^ g: lanes g = 2 j, 2 j + 1
+        // (a quarter warp) read even and odd chunks, 8 distinct bank groups
+        const int c = (2 * t + h) ^ g;
+        const uint4 x = *(const uint4 *)(sb + (16 * warp + g) * 128 + 16 * c);
+        const uint4 y = *(const uint4 *)(sb + (16 * warp + g + 8) * 128 + 16 * c);
+#pragma unroll
+        for (int i = 0; i < MT; i++) {
+          if (i > 0 && M <= 8 * i) break; // A's rows past M are zeros (warp-uniform)
+          const uint4 a = *(const uint4 *)(sa + (8 * i + g) * 128 + 16 * c);
+          kp_gemv_mma(acc[i], x.x, y.x, x.y, y.y, a.x, a.y);
+          kp_gemv_mma(acc[i], x.z, y.z, x.w, y.w, a.z, a.w);
+        }
+      }
+      __syncwarp(); // every lane has read the stage
+      if (lane == 0) kp_mbar_arrive(&empty[s]);
+    }
+  }
+#if ${cl} > 1
+  __syncthreads(); // every stage is consumed: the ring takes this CTA's partial tiles
+  float (*red)[MT * 4][32] = (float (*)[MT * 4][32])smem;
+  if (warp < W)
+#pragma unroll
+    for (int i = 0; i < MT; i++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) red[warp][i * 4 + e][lane] = acc[i][e];
+  kp_cluster_sync(); // every CTA's partials are written
+  if (warp < W && warp % CL == rank) // this CTA finishes warp tiles rank, rank + CL, ..
+#pragma unroll
+    for (int i = 0; i < MT; i++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        float v = 0.f;
+#pragma unroll
+        for (int r = 0; r < CL; r++) v += *(const float *)kp_map_rank(&red[warp][i * 4 + e][lane], r);
+        acc[i][e] = v;
+      }
+#endif
+  // c[e] of m-tile i in lane (g, t): D row 8i + 2t + (e & 1), column n0 + 16 warp + g + 8 (e >> 1)
+  const long long es = out_f32 ? 4 : sizeof(${T});
+  const void *Cb = C ? (const void *)((const char *)C + b * sC * es) : C;
+  void *Db = (char *)D + b * sD * es;
+  if (warp < W && (CL == 1 || warp % CL == rank))
+#pragma unroll
+    for (int i = 0; i < MT; i++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        const int m = 8 * i + 2 * t + (e & 1), n = n0 + 16 * warp + g + 8 * (e >> 1);
+        if (m < M && n < N)
+          kp_gemm_store1<${T}>(acc[i][e], m, n, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
+      }
+#if ${cl} > 1
+  kp_cluster_sync(); // no CTA leaves while another reads its partials
+#endif
+}
+]]
+
+local function emit_gemv_tma(dt, p)
+  local cl, w = p.cl or 1, p.w or 8
+  local name = string.format("gemm_%s_gemv_m16_n%d_s%d%s_tma_nk", dt, 16 * w, p.stages,
+                             cl > 1 and "_k" .. cl or "")
+  variant {
+    name = name, dtype = dt, params = p, block = w * 32 + 32, align = 16, forms = 1,
+    rank = p.rank, targets = { "sm_90a" }, min_sm = 90, max_sm = 90, aux = 64,
+    tile = { m = 16, n = 16 * w, batch = 1 }, max = { m = 16 }, min = { n = p.min_n },
+    cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
+    smem = p.stages * (16 * w + 16) * 64 * 2 + 1024,
+    source = COMMON .. subst(GEMV_MMA .. GEMV_TMA_KERNEL, { params = params(dt),
+      name = name, T = ctype(dt), ab = dt == "bf16" and "bf16" or "f16", w = w,
+      stages = p.stages, cl = cl, rb = 16 * w,
+    }),
+  }
+end
+
+-- Ranked where n >= 8192 (64+ blocks; H200, 2026-11-26, eighth session:
+-- m = 1 / 16, k = 4096: n = 11008 30.6 / 31.3 us against the register and
+-- ring GEMVs' 30.7 / 32.6, n = 14336 35.7 / 35.2 against 37.6 / 41.5; at
+-- n = 4096 its 32 blocks leave most SMs idle: 19.6 against 14.8).  K over
+-- a cluster for the tuner (k2 at n = 4096, k = 11008: 30.5, the ring's 29.1)
+for _, dt in ipairs({ "f16", "bf16" }) do
+  emit_gemv_tma(dt, { stages = 10, rank = 1015, min_n = 8192 })
+  emit_gemv_tma(dt, { stages = 10, cl = 2, rank = 959 })
+  emit_gemv_tma(dt, { stages = 10, cl = 4, rank = 958 })
+end
+
 -- ---- skinny m, B as (k, n): CUDA-core GEMV ---------------------------------------
 -- B's rows run along n, so a tensor-core fragment would need transposed
 -- loads; at m <= 8 the FMAs (8 m per 16 bytes of B) keep up with memory.  A

@@ -91,6 +91,8 @@ START_TEST(test_desc_init) {
   ck_assert_int_eq(d.num_pages, 0);
   ck_assert_int_eq(d.total_q, 0);
   ck_assert_int_eq(d.total_k, 0);
+  ck_assert_ptr_null(d.workspace);
+  ck_assert_int_eq(d.workspace_bytes, 0);
   ck_assert_int_eq(d.reserved_[0], 0);
   /* the valid call these tests start from reaches the launch, in both dtypes */
   kp_ctx *c = kp_test_pack_only();
@@ -377,6 +379,59 @@ START_TEST(test_overlap) {
 }
 END_TEST
 
+/* The split-KV decode's workspace: its size for decode calls only, and a
+** bad one refused before anything runs. */
+START_TEST(test_workspace) {
+  kp_ctx *c = kp_test_pack_only();
+  kp_attn_desc d = base(); /* len_q 8: a decode call */
+  size_t n = 1;
+  ck_assert_int_eq(kp_attention_workspace_size(c, KP_BF16, &d, &n), KP_OK);
+  ck_assert_msg(n > 0 && n % 16 == 0, "%zu bytes", n);
+  size_t n2 = 0;
+  d.head_dim = 128; /* twice the partials' floats */
+  ck_assert_int_eq(kp_attention_workspace_size(c, KP_F16, &d, &n2), KP_OK);
+  ck_assert_uint_gt(n2, n);
+  d = base();
+  d.len_q = 17; /* prefill: none */
+  ck_assert_int_eq(kp_attention_workspace_size(c, KP_F16, &d, &n), KP_OK);
+  ck_assert_uint_eq(n, 0);
+  EXPECT(c, kp_attention_workspace_size(c, KP_F32, &d, &n), KP_ERR_UNSUPPORTED,
+         "attention_workspace_size: dtype f32: must be f16 or bf16");
+  EXPECT(c, kp_attention_workspace_size(c, KP_F16, NULL, &n), KP_ERR_INVALID_ARG,
+         "attention_workspace_size: desc is NULL");
+  EXPECT(c, kp_attention_workspace_size(c, KP_F16, &d, NULL), KP_ERR_INVALID_ARG,
+         "attention_workspace_size: bytes is NULL");
+  d.heads_kv = 3;
+  EXPECT(c, kp_attention_workspace_size(c, KP_F16, &d, &n), KP_ERR_INVALID_ARG,
+         "heads_kv=3 does not divide heads_q=4");
+  ck_assert_int_eq(kp_attention_workspace_size(NULL, KP_F16, &d, &n), KP_ERR_INVALID_ARG);
+  /* on a call */
+  d = base();
+  d.workspace = DEV(0x600000), d.workspace_bytes = 1 << 16;
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention"); /* valid: reaches the launch */
+  d.workspace_bytes = 16; /* too little: a variant that needs none */
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  d.workspace_bytes = -16;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG,
+         "attention: workspace=0x600000 workspace_bytes=-16: give both (bytes > 0) or neither");
+  d.workspace_bytes = 0;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "give both");
+  d.workspace = NULL, d.workspace_bytes = 64;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: workspace=(nil) workspace_bytes=64");
+  d.workspace = DEV(0x600008), d.workspace_bytes = 64;
+  EXPECT(c, CALL(c, d), KP_ERR_MISALIGNED, "attention: workspace=0x600008 is not aligned to 16 bytes");
+  d.workspace = (char *)O_ - 1024, d.workspace_bytes = 1040;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: workspace overlaps o");
+  d.workspace_bytes = 1024; /* ends where o begins */
+  EXPECT(c, CALL(c, d), KP_ERR_NO_DEVICE, "attention");
+  d.workspace = (char *)Q_ + 4096, d.workspace_bytes = 64;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: workspace overlaps q");
+  d.workspace = DEV(0x600000), d.workspace_bytes = 1 << 16, d.lse = (float *)DEV(0x600100);
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: workspace overlaps lse");
+  kp_ctx_destroy(c);
+}
+END_TEST
+
 /* On the real sm_90a pack: every valid attention call (f16/bf16, lengths
 ** from 1, head dims 1..256, element to 16-byte alignment, both forms) has a
 ** variant, with the kernels' signature; a 16-byte aligned call at head dim
@@ -400,7 +455,7 @@ START_TEST(test_pack_covers) {
         for (size_t q = 0; q < sizeof len / sizeof len[0]; q++)
           for (size_t k = 0; k < sizeof len / sizeof len[0]; k += 2)
             for (size_t h = 0; h < sizeof hd / sizeof hd[0]; h++)
-              for (uint32_t form = 0; form < 2; form++) {
+              for (uint32_t form = 0; form < 18; form += form == 1 ? 15 : 1) {
                 kp_call c = {KP_FAM_ATTENTION, (kp_dtype)dt, a, form, {len[q], len[k], 1 + q * 37, hd[h]}};
                 char why[700];
                 const int i = kp_select_variant(&pk, &c, &dev[dv], why, sizeof why);
@@ -414,6 +469,13 @@ START_TEST(test_pack_covers) {
                               kp_dtype_name((kp_dtype)dt), (unsigned long long)len[q],
                               (unsigned long long)hd[h], e->name);
                 fast += want_fast;
+                /* with a workspace, a decode call takes the split-KV variant */
+                const int want_sk = want_fast && dev[dv].smem_optin >= 110 * 1024 && (form & 16) &&
+                                    len[q] <= 16 && len[k] >= 256;
+                ck_assert_msg(!want_sk || (strstr(e->name, "_dec_") && strstr(e->name, "_sk")),
+                              "sm %d lq %llu lk %llu d %llu form %u: got %s", dev[dv].sm,
+                              (unsigned long long)len[q], (unsigned long long)len[k],
+                              (unsigned long long)hd[h], form, e->name);
               }
   ck_assert_int_gt(fast, 0);
   kpk_close(&pk);
@@ -433,6 +495,7 @@ Suite *attention_suite(void) {
   tcase_add_test(tc, test_strides);
   tcase_add_test(tc, test_alignment);
   tcase_add_test(tc, test_overlap);
+  tcase_add_test(tc, test_workspace);
   suite_add_tcase(s, tc);
   TCase *pc = tcase_create("pack");
   tcase_add_test(pc, test_pack_covers);

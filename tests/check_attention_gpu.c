@@ -162,6 +162,8 @@ static const acase CASES[] = {
     {"decode: 16 rows causal", 1, 2, 1, 16, 1500, 1, -1, -1, 1.0, 1, 1},
     {"decode: 5 rows, window left 100 (most key splits see nothing)", 1, 2, 2, 5, 2100, 1, 100, -1,
      1.0, 0, 1},
+    /* the split-KV decode's CTAs each take whole tiles here as well as shares */
+    {"decode: 320 tiles, Lk = 260", 40, 8, 8, 1, 260, 0, -1, -1, 1.0, 0, 1},
 };
 #define NCASES ((int)(sizeof CASES / sizeof CASES[0]))
 
@@ -300,6 +302,26 @@ static void check_inputs(gpu *g, t4 *Q, t4 *K, t4 *V, paged *pg) {
   hb_check_unchanged(g, &V->b, "V");
 }
 
+/* The split-KV decode's workspace: given when the forced variant computes
+** only the workspace forms (kp_attention's bit 4), or when ws_sel is set
+** (the selection); ws_make puts kp_attention_workspace_size's bytes for a
+** call of these sizes in *W, poisoned (the call must clear what it counts
+** on), and returns them (0: the call would use none, W untouched). */
+static int ws_sel;
+static int ws_only(const kpk_entry *e) { return e->forms && !(e->forms & 0xFFFFu); }
+static size_t ws_make(gpu *g, hbuf *W, kp_dtype dt, int64_t batch, int64_t hq, int64_t hkv,
+                      int64_t lq, int64_t lk, int64_t hd) {
+  kp_attn_desc d;
+  kp_attn_desc_init(&d, batch, hq, hkv, lq, lk, hd);
+  size_t n = 0;
+  const kp_status st = kp_attention_workspace_size(g->ctx, dt, &d, &n);
+  ck_assert_msg(st == KP_OK, "%s: kp_attention_workspace_size: %s", g->test,
+                kp_ctx_errmsg(g->ctx));
+  ck_assert_msg(n % 16 == 0, "%s: a workspace of %zu bytes", g->test, n);
+  if (n) hb_make(g, W, KP_F32, n / 4, KP_POISON);
+  return n;
+}
+
 /* Run case c at head dim hd with pack entry vi forced (-1: the selection),
 ** tensors padded by pad elements and shifted by shift, K and V paged in
 ** pages of `page` tokens (0: not paged).  Returns 0 (nothing run) when vi
@@ -317,13 +339,18 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
   t4_make(g, &O, dt, c->batch, c->lq, c->hq, hd, c->layout, pad, shift);
   const size_t nl = (size_t)(c->batch * c->hq * c->lq);
   if (c->lse) hb_make(g, &L, KP_F32, KP_PRE + nl + KP_GUARD, KP_POISON);
+  hbuf W;
+  memset(&W, 0, sizeof W);
+  const size_t nws = (vi >= 0 ? ws_only(&pk->entries[vi]) : ws_sel)
+                         ? ws_make(g, &W, dt, c->batch, c->hq, c->hkv, c->lq, c->lk, hd) : 0;
   int ran = 1;
   if (vi >= 0) {
     const uint32_t al = t4_align(&O, t4_align(&V, t4_align(&K, t4_align(&Q, 16))));
     int64_t wl = c->wl, wr = c->causal ? 0 : c->wr;
     if (wl >= c->lk) wl = -1;
     if (wr >= c->lq) wr = -1;
-    kp_call call = {KP_FAM_ATTENTION, dt, al, (wl >= 0 || wr >= 0) | (page ? 4u : 0u),
+    kp_call call = {KP_FAM_ATTENTION, dt, al,
+                    (wl >= 0 || wr >= 0) | (page ? 4u : 0u) | (nws ? 16u : 0u),
                     {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(c->batch * c->hq), (uint64_t)hd,
                      (uint64_t)(c->hq / c->hkv)}};
     ran = kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0);
@@ -347,6 +374,7 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
     d.scale = (float)(c->scale_mul / sqrt((double)hd));
     d.causal = c->causal, d.window_left = c->wl, d.window_right = c->wr;
     d.lse = c->lse ? (float *)hb_dev(&L, KP_PRE) : NULL;
+    if (nws) d.workspace = hb_dev(&W, 0), d.workspace_bytes = (int64_t)nws;
     paged pg;
     memset(&pg, 0, sizeof pg);
     void *kdev = t4_dev(&K), *vdev = t4_dev(&V);
@@ -367,6 +395,7 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
           hb_upload(g, &L);
         }
       }
+      if (nws) hb_upload(g, &W); /* poison again: the call needs no prepared workspace */
       if (vi >= 0) kp_force_variant(vi);
       kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), kdev, vdev, t4_dev(&O), &d, g->stream);
       kp_force_variant(-1);
@@ -391,6 +420,7 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
   }
   t4_free(g, &Q), t4_free(g, &K), t4_free(g, &V), t4_free(g, &O);
   if (L.img) hb_free(g, &L);
+  if (W.img) hb_free(g, &W);
   return ran;
 }
 
@@ -465,11 +495,16 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
   t4_make(g, &V, dt, c->vk ? 1 : B, c->vk ? tk : c->lk, c->hkv, hd, c->layout, pad, 0);
   const size_t nl = (size_t)(c->vq ? tq * c->hq : B * c->hq * c->lq);
   hb_make(g, &L, KP_F32, KP_PRE + nl + KP_GUARD, KP_POISON);
+  hbuf W;
+  memset(&W, 0, sizeof W);
+  const size_t nws = (vi >= 0 ? ws_only(&pk->entries[vi]) : ws_sel)
+                         ? ws_make(g, &W, dt, B, c->hq, c->hkv, c->lq, c->lk, hd) : 0;
   const uint32_t al = t4_align(&O, t4_align(&V, t4_align(&K, t4_align(&Q, 16))));
   int64_t wl = c->wl, wr = c->causal ? 0 : c->wr;
   if (wl >= c->lk) wl = -1;
   if (wr >= c->lq) wr = -1;
-  kp_call call = {KP_FAM_ATTENTION, dt, al, (wl >= 0 || wr >= 0) | (page ? 4u : 0u) | 8u,
+  kp_call call = {KP_FAM_ATTENTION, dt, al,
+                  (wl >= 0 || wr >= 0) | (page ? 4u : 0u) | 8u | (nws ? 16u : 0u),
                   {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(B * c->hq), (uint64_t)hd,
                    (uint64_t)(c->hq / c->hkv)}};
   const int ran = vi < 0 || kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0);
@@ -498,6 +533,7 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
     d.lse = (float *)hb_dev(&L, KP_PRE);
     if (c->vq) d.cu_seqlens_q = (const int32_t *)hb_dev(&cq, 0), d.total_q = tq;
     if (c->vk) d.cu_seqlens_k = (const int32_t *)hb_dev(&ck, 0), d.total_k = tk;
+    if (nws) d.workspace = hb_dev(&W, 0), d.workspace_bytes = (int64_t)nws;
     paged pg;
     memset(&pg, 0, sizeof pg);
     void *kdev = t4_dev(&K), *vdev = t4_dev(&V);
@@ -519,6 +555,7 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
         memcpy(O.b.img, O.b.orig, O.b.n * O.b.es), memcpy(L.img, L.orig, L.n * 4);
         hb_upload(g, &O.b), hb_upload(g, &L);
       }
+      if (nws) hb_upload(g, &W);
       if (vi >= 0) kp_force_variant(vi);
       kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), kdev, vdev, t4_dev(&O), &d, g->stream);
       kp_force_variant(-1);
@@ -595,6 +632,7 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
 #undef LIDX
   t4_free(g, &Q), t4_free(g, &K), t4_free(g, &V), t4_free(g, &O);
   hb_free(g, &L);
+  if (W.img) hb_free(g, &W);
   if (c->vq) hb_free(g, &cq);
   if (c->vk) hb_free(g, &ck);
   return ran;
@@ -673,6 +711,16 @@ START_TEST(test_any_call) {
     varlen_case(&g, dt, -1, &VCASES[h % NVCASES], hd[h], 8, 0);
     varlen_case(&g, dt, -1, &VCASES[(h + 3) % NVCASES], hd[h], 0, 5); /* paged */
   }
+  /* with a workspace: the decode cases (the split-KV variant where it has the
+  ** head dim, the others taking the workspace forms alike), and prefill ones */
+  ws_sel = 1;
+  for (int h = 0; h < 5; h++)
+    for (int ci = 0; ci < NCASES; ci++) {
+      if (CASES[ci].lq > 16 && ci % 5) continue;
+      attn_case(&g, dt, -1, &CASES[ci], hd[h], 8, 0, ci % 2 ? 16 : 0);
+    }
+  for (int ci = 0; ci < NVCASES; ci++) varlen_case(&g, dt, -1, &VCASES[ci], 128, 0, ci % 2 ? 7 : 0);
+  ws_sel = 0;
   gpu_close(&g);
 }
 END_TEST

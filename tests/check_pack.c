@@ -559,8 +559,6 @@ START_TEST(test_entry_values_rejected) {
   bad_entry_fails(e, "cols multiple 257");
   e = sample_entry(0), e.dmult[KP_COLS] = 0xFFFFFFFFu;
   bad_entry_fails(e, "cols multiple 4294967295");
-  e = sample_entry(0), e.forms = 0x10000;
-  bad_entry_fails(e, "forms 0x10000");
 }
 END_TEST
 

@@ -114,6 +114,7 @@ class KpAttnDesc(ctypes.Structure):
         ("block_table", c_vp),           # int32 *: paged K and V
         ("block_table_stride", c_i64), ("page_size", c_i64), ("num_pages", c_i64),
         ("total_q", c_i64), ("total_k", c_i64),  # varlen: packed tokens
+        ("workspace", c_vp), ("workspace_bytes", c_i64),  # split-KV decode's scratch
         ("reserved_", c_i64 * 1),
     ]
 
@@ -160,6 +161,7 @@ SIGNATURES = {
     "kp_attn_desc_init": (None, [_P(KpAttnDesc), c_i64, c_i64, c_i64, c_i64, c_i64, c_i64]),
     # (ctx, dt, q, k, v, o, desc, stream)
     "kp_attention": (c_int, [c_vp, c_int, c_vp, c_vp, c_vp, c_vp, _P(KpAttnDesc), c_vp]),
+    "kp_attention_workspace_size": (c_int, [c_vp, c_int, _P(KpAttnDesc), _P(ctypes.c_size_t)]),
 }
 
 

@@ -31,7 +31,14 @@ as zeros).  Every sequence has seqlen_k keys (an int), or with cu_seqlens
 its own number, cu_seqlens_k giving the lengths (max_seqlen_k the bound; q
 and out (total_q, heads_q, dim) as for varlen).  Decode (seq_q <= 16) has
 the fast kernels; longer queries run an element-wise fallback.
+
+workspace: a decode call (seq_q <= 16) runs fastest split over the whole GPU
+with scratch memory for its partial results (kp_attention_workspace_size's
+bytes).  None: with torch tensors, one is taken from torch's allocator for
+the call (graph capture takes it from the graph's pool); an array (any
+dtype, contiguous, on the device, 16-byte aligned): that one; False: none.
 """
+import ctypes
 import math
 
 from . import _lib
@@ -88,7 +95,7 @@ def _cu(obj, name, batch, op):
 def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bshd",
               return_lse=False, out=None, lse=None, stream=None, cu_seqlens_q=None,
               cu_seqlens_k=None, max_seqlen_q=None, max_seqlen_k=None, block_table=None,
-              seqlen_k=None):
+              seqlen_k=None, workspace=None):
     """softmax(scale * q @ k^T + mask) @ v; see the module doc.  scale
     defaults to 1/sqrt(dim).  Returns out, or (out, lse) with return_lse (or
     an lse= given)."""
@@ -200,6 +207,25 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bsh
     desc.window_left, desc.window_right = wl, wr
     if la is not None:
         desc.lse = la.ptr
+    wsa = None
+    if workspace is not False and (max_seqlen_q if varlen else lq) <= 16:
+        need = ctypes.c_size_t(0)
+        call.check(call.lib.kp_attention_workspace_size(call.ctx.handle, dt, desc,
+                                                        ctypes.byref(need)))
+        if workspace is None and need.value and qa.torch:
+            import torch
+            with call.on_stream():
+                wsa = as_arr(torch.empty(need.value, dtype=torch.uint8, device=qa.obj.device),
+                             "workspace", op)
+        elif workspace is not None:
+            wsa = as_arr(workspace, "workspace", op)
+            check_device([qa, wsa], op)
+            if wsa.numel() > 1 and wsa.strides[-1] != 1:
+                raise invalid("attention: workspace must be contiguous")
+        if wsa is not None:
+            desc.workspace = wsa.ptr
+            desc.workspace_bytes = wsa.numel() * wsa.obj.element_size() if wsa.torch else \
+                wsa.numel() * max(1, int(wsa.dtype_str[2:]) if wsa.dtype_str[2:].isdigit() else 1)
     call.check(call.lib.kp_attention(call.ctx.handle, dt, qa.ptr, ka.ptr, va.ptr, oa.ptr, desc,
                                      call.stream))
     return (oa.obj, la.obj) if la is not None else oa.obj
