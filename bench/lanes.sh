@@ -37,7 +37,8 @@ left() {
 
 # gpu_suite LOG DEADLINE [SUITE]: the GPU test suite (or one suite of it) on $GPU
 gpu_suite() {
-  CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 KP_TEST_TIMES=1 CK_RUN_SUITE=${3:-} \
+  # (CK_RUN_SUITE set but empty runs no suite at all: only when one is named)
+  CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 KP_TEST_TIMES=1 env ${3:+CK_RUN_SUITE=$3} \
     timeout "$(left "$2")" build/tests/check_kernpack >"$R/$1" 2>&1
   echo "$1 rc=$? $(grep -E '^[0-9]+%: Checks' "$R/$1")"
   grep -E ':[EF]:' "$R/$1" | head -8 | cut -c1-300
