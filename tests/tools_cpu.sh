@@ -39,6 +39,10 @@ expect 0 "$kp" explain softmax 4096x8192 bf16 --pack "$pack"
 expect 0 "$kp" explain gemm 4096x4096x4096 bf16 --pack "$pack"
 expect 0 "$kp" explain attention 4096x4096x32x128 bf16 --pack "$pack" --form 1
 expect 1 "$kp" explain attention 4096x4096x32x300 bf16 --pack "$pack"
+# a decode call with a workspace (form + 16) runs the split-KV variant, without one the clusters
+expect 0 sh -c "'$kp' explain attention 1x32768x32x128x4 bf16 --pack '$pack' --form 16 | grep -q 'runs attention_bf16_d128_dec_.*_sk '"
+expect 0 sh -c "'$kp' explain attention 1x32768x32x128x4 bf16 --pack '$pack' --form 20 | grep -q 'runs attention_bf16_d128_dec_.*_sk '"
+expect 0 sh -c "'$kp' explain attention 1x32768x32x128x4 bf16 --pack '$pack' | grep -q 'runs attention_bf16_d128_dec_w4x16_s3_c16 '"
 # a form by name: B as (k, n) must pick a (k, n) variant; an unknown name is a usage error
 expect 0 sh -c "'$kp' explain gemm 128x4096x4096 bf16 --pack '$pack' --form kn | grep -q 'runs gemm_bf16_.*_kn '"
 expect 2 "$kp" explain gemm 128x4096x4096 bf16 --pack "$pack" --form xx

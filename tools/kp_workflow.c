@@ -36,9 +36,10 @@ static const char usage_explain[] =
     "1).  ALIGN is the alignment of the\n"
     "call's pointers and row strides (default 16); F the call's form (geglu: 0 erf,\n"
     "1 tanh; rope: 0 NeoX, 1 GPT-J; gemm: 0 B as (n,k), 1 B as (k,n); attention:\n"
-    "0 full, 1 causal or windowed, + 2 a zero stride, + 4 paged K/V, + 8 varlen;\n"
-    "default 0), a number or the name of form 0 or 1 (erf, tanh, neox, gptj, nk,\n"
-    "kn, full, causal).\n";
+    "0 full, 1 causal or windowed, + 2 a zero stride, + 4 paged K/V, + 8 varlen,\n"
+    "+ 16 a decode call with a workspace (the split-KV decode's); default 0), a\n"
+    "number or the name of form 0 or 1 (erf, tanh, neox, gptj, nk, kn, full,\n"
+    "causal).\n";
 
 /* "4096x11008x4096" -> c->dim in the family's order; missing trailing dims 1.
 ** 0 on success. */
