@@ -753,7 +753,8 @@ for _, dt in ipairs({ "f16", "bf16" }) do
 end
 
 -- ---- decode: few query rows, many keys, split across warps and CTAs ---------------
--- `attention_<dt>_d<D>_dec_w<W>x<BC>_s<S>[_c<CL>]` (Lq <= 16; `_c` on sm_90a):
+-- `attention_<dt>_d<D>_dec_w<W>x<BC>_s<S>[_c<CL>|_sk]` (Lq <= 16; `_c` on
+-- sm_90a; `_sk`, any target, for calls with a workspace: below, at ${sk}):
 -- the G = Hq / Hkv query heads that share a KV head are packed into the rows
 -- of one tile (row r: head r / Lq of the group, query r % Lq), so K and V
 -- are read once for all of them; 16 rows a tile (m16n8k16 as in the FA2
