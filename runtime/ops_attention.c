@@ -384,8 +384,10 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       if (t[i].n[j] > 1 && t[i].s[j] == 0) form |= 2;
-  const uint64_t ws_need = sk_bytes(d, ctx->props.sm_count);
-  if (ws_need && d->workspace && (uint64_t)d->workspace_bytes >= ws_need) form |= ATTN_FORM_WS;
+  if (d->workspace) {
+    const uint64_t need = sk_bytes(d, ctx->props.sm_count);
+    if (need && (uint64_t)d->workspace_bytes >= need) form |= ATTN_FORM_WS;
+  }
   kp_call call = {KP_FAM_ATTENTION, dt, align, form,
                   {(uint64_t)d->len_q, (uint64_t)d->len_k, (uint64_t)(d->batch * d->heads_q),
                    (uint64_t)d->head_dim, (uint64_t)(d->heads_q / d->heads_kv)}};
@@ -417,7 +419,7 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   if (st != KP_OK) return st;
   /* a variant of the workspace forms alone (the split-KV decode) counts the
   ** CTAs done with each tile there: the counters start at zero, in the stream */
-  if ((form & ATTN_FORM_WS) && s.e->forms && !(s.e->forms & 0xFFFFu)) {
+  if ((form & ATTN_FORM_WS) && s.e->forms && !(s.e->forms & ((1u << ATTN_FORM_WS) - 1))) {
     CUresult r = ctx->drv->cuMemsetD8Async((CUdeviceptr)(uintptr_t)ws, 0,
                                            (size_t)((sk_tiles(d) + 3) / 4 * 16), (CUstream)stream);
     if (r != CUDA_SUCCESS) {

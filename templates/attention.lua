@@ -1030,7 +1030,7 @@ ${name}(${args}) {
       const int i = qrow(row), h = qhead(row);
       O[ob + i * sos + h * soh + col] = kp_from_f32<${T}>(acc * kp_attn_inv(l));
       if (LSE && rank == 0 && col == 0)
-        LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = l > 0.f ? (mx + __log2f(l)) * KP_LN2 : KP_NINF;
+        LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(mx, l);
     }
   }
   kp_cluster_sync(); // no CTA goes on (or leaves) while another reads its partial
@@ -1078,7 +1078,7 @@ ${name}(${args}) {
         tot[row] = l;
         if (LSE) {
           const int i = qrow(row), h = qhead(row);
-          LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = l > 0.f ? (mx + __log2f(l)) * KP_LN2 : KP_NINF;
+          LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(mx, l);
         }
       }
     }
@@ -1165,14 +1165,11 @@ for _, dt in ipairs({ "f16", "bf16" }) do
       emit_dec(dt, { d = d, w = 4, bc = 32, stages = 2, cl = 16, rank = 370, min_lk = 1024 })
       emit_dec(dt, { d = d, w = 8, bc = 16, stages = 3, cl = 16, rank = 360, min_lk = 1024 })
       emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 8, rank = 350, min_lk = 1024 })
-      -- 12-CTA clusters (D / CL columns each rounded): where 14 clusters of
-      -- 16 fit at two CTAs an SM (H200), 64 packed tiles (batch 8, 32 / 8
-      -- heads) take 5 rounds of 1/16 of a tile; if 22 of 12 fit, 3 rounds of
-      -- 1/12.  On H100 (call I, 2026-11-26) it ran as 16 did (385 us at
-      -- batch 8); not measured on H200 yet
+      -- 12-CTA clusters (D / CL columns each rounded): ran as 16 did on
+      -- H100 (385 us at batch 8), behind them on H200 (289 against 284 us at
+      -- batch 8, 57.8 against 46.1 at batch 1; 2026-11-26, eighth session).
+      -- 4-CTA clusters were tried and dropped: 62 fit an H200, not 64 (350 us)
       emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 12, rank = 345, min_lk = 1024 })
-      -- 4-CTA clusters: one wave at batch 8 (64 tiles x 4 = 256 CTAs)
-      emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 4, rank = 340, min_lk = 1024 })
     end
   end
 end

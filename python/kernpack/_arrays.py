@@ -30,15 +30,17 @@ def is_tensor(obj):
 
 class Arr:
     """A strided device array: ptr, shape and strides in elements, kp dtype
-    (None if not one of f32/f16/bf16), device ordinal (None: not on a GPU)."""
+    (None if not one of f32/f16/bf16), bytes an element, device ordinal
+    (None: not on a GPU)."""
 
-    __slots__ = ("obj", "name", "ptr", "shape", "strides", "dtype", "dtype_str", "device",
-                 "torch")
+    __slots__ = ("obj", "name", "ptr", "shape", "strides", "dtype", "dtype_str", "itemsize",
+                 "device", "torch")
 
-    def __init__(self, obj, name, ptr, shape, strides, dtype, dtype_str, device, torch):
+    def __init__(self, obj, name, ptr, shape, strides, dtype, dtype_str, itemsize, device, torch):
         self.obj, self.name, self.ptr = obj, name, ptr
         self.shape, self.strides = tuple(shape), tuple(strides)
-        self.dtype, self.dtype_str, self.device, self.torch = dtype, dtype_str, device, torch
+        self.dtype, self.dtype_str, self.itemsize = dtype, dtype_str, itemsize
+        self.device, self.torch = device, torch
 
     @property
     def ndim(self):
@@ -59,7 +61,7 @@ def as_arr(obj, name, op):
         if obj.device.type != "cuda":
             raise invalid(f"{op}: {name} is on {obj.device}: kernpack needs CUDA tensors")
         return Arr(obj, name, obj.data_ptr(), obj.shape, obj.stride(), dt, str(obj.dtype),
-                   obj.device.index, True)
+                   obj.element_size(), obj.device.index, True)
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         typestr = cai["typestr"]
@@ -83,8 +85,8 @@ def as_arr(obj, name, op):
         dev = _cuda.pointer_device(ptr)
         if dev is None:
             dev = _cuda.current_context()[1]
-        return Arr(obj, name, ptr, shape, strides, dt, typestr, 0 if dev is None else dev,
-                   False)
+        return Arr(obj, name, ptr, shape, strides, dt, typestr, itemsize,
+                   0 if dev is None else dev, False)
     if hasattr(obj, "__dlpack__"):
         if torch is None:
             try:

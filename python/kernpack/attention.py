@@ -224,8 +224,7 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bsh
                 raise invalid("attention: workspace must be contiguous")
         if wsa is not None:
             desc.workspace = wsa.ptr
-            desc.workspace_bytes = wsa.numel() * wsa.obj.element_size() if wsa.torch else \
-                wsa.numel() * max(1, int(wsa.dtype_str[2:]) if wsa.dtype_str[2:].isdigit() else 1)
+            desc.workspace_bytes = wsa.numel() * wsa.itemsize
     call.check(call.lib.kp_attention(call.ctx.handle, dt, qa.ptr, ka.ptr, va.ptr, oa.ptr, desc,
                                      call.stream))
     return (oa.obj, la.obj) if la is not None else oa.obj

@@ -48,7 +48,7 @@ def _transposed(a):
     sh[-1], sh[-2] = sh[-2], sh[-1]
     st[-1], st[-2] = st[-2], st[-1]
     obj = a.obj.transpose(-1, -2) if a.torch else a.obj
-    return Arr(obj, a.name, a.ptr, sh, st, a.dtype, a.dtype_str, a.device, a.torch)
+    return Arr(obj, a.name, a.ptr, sh, st, a.dtype, a.dtype_str, a.itemsize, a.device, a.torch)
 
 
 def _input(a, call):

@@ -137,9 +137,9 @@ def _halves(a, call):
     c = a.shape[-1] // 2
     if a.torch:
         return as_arr(a.obj[..., :c], "gate", op), as_arr(a.obj[..., c:], "up", op)
-    es = 4 if a.dtype == _lib.KP_F32 else 2
+    es = a.itemsize
     return tuple(Arr(a.obj, name, a.ptr + i * c * es, a.shape[:-1] + (c,), a.strides, a.dtype,
-                     a.dtype_str, a.device, False) for i, name in enumerate(("gate", "up")))
+                     a.dtype_str, es, a.device, False) for i, name in enumerate(("gate", "up")))
 
 
 def _glu(op, gate, up, form, out, stream):
