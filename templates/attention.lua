@@ -805,10 +805,8 @@ ${name}(${args}) {
   // split-KV: the tiles' key blocks in a row, NU = ceil(Lk / BC) a tile (the
   // bound: a shorter or masked sequence's blocks past its keys are empty), U
   // of them; CTA p takes units [p U / P, (p + 1) U / P) (the op keeps U P <
-  // 2^62).  P: the grid, at most FC (the merge's factors fit the ring)
-  constexpr int FC = (W * S * 2 * BC * D * 2 - (W + 1) * 16 * LDO * 4 - 2 * (W + 1) * 16 * 4 - 64) / 64;
-  const long long NU = (Lk + BC - 1) / BC, U = (long long)ntiles * NU, P = min((int)gridDim.x, FC);
-  if (blockIdx.x >= P) return;
+  // 2^62).  P: the grid
+  const long long NU = (Lk + BC - 1) / BC, U = (long long)ntiles * NU, P = gridDim.x;
   const long long u0 = blockIdx.x * U / P, u1 = (blockIdx.x + 1) * U / P;
   int *cnt = (int *)WS; // a counter a tile, then 2 P slots of 16 D + 32 floats
   float *slots = WS + ((ntiles + 3) & ~3);
@@ -1056,50 +1054,36 @@ ${name}(${args}) {
     __syncthreads();
     if (!last) continue; // (the loop's next tile starts with a barrier of its own)
     __threadfence();
-    // the last CTA merges: warp w takes rows w, w + W, ..: the common max, each
-    // partial's factor (fac[row][p - sh0], in the ring past the CTA's
-    // partials) and the sum, the lanes over the partials; then O
-    const int np = sh1 - sh0 + 1;
-    float *tot = pl + (W + 1) * 16, *fac = tot + 16; // [16], [16][np]
-    for (int row = w; row < rows; row += W) {
-      float mx = KP_NINF, l = 0.f;
-      for (int p = sh0 + lane; p <= sh1; p += 32) mx = fmaxf(mx, __ldcg(slot(p) + 16 * D + row));
-#pragma unroll
-      for (int x = 16; x > 0; x /= 2) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, x));
-      for (int p = sh0 + lane; p <= sh1; p += 32) {
-        const float *x = slot(p);
-        const float c = kp_attn_exp2(__ldcg(x + 16 * D + row) - (mx == KP_NINF ? 0.f : mx));
-        fac[row * np + p - sh0] = c;
-        l = fmaf(c, __ldcg(x + 16 * D + 16 + row), l);
-      }
-#pragma unroll
-      for (int x = 16; x > 0; x /= 2) l += __shfl_xor_sync(0xffffffffu, l, x);
-      if (lane == 0) {
-        tot[row] = l;
-        if (LSE) {
-          const int i = qrow(row), h = qhead(row);
-          LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(mx, l);
-        }
-      }
-    }
-    __syncthreads();
+    // the last CTA merges the partials in CTA order, a thread a (row, 4
+    // columns) in one pass: the running max, sum and O rescaled as each
+    // partial comes, its loads independent of the running state (three
+    // passes -- the max, the factors, then O -- ran as fast on an H100:
+    // bench/NOTES.md 39; one is shorter and needs no shared memory)
     for (int e = threadIdx.x; e < rows * D / 4; e += NT) {
-      const int row = e / (D / 4), col = 4 * (e % (D / 4)), i = qrow(row), h = qhead(row);
+      const int row = e / (D / 4), col = 4 * (e % (D / 4));
+      float mx = KP_NINF, l = 0.f;
       float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll 8
+#pragma unroll 16
       for (int p = sh0; p <= sh1; p++) {
-        const float c = fac[row * np + p - sh0];
-        const float4 x = __ldcg((const float4 *)(slot(p) + row * D + col));
-        acc.x = fmaf(c, x.x, acc.x), acc.y = fmaf(c, x.y, acc.y);
-        acc.z = fmaf(c, x.z, acc.z), acc.w = fmaf(c, x.w, acc.w);
+        const float *x = slot(p);
+        const float mp = __ldcg(x + 16 * D + row), lp = __ldcg(x + 16 * D + 16 + row);
+        const float4 v = __ldcg((const float4 *)(x + row * D + col));
+        const float mn = fmaxf(mx, mp), base = mn == KP_NINF ? 0.f : mn;
+        const float a = kp_attn_exp2(mx - base), c = kp_attn_exp2(mp - base);
+        mx = mn;
+        l = fmaf(l, a, c * lp);
+        acc.x = fmaf(acc.x, a, c * v.x), acc.y = fmaf(acc.y, a, c * v.y);
+        acc.z = fmaf(acc.z, a, c * v.z), acc.w = fmaf(acc.w, a, c * v.w);
       }
-      const float inv = kp_attn_inv(tot[row]);
+      const int i = qrow(row), h = qhead(row);
+      const float inv = kp_attn_inv(l);
       ${T} *out = O + ob + i * sos + h * soh + col;
       out[0] = kp_from_f32<${T}>(acc.x * inv), out[1] = kp_from_f32<${T}>(acc.y * inv);
       out[2] = kp_from_f32<${T}>(acc.z * inv), out[3] = kp_from_f32<${T}>(acc.w * inv);
+      if (LSE && col == 0) LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(mx, l);
     }
     if (threadIdx.x == 0) cnt[tile] = 0; // (the op clears the counters before each call too)
-    __syncthreads(); // fac and the partials are read before the next tile's loads
+    __syncthreads(); // the partials are read before the next tile's loads
     continue;
   }
 #endif
