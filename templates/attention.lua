@@ -808,8 +808,11 @@ ${name}(${args}) {
   // 2^62).  P: the grid
   const long long NU = (Lk + BC - 1) / BC, U = (long long)ntiles * NU, P = gridDim.x;
   const long long u0 = blockIdx.x * U / P, u1 = (blockIdx.x + 1) * U / P;
-  int *cnt = (int *)WS; // a counter a tile, then 2 P slots of 16 D + 32 floats
-  float *slots = WS + ((ntiles + 3) & ~3);
+  // WS: a counter a tile; below it 2 P slots of 16 D + 32 floats, slot k at
+  // WS - (k + 1) (16 D + 32) (the op sizes them for D <= 128: the counters of
+  // every call on the device at one place, left zero by each)
+  static_assert(D <= 128, "the op's slots (ATTN_SK_MAX_D)");
+  int *cnt = (int *)WS;
   __shared__ int last;
   for (int tile = (int)(u0 / NU); u0 < u1 && tile < ntiles && tile * NU < u1; tile++) {
 #else
@@ -1038,7 +1041,7 @@ ${name}(${args}) {
   if (sh0 < sh1) { // shared: the partial to slot 2 p (the CTA's first tile) or 2 p + 1 (its last)
     // CTA p > sh0 began in this tile (slot 2 p); CTA sh0 began in it or before
     const long long s0 = 2ll * sh0 + (sh0 * U / P < tb ? 1 : 0);
-    auto slot = [&](int p) { return slots + (p == sh0 ? s0 : 2ll * p) * (16 * D + 32); };
+    auto slot = [&](int p) { return WS - ((p == sh0 ? s0 : 2ll * p) + 1) * (16 * D + 32); };
     float *sl = slot(blockIdx.x);
     for (int e = threadIdx.x; e < rows * D / 4; e += NT) {
       const int row = e / (D / 4), col = 4 * (e % (D / 4));
