@@ -26,10 +26,11 @@
 -- its rows at b*s?b, or at (first token + i)*s?s when packed, LSE at
 -- kp_attn_lse_at.  Everything above holds per sequence with lq, lk for Lq,
 -- Lk; a tile past lq is skipped.
--- Workspace (form bit 4, decode calls only): WS is the caller's workspace,
--- its first ceil4(tiles) ints counters the op has zeroed in the stream; only
--- the split-KV decode (`_sk`) reads it.  Every other variant computes the
--- forms with and without it alike.
+-- Workspace (form bit 4, decode calls only): WS points at ceil4(tiles) int
+-- counters in the caller's workspace, zero (cleared by the op in the stream,
+-- or kept zero: kp_attn_desc.workspace_zeroed), the partials' slots below
+-- it; only the split-KV decode (`_sk`) reads it.  Every other variant
+-- computes the forms with and without it alike.
 -- Dimensions: lq, lk (pow2 buckets), bh = batch * Hq (pow2) and d (exact).
 -- The grid is ceil(Lq / BR) * batch * Hq blocks (tile lq = BR, bh = 1; the
 -- persistent sm_90a variants: at most one a SM, each looping over tiles
