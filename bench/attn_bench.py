@@ -282,6 +282,7 @@ def main():
           f"{datetime.datetime.utcnow():%Y-%m-%dT%H:%MZ}")
     l2 = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
     res = {"device": dev, "torch": torch.__version__, "date": f"{datetime.datetime.utcnow():%Y-%m-%d}",
+           "time": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "perf": []}
     shapes = []
     for d in (int(x) for x in ("" if o.decode_only else o.dims).split(",") if x):

@@ -256,6 +256,7 @@ def main():
     print(f"kernpack {kp.version} on {dev} (sm_{kp.info.sm}, pack {kp.info.pack_path.decode()}), "
           f"torch {torch.__version__}, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%MZ}")
     res = {"device": dev, "torch": torch.__version__, "date": f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d}",
+           "time": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "checks": [], "perf": [], "variants": []}
     dts = [DTYPES[x] for x in o.dtypes.split(",")]
     shapes = PERF_SHAPES

@@ -84,13 +84,15 @@ def is_odd_sweep(d):
 
 
 def newest(files, kind):
-    """The newest file of a kind: by date, then by the number of records."""
+    """The newest file of a kind: by date, then by its time where it has one
+    (side_by_side's date, the benchmarks' "time"), the number of records,
+    and last the path (a later session's directory sorts later)."""
     cands = [(d, p) for k, d, p in files if k == kind]
     if not cands:
         return None, None
-    key = (lambda dp: (dp[0]["date"][:10], len(dp[0]["results"]))) if kind != "gemm" else \
-        (lambda dp: (dp[0]["date"][:10], len(dp[0]["perf"])))
-    return max(cands, key=key)
+    n = (lambda d: len(d["results"])) if kind != "gemm" else (lambda d: len(d["perf"]))
+    return max(cands, key=lambda dp: (dp[0]["date"][:10], dp[0].get("time", dp[0]["date"]),
+                                      n(dp[0]), dp[1]))
 
 
 def records(d, op, dtype="bf16"):
