@@ -13,6 +13,8 @@ lane0() {
   done
   el "lane0: causal pinned"
   timeout $(left 400) python3 bench/attn_bench.py --no-decode --reps 20 --variants '_wg_(128x128_s2|192x128_s3)(_pp|_p|_pc)?$' --json $R/prefill_pinned.json 2>&1 | grep -vE "$F" > $R/prefill_pinned.log; echo "prefill rc=$?"
+  el "lane0: ncu stalls"
+  timeout 90 ncu --clock-control none --section WarpStateStats --section SourceCounters -k 'regex:attention_' -c 2 python3 bench/ncu_attn.py 1 32 8 1 32768 128 > $R/ncu_dec1_stalls.log 2>&1; echo "ncu rc=$?"
   el "lane0 done"
 }
 lane1() {
