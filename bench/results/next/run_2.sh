@@ -3,7 +3,9 @@
 # Lane 0: decode beside SDPA (d128, d64; the rows now also time the workspace kept zero),
 # twice; the persistent causal pairs (`_pc`) pinned beside `_pp` / `_p` / plain at 1K-16K
 # causal. Lane 1: kp tune over the decode shapes with and without a workspace (does the
-# table pick the clusters at batch 1 and `_sk` at batch 8?), then `kp explain` from it.
+# table pick the clusters at batch 1 and `_sk` at batch 8?), then `kp explain` from it;
+# the PDL chain (the row kernels now trigger the next launch before their wait: the
+# fourth session's H100 run saved 4-18% a call with the trigger after it; bar 25%).
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
 lane0() {
   GPU=0; export CUDA_VISIBLE_DEVICES=0
@@ -28,6 +30,8 @@ lane1() {
   for bh in 32 256; do for d in 128 64; do for f in full full+ws; do
     build/bin/kp explain attention 1x32768x${bh}x${d}x4 bf16 --device 0 --form $f --tune $R/decode.tune | sed -n 1,3p
   done; done; done > $R/explain.log 2>&1
+  el "lane1: pdl"
+  timeout $(left 560) python3 bench/pdl_bench.py --json $R/pdl.json > $R/pdl.log 2>&1; echo "pdl rc=$?"
   el "lane1 done"
 }
 lane0 > $R/lane0.log 2>&1 &
@@ -37,4 +41,5 @@ cat $R/lane0.log $R/lane1.log
 grep -hE "decode:|^bfloat16" $R/decode?.log
 grep -E "best at|causal=True" $R/prefill_pinned.log | head -40
 grep -E "runs|because" $R/explain.log
+tail -12 $R/pdl.log
 lanes_finish
