@@ -12,8 +12,8 @@
 **                       sliding windows, a peaky softmax (4x the scale), with
 **                       and without LSE; strides padded, and for variants
 **                       that take less than 16-byte alignment, odd pads and
-**                       pointers one element off (KP_TEST_ONLY=<text>: only
-**                       the variants whose name contains it, for sanitizer runs)
+**                       pointers one element off (KP_TEST_ONLY: only some
+**                       variants, check_suites.h; each one's case count printed)
 **                       Paged K and V too (pages of 16, 7 or 48 tokens,
 **                       shuffled, the last one partial, unused slots NaN)
 **                       for the variants that take them.  Varlen batches
@@ -709,7 +709,7 @@ START_TEST(test_every_variant) {
   for (uint32_t vi = 0; vi < pk->n_entries; vi++) {
     const kpk_entry *e = &pk->entries[vi];
     if (kp_family_from_name(e->family) != KP_FAM_ATTENTION || e->dtype != (uint32_t)dt) continue;
-    if (only && *only && !strstr(e->name, only)) {
+    if (!kp_test_only(e->name)) {
       skipped++;
       continue;
     }
@@ -738,6 +738,7 @@ START_TEST(test_every_variant) {
     }
     if (ran) variants++;
     else fprintf(stderr, "  note: %s took none of the cases on this device\n", e->name);
+    fprintf(stderr, "%s: %s: %d cases\n", name, e->name, ran);
   }
   if (skipped) fprintf(stderr, "%s: %d variants left out (KP_TEST_ONLY=%s)\n", name, skipped, only);
   ck_assert_msg(variants > 0, "no %s attention variant ran", kp_dtype_name(dt));
