@@ -735,11 +735,17 @@ local function emit_fa3(dt, p)
                              p.stages, p.pp and "_pp" or "",
                              p.pairs and "_pc" or p.persistent and "_p" or "")
   local ab = dt == "bf16" and "bf16" or "f16"
-  -- registers: the producer's 24 (32 with `_pc`'s unit arithmetic: 24
-  -- spilled), the consumers share the rest (of 64K, in eights; 240 at most,
-  -- so that 32 costs them nothing here)
+  -- registers: setmaxnreg moves them within the pool the CTA was launched
+  -- with, __launch_bounds__(threads, 1)'s cap -- 64K / threads in eights --
+  -- times threads (168 x 384 = 64512 at two consumers, not 64K): a consumer
+  -- asking for more than the producer left in it waits forever.  The
+  -- producer keeps 24 (32 with `_pc`'s unit arithmetic: 24 spilled), the
+  -- consumers share the rest, 240 at most.
+  local threads = 128 * (nc + 1)
+  local pool = 65536 // threads // 8 * 8 * threads
   local preg = p.pairs and 32 or 24
-  local creg = (65536 - 128 * preg) // (128 * nc) // 8 * 8
+  local creg = math.min(240, (pool - 128 * preg) // (128 * nc) // 8 * 8)
+  assert(128 * (preg + nc * creg) <= pool, name .. ": setmaxnreg asks for more than the pool")
   variant {
     name = name, dtype = dt, block = 128 * (nc + 1), align = 16, rank = p.rank,
     targets = { "sm_90a" },
@@ -755,7 +761,7 @@ local function emit_fa3(dt, p)
     tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
-      br = 64 * nc, threads = 128 * (nc + 1), creg = math.min(240, creg), preg = preg,
+      br = 64 * nc, threads = threads, creg = creg, preg = preg,
       pp = p.pp and "true" or "false", pairs = p.pairs and "true" or "false",
       args = subst(ARGS, { T = ctype(dt) }),
     }),
