@@ -62,11 +62,12 @@ def setup(kp):
                                               ctypes.POINTER(ctypes.c_size_t)]
 
 
-def kp_attention(kp, q, k, v, o, causal, paged=None):
+def kp_attention(kp, q, k, v, o, causal, paged=None, kept=False):
     """A call of kp_attention, the descriptor built once (outside the timed
     region).  q, o: (batch, seq_q, heads_q, dim); k, v: (batch, seq_k,
     heads_kv, dim), any strides; or paged = (block_table, seq_k): k, v as
-    (pages, page_size, heads_kv, dim) caches."""
+    (pages, page_size, heads_kv, dim) caches.  kept: a decode call's
+    workspace zeroed once and kept so (workspace_zeroed = 1: no clearing)."""
     b, lq, hq, d = q.shape
     lk, hkv = (k.shape[1] if paged is None else paged[1]), k.shape[2]
     a = KpAttnDesc()
@@ -87,8 +88,8 @@ def kp_attention(kp, q, k, v, o, causal, paged=None):
         kp.check(kp.lib.kp_attention_workspace_size(kp.ctx, KDT[q.dtype], ctypes.byref(a),
                                                     ctypes.byref(need)), "workspace size")
     if need.value:
-        ws = torch.empty(need.value, dtype=torch.uint8, device=q.device)
-        a.workspace, a.workspace_bytes = ws.data_ptr(), need.value
+        ws = (torch.zeros if kept else torch.empty)(need.value, dtype=torch.uint8, device=q.device)
+        a.workspace, a.workspace_bytes, a.workspace_zeroed = ws.data_ptr(), need.value, int(kept)
     fn, ctx, dt, st = kp.lib.kp_attention, kp.ctx, KDT[q.dtype], stream()
     ptrs, ref = (q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr()), ctypes.byref(a)
 
@@ -133,6 +134,12 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=
            "seq_k": lk, "dim": d, "causal": causal}
     ref = None
     fns, names = [run], ["kp"]
+    if lq == 1 and run.ws is not None:  # decode: also through a workspace kept zero
+        ok = torch.full_like(q, float("nan"))
+        runk = kp_attention(kp, q, k, v, ok, causal, kept=True)
+        runk()
+        fns.append(runk)
+        names.append("kp_kept")
     if lq == 1 and page:  # decode: the same keys through a paged cache, pages shuffled
         per = (lk + page - 1) // page
         perm = torch.randperm(b * per, device="cuda", dtype=torch.int32)
@@ -172,6 +179,8 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=
         row[f"vs_{name}"] = row[f"{name}_us"] / row["kp_us"]
     if "kp_paged_us" in row:  # the paged form agrees with the contiguous one
         row["paged_err"] = ((op.float() - o.float()).abs().max() / o.float().abs().max()).item()
+    if "kp_kept_us" in row:  # the same kernel: the same bits
+        row["kept_err"] = (ok.float() - o.float()).abs().max().item()
     return row
 
 
@@ -317,8 +326,12 @@ def main():
                       + (f" (efficient {row['efficient_us']:.1f} us)" if "efficient_us" in row else "")
                       + (f"; paged (page {o.page}) {row['kp_paged_us']:.1f} us = "
                          f"{row['kp_paged_us'] / row['kp_us']:.3f}x the contiguous time, "
-                         f"max diff {row['paged_err']:.1e}" if "kp_paged_us" in row else ""))
+                         f"max diff {row['paged_err']:.1e}" if "kp_paged_us" in row else "")
+                      + (f"; workspace kept zero {row['kp_kept_us']:.1f} us"
+                         + (f" = {best / row['kp_kept_us']:.2f}x the best SDPA" if best else "")
+                         + f", max diff {row['kept_err']:.1e}" if "kp_kept_us" in row else ""))
                 bad += row.get("paged_err", 0) > 1e-6  # the same keys: the same bits expected
+                bad += row.get("kept_err", 0) != 0
     if o.variants:
         bad += time_variants(o, backends, shapes, l2, res)
     if o.json:

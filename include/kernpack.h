@@ -360,6 +360,12 @@ KP_API kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b,
 ** and two calls in flight at once (other streams) need one each, as cuBLAS's
 ** do.  NULL (and 0 bytes), or fewer bytes than that: the call runs a
 ** variant that needs none.  Graph capture stays allocation-free.
+** workspace_zeroed = 1 skips that clearing (a memset in the stream before
+** the kernel, worth a few microseconds of a batch-1 decode): it promises
+** that the counters are zero already -- the workspace was zeroed whole
+** once (cudaMemset) and has since been only an attention workspace of calls
+** on this device that completed, each of which leaves them zero whatever
+** its shape.  0 (the default): the call clears them itself.
 */
 typedef struct kp_attn_desc {
   int64_t batch, heads_q, heads_kv, len_q, len_k, head_dim;
@@ -378,7 +384,8 @@ typedef struct kp_attn_desc {
   int64_t total_q, total_k; /* varlen: tokens in the packed Q/O and K/V, else 0 */
   void *workspace;          /* split-KV decode's scratch (above), or NULL */
   int64_t workspace_bytes;  /* its size, 0 without */
-  int64_t reserved_[1];     /* zero (kp_attn_desc_init): room for fields to come */
+  int32_t workspace_zeroed; /* 0 or 1: the workspace's counters are zero (above) */
+  int32_t reserved_;        /* zero (kp_attn_desc_init): room for fields to come */
 } kp_attn_desc;
 
 /* Packed (batch, seq, heads, dim) strides for Q, K, V and O, scale
@@ -390,9 +397,9 @@ KP_API kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const voi
                               const void *v, void *o, const kp_attn_desc *desc, void *stream);
 
 /* *bytes = the workspace the call described by desc would use on ctx's
-** device (0: it uses none -- not a decode call, len_q > 16); the desc's own
-** workspace fields are ignored.  The answer depends on the device's SM
-** count, batch, heads, len_q, len_k and head_dim: one workspace of the
+** device (0: it uses none -- not a decode call, len_q > 16, or head_dim >
+** 128); the desc's own workspace fields are ignored.  The answer depends on
+** the device's SM count, batch, heads and len_q: one workspace of the
 ** largest answer serves every smaller call. */
 KP_API kp_status kp_attention_workspace_size(kp_ctx *ctx, kp_dtype dt, const kp_attn_desc *desc,
                                              size_t *bytes);

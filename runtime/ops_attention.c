@@ -18,10 +18,16 @@
 #define TRY(x) do { kp_status s_ = (x); if (s_ != KP_OK) return s_; } while (0)
 
 /* The split-KV decode (templates/attention.lua, `_sk`) runs at most
-** ATTN_SK_PER_SM CTAs an SM; its workspace holds a counter a packed query
-** tile (rounded up to 4), then two slots a CTA of 16 head_dim + 32 floats.
-** A decode call with that much workspace has form bit 4 (ATTN_FORM_WS). */
+** ATTN_SK_PER_SM CTAs an SM; its workspace holds two slots a CTA of 16
+** head_dim + 32 floats below a counter a packed query tile (rounded up to 4).
+** The slots' region is sized for the largest head dim, ATTN_SK_MAX_D, and
+** the kernel gets the counters' address (slot k lies k + 1 slots below it),
+** so the counters of every call on a device are at one place: the calls
+** leave them zero, and a workspace kept for these calls alone needs no
+** clearing (kp_attn_desc.workspace_zeroed).  A decode call with that much
+** workspace has form bit 4 (ATTN_FORM_WS). */
 #define ATTN_SK_PER_SM 2
+#define ATTN_SK_MAX_D 128
 #define ATTN_FORM_WS 16u
 #define ATTN_SK_MAX_UNITS (1ll << 40) /* tiles x key blocks: the kernel's U P < 2^62 */
 
@@ -32,12 +38,18 @@ static uint64_t sk_tiles(const kp_attn_desc *d) {
   return (uint64_t)d->batch * (uint64_t)d->heads_kv * ((g * (uint64_t)d->len_q + 15) / 16);
 }
 
+/* the bytes of the slots' region, below the counters */
+static uint64_t sk_slot_bytes(int sm_count) {
+  const uint64_t ctas = ATTN_SK_PER_SM * (uint64_t)(sm_count > 0 ? sm_count : 1);
+  return 2 * ctas * (16 * ATTN_SK_MAX_D + 32) * 4;
+}
+
 /* after check_sizes: the workspace the split-KV decode needs, 0 if none */
 static uint64_t sk_bytes(const kp_attn_desc *d, int sm_count) {
-  if (d->len_q > 16) return 0;
-  const uint64_t tiles = sk_tiles(d), ctas = ATTN_SK_PER_SM * (uint64_t)(sm_count > 0 ? sm_count : 1);
+  if (d->len_q > 16 || d->head_dim > ATTN_SK_MAX_D) return 0;
+  const uint64_t tiles = sk_tiles(d);
   if (tiles * (uint64_t)((d->len_k + 15) / 16) > (uint64_t)ATTN_SK_MAX_UNITS) return 0;
-  return ((tiles + 3) / 4 * 4 + 2 * ctas * (16 * (uint64_t)d->head_dim + 32)) * 4;
+  return sk_slot_bytes(sm_count) + (tiles + 3) / 4 * 16;
 }
 
 void kp_attn_desc_init(kp_attn_desc *d, int64_t batch, int64_t heads_q, int64_t heads_kv,
@@ -151,10 +163,13 @@ static kp_status check_sizes(kp_ctx *ctx, const kp_attn_desc *d) {
 
 /* Fields that must be unset. */
 static kp_status check_reserved(kp_ctx *ctx, const kp_attn_desc *d) {
-  if (d->reserved_[0])
+  if (d->reserved_)
     return kp_fail(ctx, KP_ERR_INVALID_ARG,
-                   "attention: reserved_[0]=%lld: must be 0 (start from kp_attn_desc_init)",
-                   (long long)d->reserved_[0]);
+                   "attention: reserved_=%d: must be 0 (start from kp_attn_desc_init)",
+                   (int)d->reserved_);
+  if (d->workspace_zeroed != 0 && d->workspace_zeroed != 1)
+    return kp_fail(ctx, KP_ERR_INVALID_ARG, "attention: workspace_zeroed=%d: must be 0 or 1",
+                   (int)d->workspace_zeroed);
   if (!d->block_table && (d->page_size || d->block_table_stride || d->num_pages))
     return kp_fail(ctx, KP_ERR_INVALID_ARG,
                    "attention: page_size=%lld block_table_stride=%lld num_pages=%lld without a "
@@ -405,7 +420,9 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   ** and V: none, the offsets give lengths only) */
   const int32_t *cq = d->cu_seqlens_q, *ck = d->cu_seqlens_k;
   int totq = vq ? (int)d->total_q : 0, totk = vk ? (int)d->total_k : ck ? INT_MAX : 0;
-  void *ws = d->workspace;
+  /* the split-KV decode gets the counters' address (the slots below it) */
+  void *ws = form & ATTN_FORM_WS ? (char *)d->workspace + sk_slot_bytes(ctx->props.sm_count)
+                                 : d->workspace;
   CUtensorMap tm[3];
   memset(tm, 0, sizeof tm);
   void *args[] = {&q,     &sq[0], &sq[1], &sq[2], &k,   &sk[0], &sk[1], &sk[2],
@@ -418,8 +435,10 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   kp_status st = kp_launch_begin(ctx, &call, args, stream, &s, &pushed);
   if (st != KP_OK) return st;
   /* a variant of the workspace forms alone (the split-KV decode) counts the
-  ** CTAs done with each tile there: the counters start at zero, in the stream */
-  if ((form & ATTN_FORM_WS) && s.e->forms && !(s.e->forms & ((1u << ATTN_FORM_WS) - 1))) {
+  ** CTAs done with each tile there: the counters start at zero, cleared in
+  ** the stream unless the caller says they are */
+  if ((form & ATTN_FORM_WS) && s.e->forms && !(s.e->forms & ((1u << ATTN_FORM_WS) - 1)) &&
+      !d->workspace_zeroed) {
     CUresult r = ctx->drv->cuMemsetD8Async((CUdeviceptr)(uintptr_t)ws, 0,
                                            (size_t)((sk_tiles(d) + 3) / 4 * 16), (CUstream)stream);
     if (r != CUDA_SUCCESS) {

@@ -25,21 +25,46 @@ void kp_tune_key_dims(const kp_call *c, uint64_t out[KPK_DIMS]) {
     out[i] = i < d->n ? (d->pow2[i] ? kp_rows_bucket(c->dim[i]) : c->dim[i]) : 1;
 }
 
+/* attention's forms (runtime/ops_attention.c): bit 0 a mask by position
+** ("causal", else "full"), then "+stride0" (a stride of 0 over more than
+** one row: no TMA), "+paged", "+varlen", "+ws" (a split-KV workspace) */
+static const char *const attention_forms[32] = {
+    "full", "causal", "full+stride0", "causal+stride0", "full+paged", "causal+paged",
+    "full+stride0+paged", "causal+stride0+paged", "full+varlen", "causal+varlen",
+    "full+stride0+varlen", "causal+stride0+varlen", "full+paged+varlen", "causal+paged+varlen",
+    "full+stride0+paged+varlen", "causal+stride0+paged+varlen", "full+ws", "causal+ws",
+    "full+stride0+ws", "causal+stride0+ws", "full+paged+ws", "causal+paged+ws",
+    "full+stride0+paged+ws", "causal+stride0+paged+ws", "full+varlen+ws", "causal+varlen+ws",
+    "full+stride0+varlen+ws", "causal+stride0+varlen+ws", "full+paged+varlen+ws",
+    "causal+paged+varlen+ws", "full+stride0+paged+varlen+ws", "causal+stride0+paged+varlen+ws"};
+_Static_assert(sizeof attention_forms / sizeof attention_forms[0] == KPK_FORMS,
+               "a name for each of attention's forms");
+
+uint32_t kp_form_count(const char *family) {
+  if (!strcmp(family, "geglu") || !strcmp(family, "rope") || !strcmp(family, "gemm")) return 2;
+  if (!strcmp(family, "attention")) return KPK_FORMS;
+  return 1;
+}
+
 const char *kp_form_name(const char *family, uint32_t form) {
   static const char *const geglu[] = {"erf", "tanh"}, *const rope[] = {"neox", "gptj"},
-                           *const gemm[] = {"nk", "kn"}, *const attention[] = {"full", "causal"};
-  if (form > 1) return NULL;
+                           *const gemm[] = {"nk", "kn"};
+  if (form >= kp_form_count(family) || kp_form_count(family) < 2) return NULL;
   if (!strcmp(family, "geglu")) return geglu[form];
   if (!strcmp(family, "rope")) return rope[form];
   if (!strcmp(family, "gemm")) return gemm[form];
-  if (!strcmp(family, "attention")) return attention[form]; /* causal: any mask by position */
-  return NULL;
+  return attention_forms[form];
 }
 
 int kp_form_from_name(const char *family, const char *name) {
-  for (uint32_t f = 0; f < 2; f++)
+  for (uint32_t f = 0; f < kp_form_count(family); f++)
     if (kp_form_name(family, f) && !strcmp(name, kp_form_name(family, f))) return (int)f;
   return -1;
+}
+
+const char *kp_form_flags(const char *family) {
+  return !strcmp(family, "attention") ? "; each also +stride0, +paged, +varlen, +ws, in that order"
+                                      : "";
 }
 
 /* "32768x8192" */
@@ -140,10 +165,10 @@ static kp_status header_line(kp_tune_table *t, char *line, const char *path, int
 
 static kp_status data_line(kp_tune_table *t, char *line, const char *path, int ln, char *err,
                            size_t errlen) {
-  char fam[64], dt[16], shape[128], var[256], form[16], extra[2];
+  char fam[64], dt[16], shape[128], var[256], form[48], extra[2];
   unsigned align;
   double us;
-  int n = sscanf(line, "%63s %15s %127s %u %255s %lf %15s %1s", fam, dt, shape, &align, var, &us,
+  int n = sscanf(line, "%63s %15s %127s %u %255s %lf %47s %1s", fam, dt, shape, &align, var, &us,
                  form, extra);
   if (n != 6 && n != 7)
     return perr(err, errlen, path, ln,
@@ -156,8 +181,8 @@ static kp_status data_line(kp_tune_table *t, char *line, const char *path, int l
     const int fn = kp_form_from_name(fam, form);
     if (fn < 0)
       return kp_form_name(fam, 1)
-                 ? perr(err, errlen, path, ln, "'%s' is not a form of %s (%s, %s)", form, fam,
-                        kp_form_name(fam, 0), kp_form_name(fam, 1))
+                 ? perr(err, errlen, path, ln, "'%s' is not a form of %s (%s, %s%s)", form, fam,
+                        kp_form_name(fam, 0), kp_form_name(fam, 1), kp_form_flags(fam))
                  : perr(err, errlen, path, ln, "'%s' is not a form of %s (it has none)", form, fam);
     r.form = (uint32_t)fn;
   }

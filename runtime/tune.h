@@ -60,12 +60,19 @@ typedef struct kp_tune_table {
 uint64_t kp_rows_bucket(uint64_t rows);
 /* The table's shape key of a call: its dims, pow2 ones bucketed. */
 void kp_tune_key_dims(const kp_call *c, uint64_t out[KPK_DIMS]);
+/* The forms a family's calls come in: 2 (GeGLU, RoPE, GEMM), 32
+** (attention), 1 (the others: no name). */
+uint32_t kp_form_count(const char *family);
 /* The name of a family's form ("erf", "tanh", "neox", "gptj", "nk", "kn",
-** attention's "full" and "causal" -- causal or a sliding window),
-** or NULL where the family has no such form. */
+** attention's "full" and "causal" -- causal or a sliding window -- each
+** with its other bits as "+stride0", "+paged", "+varlen", "+ws": e.g.
+** form 17 "causal+ws"), or NULL where the family has no such form. */
 const char *kp_form_name(const char *family, uint32_t form);
-/* The form named `name` of a family (0 or 1), or -1 (none of that name). */
+/* The form named `name` of a family, or -1 (none of that name). */
 int kp_form_from_name(const char *family, const char *name);
+/* "" or, for attention, "; each also +stride0, ..." (the flags its forms
+** take), for error messages listing forms 0 and 1 */
+const char *kp_form_flags(const char *family);
 /* "<target>.<device slug>.tune", e.g. "sm_90a.nvidia-h200.tune": the default
 ** table name, per device kind, so an H100 and an H200 (both sm_90a) sharing
 ** a cache directory keep their own tables. */

@@ -26,10 +26,11 @@
 -- its rows at b*s?b, or at (first token + i)*s?s when packed, LSE at
 -- kp_attn_lse_at.  Everything above holds per sequence with lq, lk for Lq,
 -- Lk; a tile past lq is skipped.
--- Workspace (form bit 4, decode calls only): WS is the caller's workspace,
--- its first ceil4(tiles) ints counters the op has zeroed in the stream; only
--- the split-KV decode (`_sk`) reads it.  Every other variant computes the
--- forms with and without it alike.
+-- Workspace (form bit 4, decode calls only): WS points at ceil4(tiles) int
+-- counters in the caller's workspace, zero (cleared by the op in the stream,
+-- or kept zero: kp_attn_desc.workspace_zeroed), the partials' slots below
+-- it; only the split-KV decode (`_sk`) reads it.  Every other variant
+-- computes the forms with and without it alike.
 -- Dimensions: lq, lk (pow2 buckets), bh = batch * Hq (pow2) and d (exact).
 -- The grid is ceil(Lq / BR) * batch * Hq blocks (tile lq = BR, bh = 1; the
 -- persistent sm_90a variants: at most one a SM, each looping over tiles
@@ -457,7 +458,11 @@ end
 -- consumers take turns issuing their matmuls (named barriers 1 and 2,
 -- "ping-pong"), so that one's softmax overlaps the other's matmuls.
 -- A CTA loops over its query tiles (blockIdx.x + k gridDim.x, in the
--- grid's order: one, unless persistent, `_p`: a CTA an SM); the producer
+-- grid's order: one, unless persistent, `_p`: a CTA an SM; `_pc`, for
+-- masked calls: units of two tiles of one head, the one with the most keys
+-- left and the one with the fewest, so that under a causal mask every unit
+-- holds as many key tiles -- tiles + 1 -- and a static round-robin of units
+-- is balanced, while a unit's two tiles share K and V in L2); the producer
 -- loads the next tile's Q as soon as the last S = Q K^T of the current one
 -- has retired, and its K and V as stages free up, while the consumers
 -- finish and store the current one.
@@ -526,8 +531,22 @@ ${name}(${args}) {
   // 128-byte swizzled tiles want 1024-byte alignment
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
   unsigned char *sq = smem, *sk = sq + Q_BYTES, *sv = sk + S * KV_BYTES;
-  const int total = (Lq + BR - 1) / BR * batch * Hq;
-  // tile k of this CTA: blockIdx.x + k gridDim.x; its keys: tiles nb0 + [0, n);
+  // the CTA's q-th tile index: blockIdx.x + q gridDim.x, or with PAIRS unit
+  // blockIdx.x + (q / 2) gridDim.x's tile q % 2 (j or tiles - 1 - j of head
+  // bh: kp_attn_tile's order, j = 0 the most keys under a right bound);
+  // -1: no more; -2: none this time (an odd count's middle tile, alone)
+  constexpr bool PAIRS = ${pairs};
+  auto seq = [&](int q) { // (int: q gridDim.x stays below 2 tiles batch Hq)
+    const int tiles = (Lq + BR - 1) / BR;
+    if (!PAIRS) {
+      const int idx = blockIdx.x + q * gridDim.x;
+      return idx < tiles * batch * Hq ? idx : -1;
+    }
+    const int npair = (tiles + 1) / 2, u = blockIdx.x + (q >> 1) * gridDim.x, bh = u / npair;
+    const int j = u - bh * npair, tm = q & 1 ? tiles - 1 - j : j;
+    return bh >= batch * Hq ? -1 : q & 1 && tm == j ? -2 : bh * tiles + tm;
+  };
+  // tile idx: its keys: tiles nb0 + [0, n);
   // its sequence's lengths lq, lk and first tokens qt0, kt0 (varlen: the TMA
   // maps span the packed tokens, batch 1; the tile is past the sequence,
   // and skipped by producer and consumers alike, when m0 >= lq)
@@ -550,11 +569,12 @@ ${name}(${args}) {
   }
   __syncthreads();
   if (threadIdx.x >= 128 * NC) { // producer
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 ${preg};");
     if (threadIdx.x == 128 * NC) {
       int it = 0; // K/V tiles loaded so far: stage it % S, round it / S
       // k: the tiles served so far (Q's phase), skipped ones not counted
-      for (int idx = blockIdx.x, k = 0; idx < total; idx += gridDim.x) {
+      for (int q = 0, k = 0, idx; (idx = seq(q)) != -1; q++) {
+        if (idx < 0) continue;
         int b, h, m0, nb0, n, lq, lk, qt0, kt0;
         tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
         if (m0 >= lq) continue;
@@ -623,7 +643,8 @@ ${name}(${args}) {
   auto turn_done = [&]() { if (PP) kp_bar_arrive(2 - wg, 256); };
   if (PP && wg == 1) kp_bar_arrive(1, 256);
   int it = 0; // K/V tiles consumed so far, as the producer counts them
-  for (int idx = blockIdx.x, k = 0; idx < total; idx += gridDim.x) {
+  for (int q = 0, k = 0, idx; (idx = seq(q)) != -1; q++) {
+    if (idx < 0) continue;
     int b, h, m0, nb0, n, lq, lk, qt0, kt0;
     tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
     if (m0 >= lq) continue; // as the producer: no barrier of this tile is touched
@@ -711,25 +732,37 @@ ${name}(${args}) {
 local function emit_fa3(dt, p)
   local nc = p.nc or 2 -- consumer warpgroups of 64 query rows
   local name = string.format("attention_%s_d%d_wg_%dx%d_s%d%s%s", dt, p.d, 64 * nc, p.bc,
-                             p.stages, p.pp and "_pp" or "", p.persistent and "_p" or "")
+                             p.stages, p.pp and "_pp" or "",
+                             p.pairs and "_pc" or p.persistent and "_p" or "")
   local ab = dt == "bf16" and "bf16" or "f16"
-  -- registers: the producer's 24, the consumers share the rest (of 64K, in eights)
-  local creg = (65536 - 128 * 24) // (128 * nc) // 8 * 8
+  -- registers: setmaxnreg moves them within the pool the CTA was launched
+  -- with, __launch_bounds__(threads, 1)'s cap -- 64K / threads in eights --
+  -- times threads (168 x 384 = 64512 at two consumers, not 64K): a consumer
+  -- asking for more than the producer left in it waits forever.  The
+  -- producer keeps 24 (32 with `_pc`'s unit arithmetic: 24 spilled), the
+  -- consumers share the rest, 240 at most.
+  local threads = 128 * (nc + 1)
+  local pool = 65536 // threads // 8 * 8 * threads
+  local preg = p.pairs and 32 or 24
+  local creg = math.min(240, (pool - 128 * preg) // (128 * nc) // 8 * 8)
+  assert(128 * (preg + nc * creg) <= pool, name .. ": setmaxnreg asks for more than the pool")
   variant {
     name = name, dtype = dt, block = 128 * (nc + 1), align = 16, rank = p.rank,
     targets = { "sm_90a" },
     -- forms: 0 (persistent), or 0, 1 and their varlen twins 8, 9 (and the
     -- workspace twins of each, 16 + f)
-    min_sm = 90, max_sm = 90, forms = p.persistent and 0x10001 or 0x03030303, aux = p.bc,
-    persistent = p.persistent and 1 or nil,
+    -- (`_pc`: 1, masked, and its workspace twin 17)
+    min_sm = 90, max_sm = 90,
+    forms = p.pairs and 0x20002 or p.persistent and 0x10001 or 0x03030303, aux = p.bc,
+    persistent = (p.persistent or p.pairs) and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
-               nc = nc, rank = p.rank },
+               pairs = p.pairs, nc = nc, rank = p.rank },
     smem = (64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
-    tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d },
+    tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d, lq = p.max_lq },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
-      br = 64 * nc, threads = 128 * (nc + 1), creg = math.min(240, creg),
-      pp = p.pp and "true" or "false",
+      br = 64 * nc, threads = threads, creg = creg, preg = preg,
+      pp = p.pp and "true" or "false", pairs = p.pairs and "true" or "false",
       args = subst(ARGS, { T = ctype(dt) }),
     }),
   }
@@ -750,6 +783,13 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, persistent = true, rank = 330 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, pp = true, rank = 320 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, rank = 310 })
+  -- persistent for masked calls, in balanced pairs of tiles (H100, causal,
+  -- against the picks above in one run: d128 1K / 4K / 16K 174 / 466 / 1666
+  -- against 206 / 516 / 1681 us, first at d128; d64 139 against 154 us at
+  -- 1K, but 416 against 349 at 4K and 1197 against 1083 at 16K: first only
+  -- up to 1K query rows, where it was measured ahead; the tuner decides more)
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, pairs = true, rank = 325 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, pairs = true, rank = 330, max_lq = 1024 })
 end
 
 -- ---- decode: few query rows, many keys, split across warps and CTAs ---------------
@@ -808,8 +848,11 @@ ${name}(${args}) {
   // 2^62).  P: the grid
   const long long NU = (Lk + BC - 1) / BC, U = (long long)ntiles * NU, P = gridDim.x;
   const long long u0 = blockIdx.x * U / P, u1 = (blockIdx.x + 1) * U / P;
-  int *cnt = (int *)WS; // a counter a tile, then 2 P slots of 16 D + 32 floats
-  float *slots = WS + ((ntiles + 3) & ~3);
+  // WS: a counter a tile; below it 2 P slots of 16 D + 32 floats, slot k at
+  // WS - (k + 1) (16 D + 32) (the op sizes them for D <= 128: the counters of
+  // every call on the device at one place, left zero by each)
+  static_assert(D <= 128, "the op's slots (ATTN_SK_MAX_D)");
+  int *cnt = (int *)WS;
   __shared__ int last;
   for (int tile = (int)(u0 / NU); u0 < u1 && tile < ntiles && tile * NU < u1; tile++) {
 #else
@@ -1038,7 +1081,7 @@ ${name}(${args}) {
   if (sh0 < sh1) { // shared: the partial to slot 2 p (the CTA's first tile) or 2 p + 1 (its last)
     // CTA p > sh0 began in this tile (slot 2 p); CTA sh0 began in it or before
     const long long s0 = 2ll * sh0 + (sh0 * U / P < tb ? 1 : 0);
-    auto slot = [&](int p) { return slots + (p == sh0 ? s0 : 2ll * p) * (16 * D + 32); };
+    auto slot = [&](int p) { return WS - ((p == sh0 ? s0 : 2ll * p) + 1) * (16 * D + 32); };
     float *sl = slot(blockIdx.x);
     for (int e = threadIdx.x; e < rows * D / 4; e += NT) {
       const int row = e / (D / 4), col = 4 * (e % (D / 4));

@@ -44,8 +44,7 @@ local ENTRY = [[
 extern "C" __global__ void __launch_bounds__(${block}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols, int tanh_form) {
-  kp_grid_wait(); // (PDL) before any global access: kp_device.cuh
-  kp_grid_launch_dependents();
+  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
   // one branch per block, so the inner loop carries no form test
   if (tanh_form)
     kp_glu_rows<${targs}, geglu_tanh${hint}>(gate, up, ldin, y, ldy, rows, cols);
@@ -59,8 +58,7 @@ local ENTRY_FORM = [[
 extern "C" __global__ void __launch_bounds__(${block}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols, int) {
-  kp_grid_wait(); // (PDL) before any global access: kp_device.cuh
-  kp_grid_launch_dependents();
+  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
   kp_glu_rows<${targs}, geglu_${form}${hint}>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
@@ -72,8 +70,7 @@ local CHUNK_ENTRY = [[
 extern "C" __global__ void __launch_bounds__(${tx}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols, int tanh_form) {
-  kp_grid_wait(); // (PDL) before any global access: kp_device.cuh
-  kp_grid_launch_dependents();
+  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
   // one branch per block, so the inner loop carries no form test
   if (tanh_form)
     kp_glu_chunk<${targs}, geglu_tanh>(gate, up, ldin, y, ldy, rows, cols);
@@ -85,8 +82,7 @@ local CHUNK_ENTRY_FORM = [[
 extern "C" __global__ void __launch_bounds__(${tx}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols, int) {
-  kp_grid_wait(); // (PDL) before any global access: kp_device.cuh
-  kp_grid_launch_dependents();
+  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
   kp_glu_chunk<${targs}, geglu_${form}>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]

@@ -55,9 +55,16 @@ template <> __device__ __forceinline__ kp_f16 kp_from_f32<kp_f16>(float v) {
 // visible: every row kernel calls it before its first global access, loads
 // and stores alike (the kernel before may still read what we overwrite).
 // kp_grid_launch_dependents() lets the next PDL launch in the stream start
-// its blocks (its own kp_grid_wait still waits for all of this grid);
-// called right after the wait, so that the launch of the next kernel hides
-// under this one's work, while a chain has at most one grid waiting ahead.
+// its blocks (its own kp_grid_wait still waits for all of this grid).
+// kp_grid_begin(), the row kernels' first statement, calls it before the
+// wait: the next kernel's launch then starts as soon as every block of this
+// one has begun, even while this one still waits for the kernel before it,
+// so that in a chain of short kernels (a decode step's) each launch hides
+// under more than one kernel's work.  Nothing is read or written before a
+// kernel's own wait, so a grid that starts early only waits; its blocks take
+// slots only once every block of the grid before it is resident.  (The
+// launch after the wait, until 2026-11-26, hid a launch under one kernel:
+// PDL saved 4-18% a call in bench/pdl_bench.py's chain, H100.)
 // Without the launch attribute both are no-ops; below sm_90 they compile to
 // nothing (the runtime launches only sm_90+ code with the attribute).
 __device__ __forceinline__ void kp_grid_wait() {
@@ -69,6 +76,10 @@ __device__ __forceinline__ void kp_grid_launch_dependents() {
 #if __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
+}
+__device__ __forceinline__ void kp_grid_begin() {
+  kp_grid_launch_dependents();
+  kp_grid_wait();
 }
 
 // A 32-bit word of T's -inf: two 16-bit values, or one f32 (a pad pattern

@@ -250,8 +250,7 @@ local ENTRY = [[
 extern "C" __global__ void __launch_bounds__(${block})
 ${name}(const ${T} *x, long long ldx, const ${T} *w, ${T} *y, long long ldy, int rows, int cols,
         float eps) {
-  kp_grid_wait(); // (PDL) before any global access: kp_device.cuh
-  kp_grid_launch_dependents();
+  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
   ${call}(x, ldx, w, y, ldy, rows, cols, eps);
 }
 ]]

@@ -347,8 +347,7 @@ extern "C" __global__ void __launch_bounds__(256, ${minb})
 ${name}(${T} *q, ${T} *k, const float *cos, const float *sin, const int *positions,
         long long q_st, long long q_sh, long long k_st, long long k_sh, long long cs_stride,
         int tokens, int hq, int hk, int rot_dim, int gptj, double step) {
-  kp_grid_wait(); // (PDL) before any global access: kp_device.cuh
-  kp_grid_launch_dependents();
+  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
   rope_tokens<${targs}>(q, k, cos, sin, positions, q_st, q_sh, k_st, k_sh, cs_stride, tokens, hq,
                        hk, rot_dim, ${gptj}, step);
 }

@@ -197,8 +197,7 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
 local ENTRY = [[
 extern "C" __global__ void __launch_bounds__(${block})
 ${name}(const ${T} *x, long long ldx, ${T} *y, long long ldy, int rows, int cols) {
-  kp_grid_wait(); // (PDL) before any global access: kp_device.cuh
-  kp_grid_launch_dependents();
+  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
   ${call}(x, ldx, y, ldy, rows, cols);
 }
 ]]

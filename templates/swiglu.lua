@@ -34,8 +34,7 @@ local ENTRY = [[
 extern "C" __global__ void __launch_bounds__(${block}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols) {
-  kp_grid_wait(); // (PDL) before any global access: kp_device.cuh
-  kp_grid_launch_dependents();
+  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
   kp_glu_rows<${targs}, swiglu_silu${hint}>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
@@ -47,8 +46,7 @@ local CHUNK_ENTRY = [[
 extern "C" __global__ void __launch_bounds__(${tx}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols) {
-  kp_grid_wait(); // (PDL) before any global access: kp_device.cuh
-  kp_grid_launch_dependents();
+  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
   kp_glu_chunk<${targs}, swiglu_silu>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]

@@ -93,7 +93,8 @@ START_TEST(test_desc_init) {
   ck_assert_int_eq(d.total_k, 0);
   ck_assert_ptr_null(d.workspace);
   ck_assert_int_eq(d.workspace_bytes, 0);
-  ck_assert_int_eq(d.reserved_[0], 0);
+  ck_assert_int_eq(d.reserved_, 0);
+  ck_assert_int_eq(d.workspace_zeroed, 0);
   /* the valid call these tests start from reaches the launch, in both dtypes */
   kp_ctx *c = kp_test_pack_only();
   kp_attn_desc b = base();
@@ -193,8 +194,11 @@ END_TEST
 START_TEST(test_reserved) {
   kp_ctx *c = kp_test_pack_only();
   kp_attn_desc d = base();
-  d.reserved_[0] = 7;
-  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: reserved_[0]=7: must be 0");
+  d.reserved_ = 7;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: reserved_=7: must be 0");
+  d.reserved_ = 0;
+  d.workspace_zeroed = 2;
+  EXPECT(c, CALL(c, d), KP_ERR_INVALID_ARG, "attention: workspace_zeroed=2: must be 0 or 1");
   static const field_case T[] = {
       {F_(page_size), 16, KP_ERR_INVALID_ARG, "attention: page_size=16 block_table_stride=0 num_pages=0 without a block_table"},
       {F_(block_table_stride), 4, KP_ERR_INVALID_ARG, "block_table_stride=4 num_pages=0 without a block_table"},
@@ -388,9 +392,15 @@ START_TEST(test_workspace) {
   ck_assert_int_eq(kp_attention_workspace_size(c, KP_BF16, &d, &n), KP_OK);
   ck_assert_msg(n > 0 && n % 16 == 0, "%zu bytes", n);
   size_t n2 = 0;
-  d.head_dim = 128; /* twice the partials' floats */
+  d.head_dim = 128; /* the slots are sized for 128 whatever the call's */
+  ck_assert_int_eq(kp_attention_workspace_size(c, KP_F16, &d, &n2), KP_OK);
+  ck_assert_uint_eq(n2, n);
+  d.batch *= 64; /* more packed tiles: more counters */
   ck_assert_int_eq(kp_attention_workspace_size(c, KP_F16, &d, &n2), KP_OK);
   ck_assert_uint_gt(n2, n);
+  d.head_dim = 256; /* no split-KV kernel takes it */
+  ck_assert_int_eq(kp_attention_workspace_size(c, KP_F16, &d, &n2), KP_OK);
+  ck_assert_uint_eq(n2, 0);
   d = base();
   d.len_q = 17; /* prefill: none */
   ck_assert_int_eq(kp_attention_workspace_size(c, KP_F16, &d, &n), KP_OK);

@@ -12,8 +12,8 @@
 **                       sliding windows, a peaky softmax (4x the scale), with
 **                       and without LSE; strides padded, and for variants
 **                       that take less than 16-byte alignment, odd pads and
-**                       pointers one element off (KP_TEST_ONLY=<text>: only
-**                       the variants whose name contains it, for sanitizer runs)
+**                       pointers one element off (KP_TEST_ONLY: only some
+**                       variants, check_suites.h; each one's case count printed)
 **                       Paged K and V too (pages of 16, 7 or 48 tokens,
 **                       shuffled, the last one partial, unused slots NaN)
 **                       for the variants that take them.  Varlen batches
@@ -322,6 +322,45 @@ static size_t ws_make(gpu *g, hbuf *W, kp_dtype dt, int64_t batch, int64_t hq, i
   return n;
 }
 
+/* A workspace kept zero across a test's calls, the second run of each case
+** that takes a workspace going through it with workspace_zeroed = 1: zeroed
+** when made or grown, never cleared by the test after that.  Every call
+** must leave the counters zero whatever its shape: kept_check looks at the
+** whole region above the slots (the counters of any call sit there,
+** runtime/ops_attention.c), and a later call would go wrong on a stale one. */
+static hbuf KW;
+static size_t kw_n;
+static gpu *kw_g;
+static void *kept_ws(gpu *g, size_t n) {
+  if (kw_g != g) kw_n = 0, memset(&KW, 0, sizeof KW), kw_g = g; /* a new test's context */
+  if (n > kw_n) {
+    if (kw_n) hb_free(g, &KW);
+    hb_make(g, &KW, KP_F32, n / 4, 0);
+    hb_upload(g, &KW);
+    kw_n = n;
+  }
+  return hb_dev(&KW, 0);
+}
+/* n: the call's workspace size; tiles: its packed query tiles (the
+** counters, rounded up to 4, are the last bytes of n; the slots below) */
+static void kept_check(gpu *g, size_t n, int64_t tiles) {
+  const size_t lo = n - (size_t)((tiles + 3) / 4 * 16);
+  hb_download(g, &KW);
+  for (size_t i = lo / 4; i < kw_n / 4; i++)
+    if (((const int32_t *)KW.img)[i]) {
+      gpu_fail(g, "the kept workspace's int %zu (counter %zu) is %d after the call, not 0", i,
+               i - lo / 4, ((const int32_t *)KW.img)[i]);
+      return;
+    }
+}
+static void kept_free(gpu *g) {
+  if (kw_g == g && kw_n) hb_free(g, &KW);
+  kw_n = 0, kw_g = NULL;
+}
+static int64_t packed_tiles(int64_t batch, int64_t hq, int64_t hkv, int64_t lq) {
+  return batch * hkv * ((hq / hkv * lq + 15) / 16);
+}
+
 /* Run case c at head dim hd with pack entry vi forced (-1: the selection),
 ** tensors padded by pad elements and shifted by shift, K and V paged in
 ** pages of `page` tokens (0: not paged).  Returns 0 (nothing run) when vi
@@ -395,12 +434,17 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
           hb_upload(g, &L);
         }
       }
-      if (nws) hb_upload(g, &W); /* poison again: the call needs no prepared workspace */
+      if (nws && run) { /* the second run through the workspace kept zero */
+        d.workspace = kept_ws(g, nws), d.workspace_bytes = (int64_t)kw_n, d.workspace_zeroed = 1;
+      } else if (nws) {
+        hb_upload(g, &W); /* poisoned: the call needs no prepared workspace */
+      }
       if (vi >= 0) kp_force_variant(vi);
       kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), kdev, vdev, t4_dev(&O), &d, g->stream);
       kp_force_variant(-1);
       if (!gpu_op_ok(g, st, "kp_attention")) break;
       gpu_sync(g, "kp_attention");
+      if (nws && run) kept_check(g, nws, packed_tiles(c->batch, c->hq, c->hkv, c->lq));
       hb_download(g, &O.b);
       if (c->lse) hb_download(g, &L);
       if (run == 0) {
@@ -555,12 +599,17 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
         memcpy(O.b.img, O.b.orig, O.b.n * O.b.es), memcpy(L.img, L.orig, L.n * 4);
         hb_upload(g, &O.b), hb_upload(g, &L);
       }
-      if (nws) hb_upload(g, &W);
+      if (nws && run) {
+        d.workspace = kept_ws(g, nws), d.workspace_bytes = (int64_t)kw_n, d.workspace_zeroed = 1;
+      } else if (nws) {
+        hb_upload(g, &W);
+      }
       if (vi >= 0) kp_force_variant(vi);
       kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), kdev, vdev, t4_dev(&O), &d, g->stream);
       kp_force_variant(-1);
       if (!gpu_op_ok(g, st, "kp_attention")) break;
       gpu_sync(g, "kp_attention");
+      if (nws && run) kept_check(g, nws, packed_tiles(B, c->hq, c->hkv, c->lq));
       hb_download(g, &O.b), hb_download(g, &L);
       if (run) {
         if (memcmp(first_o, O.b.img, O.b.n * O.b.es) || memcmp(first_l, L.img, L.n * 4))
@@ -660,7 +709,7 @@ START_TEST(test_every_variant) {
   for (uint32_t vi = 0; vi < pk->n_entries; vi++) {
     const kpk_entry *e = &pk->entries[vi];
     if (kp_family_from_name(e->family) != KP_FAM_ATTENTION || e->dtype != (uint32_t)dt) continue;
-    if (only && *only && !strstr(e->name, only)) {
+    if (!kp_test_only(e->name)) {
       skipped++;
       continue;
     }
@@ -689,9 +738,11 @@ START_TEST(test_every_variant) {
     }
     if (ran) variants++;
     else fprintf(stderr, "  note: %s took none of the cases on this device\n", e->name);
+    fprintf(stderr, "%s: %s: %d cases\n", name, e->name, ran);
   }
   if (skipped) fprintf(stderr, "%s: %d variants left out (KP_TEST_ONLY=%s)\n", name, skipped, only);
   ck_assert_msg(variants > 0, "no %s attention variant ran", kp_dtype_name(dt));
+  kept_free(&g);
   gpu_close(&g);
 }
 END_TEST
@@ -721,6 +772,7 @@ START_TEST(test_any_call) {
     }
   for (int ci = 0; ci < NVCASES; ci++) varlen_case(&g, dt, -1, &VCASES[ci], 128, 0, ci % 2 ? 7 : 0);
   ws_sel = 0;
+  kept_free(&g);
   gpu_close(&g);
 }
 END_TEST

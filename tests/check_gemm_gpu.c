@@ -11,8 +11,8 @@
 **                       and for variants that take less than 16-byte
 **                       alignment, odd leading dims and pointers shifted by
 **                       their alignment (one element for element-aligned ones)
-**                       (KP_TEST_ONLY=<text>: only the variants whose name
-**                       holds <text>, e.g. for a compute-sanitizer run)
+**                       (KP_TEST_ONLY, check_suites.h: only some variants,
+**                       e.g. for a compute-sanitizer run)
 **   any_call/<dt>       the selection (nothing forced) on odd shapes, both
 **                       layouts, packed odd strides and pointers one element
 **                       off: kernpack.h promises any m, n, k and element
@@ -418,7 +418,7 @@ START_TEST(test_every_variant) {
     const kpk_entry *e = &pk->entries[i];
     if (kp_family_from_name(e->family) != KP_FAM_GEMM || e->dtype != (uint32_t)dt) continue;
     if (!runs_here(e, &g.ctx->props)) continue;
-    if (only && *only && !strstr(e->name, only)) {
+    if (!kp_test_only(e->name)) {
       skipped++;
       continue;
     }

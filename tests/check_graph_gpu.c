@@ -580,7 +580,8 @@ END_TEST
 /* ---- without a GPU ----------------------------------------------------------------------- */
 
 /* the row families, and only they, are launched with PDL, and every row variant of every
-** pack built waits for the grid before it (kp_grid_wait) before anything else */
+** pack built lets the next grid launch and waits for the grid before it (kp_grid_begin:
+** kp_device.cuh) before anything else */
 START_TEST(test_pdl_variants_wait) {
   for (int f = 0; f < KP_FAM_COUNT; f++)
     ck_assert_int_eq(kp_family_pdl((kp_family)f),
@@ -602,14 +603,18 @@ START_TEST(test_pdl_variants_wait) {
       size_t n;
       char *src = kpk_source_dup(&pk, i, &n);
       ck_assert_ptr_nonnull(src);
-      /* the kernel's body: its first statements are the wait and the trigger */
+      /* the kernel's body: its first statement the trigger and the wait */
       const char *k = strstr(src, "// ---- kernel ----");
       const char *body = k ? strstr(k, "extern \"C\" __global__") : NULL;
       body = body ? strstr(body, ") {\n") : NULL;
-      ck_assert_msg(body && !strncmp(body + 4, "  kp_grid_wait();", 17),
-                    "%s: %s does not start with kp_grid_wait()", path, pk.entries[i].name);
-      ck_assert_msg(strstr(body, "kp_grid_launch_dependents();") != NULL,
-                    "%s: %s lacks kp_grid_launch_dependents()", path, pk.entries[i].name);
+      ck_assert_msg(body && !strncmp(body + 4, "  kp_grid_begin();", 18),
+                    "%s: %s does not start with kp_grid_begin()", path, pk.entries[i].name);
+      /* and kp_grid_begin is the trigger, then the wait */
+      const char *gb = strstr(src, "void kp_grid_begin() {\n");
+      ck_assert_msg(gb && strstr(gb, "kp_grid_launch_dependents();\n  kp_grid_wait();") ==
+                              strchr(gb, '\n') + 3,
+                    "%s: %s: kp_grid_begin is not the trigger then the wait", path,
+                    pk.entries[i].name);
       free(src);
     }
     kpk_close(&pk);

@@ -5,7 +5,12 @@
 ** away), every one with "_mma_" or "_gemv_" HMMA (mma.sync; checked on every cubin target, not
 ** only sm_80), every other attention variant but the `_simple` fallback HMMA,
 ** and no gemm or attention variant touches local memory (LDL/STL: spills
-** or a register array indexed at run time), whatever ptxas reported.
+** or a register array indexed at run time), whatever ptxas reported.  A
+** warp-specialised variant's setmaxnreg (USETMAXREG) fits the register pool
+** it is launched with (registers x threads): one warpgroup of 128 threads
+** deallocating to d, the rest allocating a, 128 d + (threads - 128) a must
+** not pass it, or the consumers wait forever for registers (a hang, not an
+** error: the first `_pc` build did that).
 ** ("_fma_" variants, the (k, n) GEMV, run on the CUDA cores by design.)
 **
 ** cuobjdump: $CUOBJDUMP (the Makefile sets it: $(CUDA_HOME)/bin/cuobjdump,
@@ -89,7 +94,11 @@ static char *disassemble(const char *tool, const void *image, size_t size, char 
   return out;
 }
 
-typedef struct sass_stats { int hgmma, hmma, ldl, stl, instrs; char first_local[160]; } sass_stats;
+typedef struct sass_stats {
+  int hgmma, hmma, ldl, stl, instrs;
+  unsigned reg_alloc, reg_dealloc; /* USETMAXREG's largest TRY_ALLOC and DEALLOC counts */
+  char first_local[160];
+} sass_stats;
 
 /* The mnemonic of each instruction line ("/ *0a40* /  @!P0 LDL.64 R2, [R1] ;").
 ** (Searches bounded by the line: ASan's strstr measures the whole rest of
@@ -115,6 +124,15 @@ static void scan(const char *text, sass_stats *s) {
         s->instrs++;
         s->hgmma += !strcmp(mn, "HGMMA");
         s->hmma += !strcmp(mn, "HMMA");
+        if (!strcmp(mn, "USETMAXREG")) { /* USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0xe8 ; */
+          const char *semi = memchr(p, ';', (size_t)((eol ? eol : end) - p));
+          const char *x = semi ? semi : p;
+          while (x > p && x[-1] == ' ') x--;
+          while (x > p && x[-1] != ' ' && x[-1] != ',') x--;
+          const unsigned n = (unsigned)strtoul(x, NULL, 0);
+          unsigned *to = *p == '.' && !strncmp(p, ".DEALLOC", 8) ? &s->reg_dealloc : &s->reg_alloc;
+          if (n > *to) *to = n;
+        }
         const int local = !strcmp(mn, "LDL") || !strcmp(mn, "STL");
         s->ldl += !strcmp(mn, "LDL");
         s->stl += !strcmp(mn, "STL");
@@ -137,9 +155,13 @@ START_TEST(test_scan) {
        "        /*0080*/                   HMMA.16816.F32.BF16 R4, R8, R12, R4 ;\n"
        "        /*0090*/                   LDS.U16 R2, [R3] ;   /* LDL in a comment */\n"
        "        /*00a0*/                   LDGSTS.E.BYPASS.128 [R1], desc[UR4][R2.64] ;\n"
-       "        /*00b0*/                   EXIT ;\n"
+       "        /*00b0*/                   USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0xe8 ;\n"
+       "        /*00c0*/                   USETMAXREG.DEALLOC.CTAPOOL 0x20 ;\n"
+       "        /*00d0*/                   EXIT ;\n"
        "  Function : gemm_f16_wg_128x256_s4_nk\n", &s);
-  ck_assert_int_eq(s.instrs, 7);
+  ck_assert_int_eq(s.instrs, 9);
+  ck_assert_uint_eq(s.reg_alloc, 232);
+  ck_assert_uint_eq(s.reg_dealloc, 32);
   ck_assert_int_eq(s.ldl, 1);
   ck_assert_int_eq(s.stl, 1);
   ck_assert_int_eq(s.hgmma, 1);
@@ -196,6 +218,11 @@ START_TEST(test_gemm_sass) {
       else if (attn && !strstr(e->name, "_simple") && !strstr(e->name, "_wg_") && !s.hmma)
         snprintf(why, sizeof why, "an mma.sync attention variant without HMMA (%d instructions)",
                  s.instrs);
+      else if ((s.reg_alloc || s.reg_dealloc) &&
+               128ull * s.reg_dealloc + (e->block - 128ull) * s.reg_alloc > (uint64_t)e->regs * e->block)
+        snprintf(why, sizeof why, "setmaxnreg past the register pool: 128 x %u + %u x %u > %u "
+                 "registers x %u threads", s.reg_dealloc, e->block - 128, s.reg_alloc, e->regs,
+                 e->block);
       else if (s.ldl || s.stl)
         snprintf(why, sizeof why, "local memory: %d LDL, %d STL (ptxas: stack %u, spill stores %u, "
                  "loads %u); first: %s", s.ldl, s.stl, e->stack, e->spill_stores, e->spill_loads,

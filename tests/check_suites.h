@@ -6,6 +6,7 @@
 
 #include <check.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernpack.h"
@@ -49,6 +50,30 @@ kp_ctx *kp_test_pack_only(void);
 ** "SKIPPED: N GPU test cases" line printed without a GPU. */
 void kp_count_gpu_tests(int n);
 int kp_gpu_test_count(void);
+
+/* $KP_TEST_ONLY narrows the every-variant tests (sanitizer runs, a GPU call
+** split across lanes): alternatives separated by '|', a variant taken when
+** its name holds one of them; a leading '!' takes the others instead
+** ("_pc|_sk", "!_pc").  Unset or empty: every variant. */
+static inline int kp_test_only(const char *name) {
+  const char *only = getenv("KP_TEST_ONLY");
+  if (!only || !*only) return 1;
+  const int neg = *only == '!';
+  const char *p = only + neg;
+  int hit = 0;
+  while (!hit) {
+    const char *bar = strchr(p, '|');
+    const size_t n = bar ? (size_t)(bar - p) : strlen(p);
+    char alt[128];
+    if (n && n < sizeof alt) {
+      memcpy(alt, p, n), alt[n] = 0;
+      hit = strstr(name, alt) != NULL;
+    }
+    if (!bar) break;
+    p = bar + 1;
+  }
+  return hit != neg;
+}
 #define KP_GPU_TCASE(var, name) \
   TCase *var = tcase_create(name); tcase_set_tags(var, "gpu"); tcase_set_timeout(var, 600)
 #define KP_ADD_GPU_TEST(tc, fn) do { tcase_add_test(tc, fn); kp_count_gpu_tests(1); } while (0)

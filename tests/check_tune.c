@@ -122,7 +122,8 @@ static const struct {
     {"kernpack-tune 2\nattention bf16 1024x8 16 v 1.0\n", "bad.tune:2: shape '1024x8': expected 4 to 5 numbers"},
     {"kernpack-tune 2\nattention bf16 1x1024x8x128x4x2 16 v 1.0\n", "bad.tune:2: shape '1x1024x8x128x4x2': expected 4 to 5 numbers"},
     {"kernpack-tune 2\nattention bf16 1x1024x8x128x3 16 v 1.0\n", "bad.tune:2: shape '1x1024x8x128x3': g = 3 is not a power-of-two bucket"},
-    {"kernpack-tune 2\nattention bf16 1024x1024x16x128 16 v 1.0 nk\n", "bad.tune:2: 'nk' is not a form of attention (full, causal)"},
+    {"kernpack-tune 2\nattention bf16 1024x1024x16x128 16 v 1.0 nk\n", "bad.tune:2: 'nk' is not a form of attention (full, causal; each also +stride0, +paged, +varlen, +ws, in that order)"},
+    {"kernpack-tune 2\nattention bf16 1x8192x32x128x4 16 v 1.0 full+ws+paged\n", "bad.tune:2: 'full+ws+paged' is not a form of attention"},
     {"kernpack-tune 2\nsoftmax bf16 1024x8x2 16 v 1.0\n", "bad.tune:2: shape '1024x8x2': expected 2 numbers"},
     {"kernpack-tune 2\ngemm bf16 4096x11008 16 v 1.0\n", "bad.tune:2: shape '4096x11008': expected 3 to 4 numbers"},
     {"kernpack-tune 2\ngemm bf16 4096x11008x4096x 16 v 1.0\n", "bad.tune:2: shape '4096x11008x4096x': expected 3 to 4 numbers"},
@@ -434,6 +435,53 @@ START_TEST(test_attention_key) {
 }
 END_TEST
 
+/* Attention's forms past full and causal have names ("causal+paged+ws": the
+** flags in bit order) and key rows of their own: a decode call with a
+** workspace (form 16) takes the "+ws" row, one without the plain row, and
+** the names survive a round trip. */
+START_TEST(test_attention_forms) {
+  for (uint32_t f = 0; f < KPK_FORMS; f++) {
+    const char *name = kp_form_name("attention", f);
+    ck_assert_msg(name && kp_form_from_name("attention", name) == (int)f, "form %u", f);
+  }
+  ck_assert_str_eq(kp_form_name("attention", 16), "full+ws");
+  ck_assert_str_eq(kp_form_name("attention", 21), "causal+paged+ws");
+  ck_assert_ptr_null(kp_form_name("attention", KPK_FORMS));
+  ck_assert_ptr_null(kp_form_name("gemm", 2));
+  kp_tune_table t;
+  const char *text = "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
+                     "attention bf16 1x32768x32x128x4 16 a_clu 50.0\n"
+                     "attention bf16 1x32768x32x128x4 16 a_sk 60.0 full+ws\n"
+                     "attention bf16 1x32768x32x128x4 16 a_clu 55.0 full+ws\n";
+  ck_assert_msg(kp_tune_parse(&t, text, "a.tune", err, sizeof err) == KP_OK, "%s", err);
+  ck_assert_uint_eq(t.rows[1].form, 16);
+  kpk_entry e[] = {ent("a_clu", 0, 16, 0), ent("a_sk", 0, 16, 0)};
+  any_dims(e, 2, "attention");
+  kpk_pack pk = pack_of(e, 2);
+  kp_devprops d = {90, 227 * 1024, 132};
+  kp_call c = {KP_FAM_ATTENTION, KP_BF16, 16, 16, {1, 32768, 32, 128, 4}};
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 0); /* +ws: a_clu 55.0 beats a_sk 60.0 */
+  c.form = 0;
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 0); /* plain: a_clu 50.0 */
+  c.form = 17; /* causal+ws: no row */
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), -1);
+  char path[] = "/tmp/kp_tune_forms_XXXXXX";
+  const int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  ck_assert_msg(kp_tune_save(&t, path, err, sizeof err) == KP_OK, "%s", err);
+  kp_tune_table back;
+  ck_assert_msg(kp_tune_load(&back, path, err, sizeof err) == KP_OK, "%s", err);
+  unlink(path);
+  ck_assert_uint_eq(back.n, t.n);
+  int ws_rows = 0;
+  for (size_t i = 0; i < back.n; i++) ws_rows += back.rows[i].form == 16;
+  ck_assert_int_eq(ws_rows, 2);
+  kp_tune_free(&back);
+  kp_tune_free(&t);
+}
+END_TEST
+
 /* Filling: a key the destination measured keeps its rows (even when the
 ** source has a faster one); a key it lacks gets all of the source's rows. */
 START_TEST(test_fill) {
@@ -535,6 +583,7 @@ Suite *tune_suite(void) {
   tcase_add_test(tc, test_pick_min_rows);
   tcase_add_test(tc, test_gemm_key);
   tcase_add_test(tc, test_attention_key);
+  tcase_add_test(tc, test_attention_forms);
   tcase_add_test(tc, test_pick_margin);
   tcase_add_test(tc, test_matches);
   tcase_add_test(tc, test_forms);

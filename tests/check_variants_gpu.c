@@ -86,7 +86,6 @@ START_TEST(test_every_variant) {
   gpu_open(&g, name, _i);
   const kpk_pack *pk = &g.ctx->pack;
   const size_t es = kp_dtype_size(dt);
-  const char *only = getenv("KP_TEST_ONLY"); /* only the variants whose name has it */
   int ran = 0, idle = 0;
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
@@ -94,7 +93,7 @@ START_TEST(test_every_variant) {
     if (f < 0 || e->dtype != (uint32_t)dt) continue;
     /* the row families (GEMM and attention have their own every-variant tests) */
     if (strncmp(kp_family_dims_text((kp_family)f), "rows:", 5)) continue;
-    if (only && *only && !strstr(e->name, only)) continue;
+    if (!kp_test_only(e->name)) continue;
     /* keeps the references quick; a row over a cluster up to its longest */
     const uint64_t cap = f == KP_FAM_ROPE ? 4096 : e->cluster > 1 ? 1u << 18 : 65536;
     const int64_t hi = (int64_t)(e->dmax[KP_COLS] < cap ? e->dmax[KP_COLS] : cap);

@@ -43,6 +43,12 @@ expect 1 "$kp" explain attention 4096x4096x32x300 bf16 --pack "$pack"
 expect 0 sh -c "'$kp' explain attention 1x32768x32x128x4 bf16 --pack '$pack' --form 16 | grep -q 'runs attention_bf16_d128_dec_.*_sk '"
 expect 0 sh -c "'$kp' explain attention 1x32768x32x128x4 bf16 --pack '$pack' --form 20 | grep -q 'runs attention_bf16_d128_dec_.*_sk '"
 expect 0 sh -c "'$kp' explain attention 1x32768x32x128x4 bf16 --pack '$pack' | grep -q 'runs attention_bf16_d128_dec_w4x16_s3_c16 '"
+# the workspace form by name, and a table's "+ws" row steering it (here to the clusters)
+expect 0 sh -c "'$kp' explain attention 1x32768x32x128x4 bf16 --pack '$pack' --form full+ws | grep -q 'runs attention_bf16_d128_dec_.*_sk '"
+printf 'kernpack-tune 2\ndevice = NVIDIA H200\nsm = 90\nsm_count = 132\n%s\n%s\n' \
+  'attention bf16 1x32768x32x128x4 16 attention_bf16_d128_dec_w4x16_s3_c16 47.6 full+ws' \
+  'attention bf16 1x32768x32x128x4 16 attention_bf16_d128_dec_w4x16_s3_sk 48.3 full+ws' >"$work/ws.tune"
+expect 0 sh -c "'$kp' explain attention 1x32768x32x128x4 bf16 --pack '$pack' --form full+ws --tune '$work/ws.tune' | grep -q 'runs attention_bf16_d128_dec_w4x16_s3_c16 '"
 # a form by name: B as (k, n) must pick a (k, n) variant; an unknown name is a usage error
 expect 0 sh -c "'$kp' explain gemm 128x4096x4096 bf16 --pack '$pack' --form kn | grep -q 'runs gemm_bf16_.*_kn '"
 expect 2 "$kp" explain gemm 128x4096x4096 bf16 --pack "$pack" --form xx

@@ -33,12 +33,16 @@ typedef struct kp_shape {
 ** head_dim); a RoPE shape's rows are the tokens, its cols head_dim = rot_dim. */
 #define KP_TUNE_ROPE_HQ 32
 #define KP_TUNE_ROPE_HK 8
+/* attention's form bit of a call with a split-KV workspace (runtime/ops_attention.c's
+** ATTN_FORM_WS): the form "+ws" kp tune times with one */
+#define KP_TUNE_ATTN_WS 16u
 /* Largest tensor of a built-in shape, and of any shape kp tune times, in elements */
 #define KP_TUNE_BUILTIN_ELEMS (1ull << 27)
 #define KP_TUNE_MAX_ELEMS (1ull << 34)
 
-/* How many forms a family's calls come in (kp_call.form 0..n-1): 2 where
-** tune.c names them (GeGLU, RoPE, GEMM), else 1. */
+/* The forms kp tune times a shape in by default (0 .. n-1): 2 where tune.c
+** names them (GeGLU, RoPE, GEMM; attention's full and causal), else 1.  A
+** shape file may name another (attention's "+ws" twins). */
 int kp_family_forms(kp_family fam);
 /* "geglu/tanh", "gemm/nk": the family and, where it has two, the form; in buf or static */
 const char *kp_fam_label(kp_family fam, uint32_t form, char *buf, size_t n);

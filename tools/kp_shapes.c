@@ -142,14 +142,14 @@ double kp_shape_cost(const kp_shape *sh, kp_dtype dt) {
 
 /* ---- the built-in list ---------------------------------------------------------- */
 
-/* out[n++] = sh in each of its family's forms (form < 0) or in form `form`,
-** while there is room */
+/* out[n++] = sh in each of its family's forms 0 and 1 (form < 0) or in form
+** `form`, while there is room */
 static int put_shape(kp_shape *out, int n, int max, kp_shape sh, int form) {
-  for (int f = 0; f < kp_family_forms(sh.fam) && n < max; f++)
-    if (form < 0 || f == form) {
-      sh.form = (uint32_t)f;
-      out[n++] = sh;
-    }
+  for (int f = form < 0 ? 0 : form; f < (form < 0 ? kp_family_forms(sh.fam) : form + 1) && n < max;
+       f++) {
+    sh.form = (uint32_t)f;
+    out[n++] = sh;
+  }
   return n;
 }
 
@@ -202,7 +202,8 @@ int kp_builtin_shapes(kp_shape *out, int max) {
   /* attention: 16 heads, batch x seq = 16K at seq 1K and 4K (bh = 16 x
   ** batch), head dims 64 and 128, full and causal; decode over 8K and 32K
   ** keys, 32 query heads over 8 KV heads (g = 4: batch 1 of the issue's
-  ** decode bars; its batch 8 is past the built-in size) */
+  ** decode bars; its batch 8 is past the built-in size), without and with
+  ** a workspace ("full+ws": the split-KV decode against the clusters) */
   static const int64_t seq[] = {1024, 4096}, hdim[] = {64, 128};
   for (size_t a = 0; a < 2; a++)
     for (size_t b = 0; b < 2; b++) {
@@ -213,7 +214,10 @@ int kp_builtin_shapes(kp_shape *out, int max) {
   for (size_t a = 0; a < 2; a++) {
     kp_shape dec = mk(KP_FAM_ATTENTION, 1, keys[a], 32, 128);
     dec.dim[KP_AG] = 4;
-    if (kp_shape_elems(&dec) <= KP_TUNE_BUILTIN_ELEMS) n = put_shape(out, n, max, dec, 0);
+    if (kp_shape_elems(&dec) <= KP_TUNE_BUILTIN_ELEMS) {
+      n = put_shape(out, n, max, dec, 0);
+      n = put_shape(out, n, max, dec, KP_TUNE_ATTN_WS);
+    }
   }
   return n;
 }
@@ -275,9 +279,12 @@ static int parse_line(const char *path, int ln, char *p, kp_shape *out, int n, i
     if (form_no < 0) {
       if (kp_family_forms((kp_family)fam) < 2)
         return bad(path, ln, "'%s' is not a form of %s (it has none)", form, name);
-      return bad(path, ln, "'%s' is not a form of %s (%s, %s)", form, name, kp_form_name(name, 0),
-                 kp_form_name(name, 1));
+      return bad(path, ln, "'%s' is not a form of %s (%s, %s%s)", form, name, kp_form_name(name, 0),
+                 kp_form_name(name, 1), kp_form_flags(name));
     }
+    if (fam == KP_FAM_ATTENTION && (form_no & ~(1 | KP_TUNE_ATTN_WS)))
+      return bad(path, ln, "attention/%s: kp tune times the full and causal forms, with or without "
+                 "+ws, only", form);
   }
   /* '*' stands for the row families: rows cols */
   const kp_dims *d = kp_family_dims(all ? KP_FAM_SOFTMAX : (kp_family)fam);

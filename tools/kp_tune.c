@@ -158,16 +158,25 @@ static void buf_free(bench_env *env, devbuf *b) {
 typedef struct job {
   kp_shape sh;
   kp_dtype dt;
-  devbuf a, b, c, d, a0, d0;
+  devbuf a, b, c, d, a0, d0, ws; /* ws: attention's split-KV workspace (form +ws) */
   devbuf *out, *out2;
   int inplace_a, inplace_d;
   void *ha, *hb;
 } job;
 
+/* attention's call: batch 1, bh query heads, bh / g KV heads, causal for
+** form bit 0, the workspace (when allocated) for +ws */
+static void attn_desc(const job *j, kp_attn_desc *a) {
+  kp_attn_desc_init(a, 1, j->sh.dim[KP_ABH], (int64_t)kp_shape_kv_heads(&j->sh), j->sh.dim[KP_ALQ],
+                    j->sh.dim[KP_ALK], j->sh.dim[KP_AD]);
+  a->causal = (int)(j->sh.form & 1);
+  if (j->ws.p) a->workspace = (void *)(uintptr_t)j->ws.p, a->workspace_bytes = (int64_t)j->ws.bytes;
+}
+
 #define ROPE_HQ KP_TUNE_ROPE_HQ
 #define ROPE_HK KP_TUNE_ROPE_HK
 
-static int job_alloc(bench_env *env, job *j) {
+static int job_alloc(kp_ctx *ctx, bench_env *env, job *j) {
   size_t rc = (size_t)j->sh.dim[KP_ROWS] * (size_t)j->sh.dim[KP_COLS];
   size_t es = kp_dtype_size(j->dt);
   int rc_ok = 0;
@@ -242,6 +251,19 @@ static int job_alloc(bench_env *env, job *j) {
               buf_random(env, &j->d, lk * kvd, j->dt, 1.f, 0.f) ||
               buf_random(env, &j->c, lq * bhd, j->dt, 1.f, 0.f);
       j->out = &j->c;
+      if (!rc_ok && (j->sh.form & KP_TUNE_ATTN_WS)) { /* the size kp_attention_workspace_size says */
+        kp_attn_desc a;
+        attn_desc(j, &a);
+        size_t bytes = 0;
+        if (kp_attention_workspace_size(ctx, j->dt, &a, &bytes) != KP_OK) {
+          fprintf(stderr, "\nkp: attention workspace: %s\n", kp_ctx_errmsg(ctx));
+          return -1;
+        }
+        if (bytes) {
+          j->ws.bytes = bytes;
+          CK(env->d->cuMemAlloc(&j->ws.p, bytes));
+        }
+      }
       break;
     }
     default:
@@ -259,7 +281,7 @@ static int job_alloc(bench_env *env, job *j) {
 }
 
 static void job_free(bench_env *env, job *j) {
-  devbuf *all[] = {&j->a, &j->b, &j->c, &j->d, &j->a0, &j->d0};
+  devbuf *all[] = {&j->a, &j->b, &j->c, &j->d, &j->a0, &j->d0, &j->ws};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) buf_free(env, all[i]);
   free(j->ha);
   free(j->hb);
@@ -311,11 +333,9 @@ static kp_status job_run(kp_ctx *ctx, bench_env *env, job *j) {
       g.stride_a = m * k, g.stride_b = n * k, g.stride_d = m * n;
       return kp_gemm(ctx, j->dt, PTR(j->a), PTR(j->b), PTR(j->c), &g, s);
     }
-    case KP_FAM_ATTENTION: { /* batch 1, bh query heads, bh / g KV heads, causal for form 1 */
+    case KP_FAM_ATTENTION: {
       kp_attn_desc a;
-      kp_attn_desc_init(&a, 1, j->sh.dim[KP_ABH], (int64_t)kp_shape_kv_heads(&j->sh), j->sh.dim[KP_ALQ],
-                        j->sh.dim[KP_ALK], j->sh.dim[KP_AD]);
-      a.causal = form == 1;
+      attn_desc(j, &a);
       return kp_attention(ctx, j->dt, PTR(j->a), PTR(j->b), PTR(j->d), PTR(j->c), &a, s);
     }
     default: return KP_ERR_INVALID_ARG;
@@ -509,7 +529,7 @@ static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shap
     fprintf(stderr, "\nkp: %s %s %s skipped: %s\n", label, kp_dtype_name(dt), shape, why);
     return 0;
   }
-  if (job_alloc(env, &j)) {
+  if (job_alloc(ctx, env, &j)) {
     job_free(env, &j);
     return -1;
   }
@@ -633,7 +653,9 @@ static const char usage_tune[] =
     "GeGLU, RoPE, GEMM and attention shapes are tuned in each form (erf and tanh,\n"
     "neox and gptj, B as (n,k) and (k,n), full and causal) unless the line\n"
     "names one: 'gemm/nk 128 4096 4096', 'geglu/tanh 4096 8192'; the table's\n"
-    "rows say which.  GEMM and attention are tuned in f16 and bf16 only (GEMM:\n"
+    "rows say which.  Attention's decode shapes are also timed with a split-KV\n"
+    "workspace ('attention/full+ws 1 32768 256 128 4': the calls that give one\n"
+    "key on those rows).  GEMM and attention are tuned in f16 and bf16 only (GEMM:\n"
     "A, B random, D = A B; attention: one batch of BH query heads over BH / G KV\n"
     "heads, packed).\n"
     "--list prints the tasks and their table keys, and exits (no GPU needed).\n"

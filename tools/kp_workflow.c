@@ -38,8 +38,8 @@ static const char usage_explain[] =
     "1 tanh; rope: 0 NeoX, 1 GPT-J; gemm: 0 B as (n,k), 1 B as (k,n); attention:\n"
     "0 full, 1 causal or windowed, + 2 a zero stride, + 4 paged K/V, + 8 varlen,\n"
     "+ 16 a decode call with a workspace (the split-KV decode's); default 0), a\n"
-    "number or the name of form 0 or 1 (erf, tanh, neox, gptj, nk, kn, full,\n"
-    "causal).\n";
+    "number or a form's name (erf, tanh, neox, gptj, nk, kn; attention's full or\n"
+    "causal, then +stride0 +paged +varlen +ws as set: causal+paged+ws is 21).\n";
 
 /* "4096x11008x4096" -> c->dim in the family's order; missing trailing dims 1.
 ** 0 on success. */
@@ -77,7 +77,7 @@ int kp_cmd_explain(int argc, char **argv) {
   int sm = 0, have_device = 0;
   for (int i = 4; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--align")) align = (unsigned)atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--form")) { /* a number, or the name of form 0 or 1 */
+    else if (!strcmp(argv[i], "--form")) { /* a number, or a form's name */
       const char *f = argv[i + 1], *name = kp_family_name(c.family);
       char *end;
       form = (unsigned)strtoul(f, &end, 10);

@@ -115,7 +115,7 @@ class KpAttnDesc(ctypes.Structure):
         ("block_table_stride", c_i64), ("page_size", c_i64), ("num_pages", c_i64),
         ("total_q", c_i64), ("total_k", c_i64),  # varlen: packed tokens
         ("workspace", c_vp), ("workspace_bytes", c_i64),  # split-KV decode's scratch
-        ("reserved_", c_i64 * 1),
+        ("workspace_zeroed", ctypes.c_int32), ("reserved_", ctypes.c_int32),
     ]
 
 

@@ -37,6 +37,10 @@ with scratch memory for its partial results (kp_attention_workspace_size's
 bytes).  None: with torch tensors, one is taken from torch's allocator for
 the call (graph capture takes it from the graph's pool); an array (any
 dtype, contiguous, on the device, 16-byte aligned): that one; False: none.
+workspace_zeroed=True (with an array): its counters are zero -- it was
+zeroed whole once and since used only as an attention workspace by calls
+that completed, which leave them zero -- so the call skips clearing them
+(a memset in the stream before the kernel).
 """
 import ctypes
 import math
@@ -95,7 +99,7 @@ def _cu(obj, name, batch, op):
 def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bshd",
               return_lse=False, out=None, lse=None, stream=None, cu_seqlens_q=None,
               cu_seqlens_k=None, max_seqlen_q=None, max_seqlen_k=None, block_table=None,
-              seqlen_k=None, workspace=None):
+              seqlen_k=None, workspace=None, workspace_zeroed=False):
     """softmax(scale * q @ k^T + mask) @ v; see the module doc.  scale
     defaults to 1/sqrt(dim).  Returns out, or (out, lse) with return_lse (or
     an lse= given)."""
@@ -208,6 +212,8 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bsh
     if la is not None:
         desc.lse = la.ptr
     wsa = None
+    if workspace_zeroed and (workspace is None or workspace is False):
+        raise invalid("attention: workspace_zeroed needs a workspace (an array zeroed once)")
     if workspace is not False and (max_seqlen_q if varlen else lq) <= 16:
         need = ctypes.c_size_t(0)
         call.check(call.lib.kp_attention_workspace_size(call.ctx.handle, dt, desc,
@@ -219,6 +225,7 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), layout="bsh
                              "workspace", op)
         elif workspace is not None:
             wsa = as_arr(workspace, "workspace", op)
+            desc.workspace_zeroed = 1 if workspace_zeroed else 0
             check_device([qa, wsa], op)
             if wsa.numel() > 1 and wsa.strides[-1] != 1:
                 raise invalid("attention: workspace must be contiguous")

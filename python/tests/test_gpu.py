@@ -735,6 +735,29 @@ def test_attention_paged():
             close(torch, out[i:i + 1], ref[0].transpose(0, 1), dt, what, attn_tol(torch, dt))
 
 
+# A workspace zeroed once and kept: decode calls of several shapes through it
+# with workspace_zeroed=True give the bits of calls that clear their own, and
+# leave it usable for the next (each call leaves its counters zero).
+def test_attention_workspace_zeroed():
+    torch = need_gpu()
+    ws = torch.zeros(64 << 20, dtype=torch.uint8, device="cuda")
+    for dt in (torch.float16, torch.bfloat16):
+        for (b, hq, hkv, lq, lk, d) in ((1, 32, 8, 1, 4096, 128), (8, 32, 8, 1, 3000, 64),
+                                         (3, 4, 1, 16, 700, 128), (40, 8, 8, 1, 260, 64)):
+            q = rand(torch, (b, lq, hq, d), dt)
+            k, v = (rand(torch, (b, lk, hkv, d), dt) for _ in range(2))
+            want = kernpack.attention(q, k, v)
+            for _ in range(2):
+                got = kernpack.attention(q, k, v, workspace=ws, workspace_zeroed=True)
+                assert torch.equal(got, want), f"attention {dt} b={b} lk={lk} d={d}: " \
+                    "a kept workspace gave other bits"
+    try:
+        kernpack.attention(q, k, v, workspace_zeroed=True)
+    except kernpack.Error as e:
+        assert "workspace_zeroed needs a workspace" in str(e), str(e)
+    else:
+        raise AssertionError("workspace_zeroed without a workspace was taken")
+
 # The same calls as torch's scaled_dot_product_attention (Lq = Lk, where its
 # top-left causal diagonal is ours), with GQA expanded for it; a run twice
 # gives the same bits; the library's own check of the head counts comes back.
