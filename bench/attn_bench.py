@@ -23,6 +23,8 @@ and GB/s counts K and V read once).  --decode-only: just those.
 matches, pinned in turn (KP_VARIANT, a context of its own), on the same
 shapes where it applies, SDPA timed again in turns with each (the clock
 drifts over a long run): which variant wins a shape, measured beside SDPA.
+--table-peers: SDPA's times from the table's rows instead (quicker; for
+ranking variants against each other the kp times are what count).
 
     python3 bench/attn_bench.py [--json out.json] [--dtypes bf16,f16] [--reps 20]
                                 [--decode-only] [--variants REGEX]
@@ -122,7 +124,9 @@ def sdpa(backend, q, k, v, causal):
         return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal, **kw)
 
 
-def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=0):
+def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=0, peers=True):
+    """one shape: kernpack's times (and with peers the SDPA backends', in
+    turns); SDPA's output is the reference either way"""
     q = torch.randn(b, lq, hq, d, device="cuda", dtype=dt)
     k = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
     v = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
@@ -162,8 +166,9 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=
             row[f"{name}_error"] = str(e).split("\n")[0][:160]
             continue
         ref = r if ref is None else ref
-        fns.append(lambda be=be: sdpa(be, q, k, v, causal))
-        names.append(name)
+        if peers:
+            fns.append(lambda be=be: sdpa(be, q, k, v, causal))
+            names.append(name)
     if ref is not None:
         if torch.isnan(o).any():
             row["err"] = float("nan")
@@ -215,7 +220,11 @@ def fmt(row, key, spec, na="n/a"):
 
 def time_variants(o, backends, shapes, l2, res):
     """--variants: each matching variant pinned, on every shape it applies to;
-    the number of rows that failed or disagreed with SDPA"""
+    the number of rows that failed or disagreed with SDPA.  SDPA is timed
+    again beside each variant, in turns, unless --table-peers takes the
+    table's times of the same shape (this run; where it has the shape):
+    re-timing flash and cuDNN took most of a pinned run (346 s for seven
+    variants, tenth session).  SDPA's output is the reference either way."""
     bad, res["variants"] = 0, []
     dts = o.dtypes.split(",")
     names = [(n, vdt) for n, vdt in attn_variants(Kernpack(o.lib), o.variants) if vdt in dts]
@@ -224,16 +233,22 @@ def time_variants(o, backends, shapes, l2, res):
     for name, vdt in names:
         vkp, dt = pinned(o.lib, name), DTYPES[vdt]
         for (b, hq, hkv, lq, lk, d, causal) in shapes:
+            tkey = (str(dt)[6:], b, hq, hkv, lq, lk, d, causal)
+            table = None if not o.table_peers else next(
+                (r for r in res.get("perf", []) if (r["dtype"], r["batch"], r["heads_q"],
+                 r["heads_kv"], r["seq_q"], r["seq_k"], r["dim"], r["causal"]) == tkey), None)
             try:
                 row = bench_shape(vkp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2,
-                                  max(5, o.reps // 2), o.page)
+                                  max(5, o.reps // 2), o.page, peers=table is None)
             except KpError as e:
                 if "does not apply" not in str(e):
                     print(f"  {name:44s} b{b} {hq}/{hkv} {lq}x{lk} d{d} causal={causal}: failed: {e}")
                     bad += 1
                 continue
-            sd = min((row[k] for k in row if k.endswith("_us") and not k.startswith("kp")),
+            peer = table if table is not None else row
+            sd = min((peer[k] for k in peer if k.endswith("_us") and not k.startswith("kp")),
                      default=None)
+            row["peers_from"] = "table" if table is not None else "beside"
             err = row.get("err")
             bad += err is not None and not (err <= (2e-2 if dt == torch.bfloat16 else 4e-3))
             bad += row.get("paged_err", 0) > 1e-6
@@ -242,7 +257,8 @@ def time_variants(o, backends, shapes, l2, res):
             paged = (f", paged {row['kp_paged_us']:.1f} us" if "kp_paged_us" in row else "")
             print(f"  {name:44s} b{b} {hq}/{hkv} {lq}x{lk} d{d} causal={causal}: "
                   f"{row['kp_us']:8.1f} us {row['kp_TF']:6.1f} TF"
-                  + (f", {row['vs_best']:.2f}x the best SDPA ({sd:.1f} us)" if sd else "")
+                  + (f", {row['vs_best']:.2f}x the best SDPA ({sd:.1f} us"
+                     f"{', the table' if table is not None else ''})" if sd else "")
                   + paged + f", err {'n/a' if err is None else format(err, '.1e')}")
             key = (vdt, b, hq, hkv, lq, lk, d, causal)
             if sd and (key not in best or row["vs_best"] > best[key][1]):
@@ -268,6 +284,9 @@ def main():
                     help="decode rows: also time a paged KV cache of this page size (0: not)")
     ap.add_argument("--variants", metavar="REGEX",
                     help="also every attention variant whose name matches, pinned in turn")
+    ap.add_argument("--table-peers", action="store_true",
+                    help="--variants: take SDPA's times from the table's row of the same shape "
+                         "instead of timing SDPA again beside each pinned variant (quicker)")
     ap.add_argument("--json")
     o = ap.parse_args()
     torch.manual_seed(0)
