@@ -51,6 +51,10 @@
 #define KP_ABH 2
 #define KP_AD 3
 #define KP_AG 4
+/* Attention's form bit of a decode call with enough split-KV workspace
+** (runtime/ops_attention.c; named "+ws" in the tune table, which kp tune
+** times with one) */
+#define KP_ATTN_FORM_WS 16u
 
 typedef enum kp_family {
 #define KP_FAMILY_ENUM_(id, name, sig, dims) KP_FAM_##id,

@@ -25,10 +25,9 @@
 ** so the counters of every call on a device are at one place: the calls
 ** leave them zero, and a workspace kept for these calls alone needs no
 ** clearing (kp_attn_desc.workspace_zeroed).  A decode call with that much
-** workspace has form bit 4 (ATTN_FORM_WS). */
+** workspace has form bit 4 (KP_ATTN_FORM_WS, internal.h). */
 #define ATTN_SK_PER_SM 2
 #define ATTN_SK_MAX_D 128
-#define ATTN_FORM_WS 16u
 #define ATTN_SK_MAX_UNITS (1ll << 40) /* tiles x key blocks: the kernel's U P < 2^62 */
 
 /* the packed query tiles of a decode call: the heads_q / heads_kv query
@@ -401,7 +400,7 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
       if (t[i].n[j] > 1 && t[i].s[j] == 0) form |= 2;
   if (d->workspace) {
     const uint64_t need = sk_bytes(d, ctx->props.sm_count);
-    if (need && (uint64_t)d->workspace_bytes >= need) form |= ATTN_FORM_WS;
+    if (need && (uint64_t)d->workspace_bytes >= need) form |= KP_ATTN_FORM_WS;
   }
   kp_call call = {KP_FAM_ATTENTION, dt, align, form,
                   {(uint64_t)d->len_q, (uint64_t)d->len_k, (uint64_t)(d->batch * d->heads_q),
@@ -421,8 +420,8 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   const int32_t *cq = d->cu_seqlens_q, *ck = d->cu_seqlens_k;
   int totq = vq ? (int)d->total_q : 0, totk = vk ? (int)d->total_k : ck ? INT_MAX : 0;
   /* the split-KV decode gets the counters' address (the slots below it) */
-  void *ws = form & ATTN_FORM_WS ? (char *)d->workspace + sk_slot_bytes(ctx->props.sm_count)
-                                 : d->workspace;
+  void *ws = form & KP_ATTN_FORM_WS ? (char *)d->workspace + sk_slot_bytes(ctx->props.sm_count)
+                                    : d->workspace;
   CUtensorMap tm[3];
   memset(tm, 0, sizeof tm);
   void *args[] = {&q,     &sq[0], &sq[1], &sq[2], &k,   &sk[0], &sk[1], &sk[2],
@@ -437,7 +436,7 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   /* a variant of the workspace forms alone (the split-KV decode) counts the
   ** CTAs done with each tile there: the counters start at zero, cleared in
   ** the stream unless the caller says they are */
-  if ((form & ATTN_FORM_WS) && s.e->forms && !(s.e->forms & ((1u << ATTN_FORM_WS) - 1)) &&
+  if ((form & KP_ATTN_FORM_WS) && s.e->forms && !(s.e->forms & ((1u << KP_ATTN_FORM_WS) - 1)) &&
       !d->workspace_zeroed) {
     CUresult r = ctx->drv->cuMemsetD8Async((CUdeviceptr)(uintptr_t)ws, 0,
                                            (size_t)((sk_tiles(d) + 3) / 4 * 16), (CUstream)stream);

@@ -360,6 +360,15 @@ static void kept_free(gpu *g) {
 static int64_t packed_tiles(int64_t batch, int64_t hq, int64_t hkv, int64_t lq) {
   return batch * hkv * ((hq / hkv * lq + 15) / 16);
 }
+/* A case's workspace (nws bytes, 0: none) for run `run`: the first run its
+** own W, poisoned again (the call needs no prepared workspace), the second
+** the kept one, workspace_zeroed = 1 */
+static void ws_for_run(gpu *g, kp_attn_desc *d, hbuf *W, size_t nws, int run) {
+  if (nws && run)
+    d->workspace = kept_ws(g, nws), d->workspace_bytes = (int64_t)kw_n, d->workspace_zeroed = 1;
+  else if (nws)
+    hb_upload(g, W);
+}
 
 /* Run case c at head dim hd with pack entry vi forced (-1: the selection),
 ** tensors padded by pad elements and shifted by shift, K and V paged in
@@ -434,11 +443,7 @@ static int attn_case(gpu *g, kp_dtype dt, int vi, const acase *c, int64_t hd, in
           hb_upload(g, &L);
         }
       }
-      if (nws && run) { /* the second run through the workspace kept zero */
-        d.workspace = kept_ws(g, nws), d.workspace_bytes = (int64_t)kw_n, d.workspace_zeroed = 1;
-      } else if (nws) {
-        hb_upload(g, &W); /* poisoned: the call needs no prepared workspace */
-      }
+      ws_for_run(g, &d, &W, nws, run);
       if (vi >= 0) kp_force_variant(vi);
       kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), kdev, vdev, t4_dev(&O), &d, g->stream);
       kp_force_variant(-1);
@@ -599,11 +604,7 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
         memcpy(O.b.img, O.b.orig, O.b.n * O.b.es), memcpy(L.img, L.orig, L.n * 4);
         hb_upload(g, &O.b), hb_upload(g, &L);
       }
-      if (nws && run) {
-        d.workspace = kept_ws(g, nws), d.workspace_bytes = (int64_t)kw_n, d.workspace_zeroed = 1;
-      } else if (nws) {
-        hb_upload(g, &W);
-      }
+      ws_for_run(g, &d, &W, nws, run);
       if (vi >= 0) kp_force_variant(vi);
       kp_status st = kp_attention(g->ctx, dt, t4_dev(&Q), kdev, vdev, t4_dev(&O), &d, g->stream);
       kp_force_variant(-1);

@@ -33,9 +33,6 @@ typedef struct kp_shape {
 ** head_dim); a RoPE shape's rows are the tokens, its cols head_dim = rot_dim. */
 #define KP_TUNE_ROPE_HQ 32
 #define KP_TUNE_ROPE_HK 8
-/* attention's form bit of a call with a split-KV workspace (runtime/ops_attention.c's
-** ATTN_FORM_WS): the form "+ws" kp tune times with one */
-#define KP_TUNE_ATTN_WS 16u
 /* Largest tensor of a built-in shape, and of any shape kp tune times, in elements */
 #define KP_TUNE_BUILTIN_ELEMS (1ull << 27)
 #define KP_TUNE_MAX_ELEMS (1ull << 34)

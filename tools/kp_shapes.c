@@ -145,8 +145,8 @@ double kp_shape_cost(const kp_shape *sh, kp_dtype dt) {
 /* out[n++] = sh in each of its family's forms 0 and 1 (form < 0) or in form
 ** `form`, while there is room */
 static int put_shape(kp_shape *out, int n, int max, kp_shape sh, int form) {
-  for (int f = form < 0 ? 0 : form; f < (form < 0 ? kp_family_forms(sh.fam) : form + 1) && n < max;
-       f++) {
+  const int lo = form < 0 ? 0 : form, hi = form < 0 ? kp_family_forms(sh.fam) : form + 1;
+  for (int f = lo; f < hi && n < max; f++) {
     sh.form = (uint32_t)f;
     out[n++] = sh;
   }
@@ -216,7 +216,7 @@ int kp_builtin_shapes(kp_shape *out, int max) {
     dec.dim[KP_AG] = 4;
     if (kp_shape_elems(&dec) <= KP_TUNE_BUILTIN_ELEMS) {
       n = put_shape(out, n, max, dec, 0);
-      n = put_shape(out, n, max, dec, KP_TUNE_ATTN_WS);
+      n = put_shape(out, n, max, dec, KP_ATTN_FORM_WS);
     }
   }
   return n;
@@ -282,7 +282,7 @@ static int parse_line(const char *path, int ln, char *p, kp_shape *out, int n, i
       return bad(path, ln, "'%s' is not a form of %s (%s, %s%s)", form, name, kp_form_name(name, 0),
                  kp_form_name(name, 1), kp_form_flags(name));
     }
-    if (fam == KP_FAM_ATTENTION && (form_no & ~(1 | KP_TUNE_ATTN_WS)))
+    if (fam == KP_FAM_ATTENTION && (form_no & ~(1 | KP_ATTN_FORM_WS)))
       return bad(path, ln, "attention/%s: kp tune times the full and causal forms, with or without "
                  "+ws, only", form);
   }

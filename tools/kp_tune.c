@@ -251,7 +251,7 @@ static int job_alloc(kp_ctx *ctx, bench_env *env, job *j) {
               buf_random(env, &j->d, lk * kvd, j->dt, 1.f, 0.f) ||
               buf_random(env, &j->c, lq * bhd, j->dt, 1.f, 0.f);
       j->out = &j->c;
-      if (!rc_ok && (j->sh.form & KP_TUNE_ATTN_WS)) { /* the size kp_attention_workspace_size says */
+      if (!rc_ok && (j->sh.form & KP_ATTN_FORM_WS)) { /* the size kp_attention_workspace_size says */
         kp_attn_desc a;
         attn_desc(j, &a);
         size_t bytes = 0;
