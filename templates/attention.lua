@@ -531,20 +531,36 @@ ${name}(${args}) {
   // 128-byte swizzled tiles want 1024-byte alignment
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
   unsigned char *sq = smem, *sk = sq + Q_BYTES, *sv = sk + S * KV_BYTES;
-  // the CTA's q-th tile index: blockIdx.x + q gridDim.x, or with PAIRS unit
-  // blockIdx.x + (q / 2) gridDim.x's tile q % 2 (j or tiles - 1 - j of head
-  // bh: kp_attn_tile's order, j = 0 the most keys under a right bound);
-  // -1: no more; -2: none this time (an odd count's middle tile, alone)
-  constexpr bool PAIRS = ${pairs};
+  // the CTA's q-th tile index (kp_attn_tile's order: head bh's tiles bh
+  // tiles + j, j = 0 the most keys under a right bound); -1: no more, -2:
+  // none this time.  ORDER 0: blockIdx.x + q gridDim.x.  1 (`_pc`): unit u =
+  // blockIdx.x + (q / 2) gridDim.x of (tiles + 1) / 2 a head, its tile q % 2
+  // j or tiles - 1 - j (-2: an odd count's middle tile, alone).  2 (`_ps`):
+  // every head's tiles most keys first (all heads' j = 0, then j = 1, ...),
+  // dealt out snake-wise: position q G + c on even rounds, q G + G - 1 - c
+  // on odd ones (G CTAs, c = blockIdx.x), so that two rounds give every CTA
+  // equal work and the last round holds the smallest tiles.  (A model of
+  // the six causal shapes of bench/attn_bench.py, a tile costing its key
+  // tiles + 1/2: mean over max work 0.97-1.00 where the pairs' equal units
+  // give 0.87-0.97 -- d64 4K: 5.3 rounds of units take 6.  Every CTA starts
+  // its tile at key 0 and walks up, so a round's CTAs of one head read the
+  // same K and V blocks at about the same time: chunking heads to fit L2
+  // modelled worse, 0.74-0.98, and is not done.)
+  constexpr int ORDER = ${order};
   auto seq = [&](int q) { // (int: q gridDim.x stays below 2 tiles batch Hq)
-    const int tiles = (Lq + BR - 1) / BR;
-    if (!PAIRS) {
+    const int tiles = (Lq + BR - 1) / BR, bhs = batch * Hq;
+    if (ORDER == 0) {
       const int idx = blockIdx.x + q * gridDim.x;
-      return idx < tiles * batch * Hq ? idx : -1;
+      return idx < tiles * bhs ? idx : -1;
+    }
+    if (ORDER == 2) {
+      const int p = q * gridDim.x + (q & 1 ? gridDim.x - 1 - blockIdx.x : blockIdx.x);
+      const int j = p / bhs, bh = p - j * bhs;
+      return j >= tiles ? -1 : bh * tiles + j;
     }
     const int npair = (tiles + 1) / 2, u = blockIdx.x + (q >> 1) * gridDim.x, bh = u / npair;
     const int j = u - bh * npair, tm = q & 1 ? tiles - 1 - j : j;
-    return bh >= batch * Hq ? -1 : q & 1 && tm == j ? -2 : bh * tiles + tm;
+    return bh >= bhs ? -1 : q & 1 && tm == j ? -2 : bh * tiles + tm;
   };
   // tile idx: its keys: tiles nb0 + [0, n);
   // its sequence's lengths lq, lk and first tokens qt0, kt0 (varlen: the TMA
@@ -733,17 +749,18 @@ local function emit_fa3(dt, p)
   local nc = p.nc or 2 -- consumer warpgroups of 64 query rows
   local name = string.format("attention_%s_d%d_wg_%dx%d_s%d%s%s", dt, p.d, 64 * nc, p.bc,
                              p.stages, p.pp and "_pp" or "",
-                             p.pairs and "_pc" or p.persistent and "_p" or "")
+                             p.sched == "pairs" and "_pc" or p.sched == "snake" and "_ps" or
+                             p.persistent and "_p" or "")
   local ab = dt == "bf16" and "bf16" or "f16"
   -- registers: setmaxnreg moves them within the pool the CTA was launched
   -- with, __launch_bounds__(threads, 1)'s cap -- 64K / threads in eights --
   -- times threads (168 x 384 = 64512 at two consumers, not 64K): a consumer
   -- asking for more than the producer left in it waits forever.  The
-  -- producer keeps 24 (32 with `_pc`'s unit arithmetic: 24 spilled), the
+  -- producer keeps 24 (32 with `_pc`'s and `_ps`'s tile arithmetic: 24 spilled), the
   -- consumers share the rest, 240 at most.
   local threads = 128 * (nc + 1)
   local pool = 65536 // threads // 8 * 8 * threads
-  local preg = p.pairs and 32 or 24
+  local preg = p.sched and 32 or 24
   local creg = math.min(240, (pool - 128 * preg) // (128 * nc) // 8 * 8)
   assert(128 * (preg + nc * creg) <= pool, name .. ": setmaxnreg asks for more than the pool")
   variant {
@@ -753,16 +770,17 @@ local function emit_fa3(dt, p)
     -- workspace twins of each, 16 + f)
     -- (`_pc`: 1, masked, and its workspace twin 17)
     min_sm = 90, max_sm = 90,
-    forms = p.pairs and 0x20002 or p.persistent and 0x10001 or 0x03030303, aux = p.bc,
-    persistent = (p.persistent or p.pairs) and 1 or nil,
+    forms = p.sched and 0x20002 or p.persistent and 0x10001 or 0x03030303, aux = p.bc,
+    persistent = (p.persistent or p.sched) and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
-               pairs = p.pairs, nc = nc, rank = p.rank },
+               sched = p.sched, nc = nc, rank = p.rank },
     smem = (64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
     tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d, lq = p.max_lq },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
       br = 64 * nc, threads = threads, creg = creg, preg = preg,
-      pp = p.pp and "true" or "false", pairs = p.pairs and "true" or "false",
+      pp = p.pp and "true" or "false",
+      order = p.sched == "pairs" and 1 or p.sched == "snake" and 2 or 0,
       args = subst(ARGS, { T = ctype(dt) }),
     }),
   }
@@ -788,8 +806,13 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- against 206 / 516 / 1681 us, first at d128; d64 139 against 154 us at
   -- 1K, but 416 against 349 at 4K and 1197 against 1083 at 16K: first only
   -- up to 1K query rows, where it was measured ahead; the tuner decides more)
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, pairs = true, rank = 325 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, pairs = true, rank = 330, max_lq = 1024 })
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "pairs", rank = 325 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 330, max_lq = 1024 })
+  -- the same, the tiles dealt out most keys first, snake-wise (not yet
+  -- timed: below the others until they are; the tuner and KP_VARIANT reach
+  -- them)
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", rank = 305 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", rank = 305 })
 end
 
 -- ---- decode: few query rows, many keys, split across warps and CTAs ---------------

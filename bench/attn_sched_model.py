@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""attn_sched_model.py -- how evenly the persistent FA3 kernels' tile orders
+share causal work among their CTAs (a model, no GPU; 2026-11-26).
+
+Mirrors `seq` in templates/attention.lua's FA3 kernel: ORDER 0 (`_p`: tile
+blockIdx.x + q gridDim.x), 1 (`_pc`: units of two tiles of one head, j and
+tiles - 1 - j) and 2 (`_ps`: all heads' tiles most keys first, dealt out
+snake-wise).  Checks that each order hands out every tile exactly once, then
+prints, for the causal shapes of bench/attn_bench.py (16 heads, batch x seq =
+16K, Lq = Lk) on 132 CTAs, mean over max work a CTA, a tile costing its key
+tiles plus COST (its prologue and epilogue, in key tiles).  1.00: no CTA
+waits for another at the end.
+
+usage: python3 bench/attn_sched_model.py [--ctas 132] [--cost 0.5]
+"""
+import argparse
+
+
+def seq(order, c, q, G, tiles, bhs):
+    """the CTA c's q-th tile index (bh tiles + j, j = 0 the most keys); -1:
+    no more, -2: none this time"""
+    if order == 0:
+        idx = c + q * G
+        return idx if idx < tiles * bhs else -1
+    if order == 2:
+        p = q * G + (G - 1 - c if q & 1 else c)
+        j, bh = divmod(p, bhs)
+        return -1 if j >= tiles else bh * tiles + j
+    npair = (tiles + 1) // 2
+    u = c + (q >> 1) * G
+    bh, j = divmod(u, npair)
+    tm = tiles - 1 - j if q & 1 else j
+    return -1 if bh >= bhs else -2 if q & 1 and tm == j else bh * tiles + tm
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ctas", type=int, default=132)
+    ap.add_argument("--cost", type=float, default=0.5)
+    o = ap.parse_args()
+    G = o.ctas
+    print(f"mean / max work a CTA over {G} CTAs (causal, Lq = Lk, 128-key tiles)")
+    print(f"{'shape':>22} | {'_p':>5} | {'_pc':>5} | {'_ps':>5}")
+    for d, br in ((128, 128), (64, 192)):
+        for b, L in ((16, 1024), (4, 4096), (1, 16384)):
+            bhs, tiles = b * 16, -(-L // br)
+            effs = []
+            for order in (0, 1, 2):
+                got, work = [], []
+                for c in range(G):
+                    w, q = 0.0, 0
+                    while (idx := seq(order, c, q, G, tiles, bhs)) != -1:
+                        q += 1
+                        if idx < 0:
+                            continue
+                        got.append(idx)
+                        tm = tiles - 1 - idx % tiles  # kp_attn_tile: j = 0 is the last rows
+                        w += -(-min(L, (tm + 1) * br) // 128) + o.cost
+                    work.append(w)
+                assert sorted(got) == list(range(tiles * bhs)), f"order {order}: not a permutation"
+                effs.append(sum(work) / G / max(work))
+            print(f"{f'd{d} b{b} {L}x{L}':>22} | " + " | ".join(f"{e:5.2f}" for e in effs))
+
+
+if __name__ == "__main__":
+    main()
