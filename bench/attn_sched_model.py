@@ -4,28 +4,41 @@ share causal work among their CTAs (a model, no GPU; 2026-11-26).
 
 Mirrors `seq` in templates/attention.lua's FA3 kernel: ORDER 0 (`_p`: tile
 blockIdx.x + q gridDim.x), 1 (`_pc`: units of two tiles of one head, j and
-tiles - 1 - j) and 2 (`_ps`: all heads' tiles most keys first, dealt out
-snake-wise).  Checks that each order hands out every tile exactly once, then
+tiles - 1 - j) and 2 (`_ps`: heads in chunks whose K and V fill 16 MB, each
+chunk whole rounds of its tiles most keys first, dealt out snake-wise).  Checks that each order hands out every tile exactly once, then
 prints, for the causal shapes of bench/attn_bench.py (16 heads, batch x seq =
 16K, Lq = Lk) on 132 CTAs, mean over max work a CTA, a tile costing its key
 tiles plus COST (its prologue and epilogue, in key tiles).  1.00: no CTA
-waits for another at the end.
+waits for another at the end.  Memory is not modelled: `_ps` chunks its
+heads so that a round's K and V stay in L2 (dealing all heads' tiles at once
+modelled as even, but at 16 x 1K x 16 heads d128 would reread K and V from
+DRAM tile by tile: ~590 MB a call, more than the 174 us it runs in).
 
 usage: python3 bench/attn_sched_model.py [--ctas 132] [--cost 0.5]
 """
 import argparse
 
 
-def seq(order, c, q, G, tiles, bhs):
+def seq(order, c, q, G, tiles, bhs, D, L):
     """the CTA c's q-th tile index (bh tiles + j, j = 0 the most keys); -1:
     no more, -2: none this time"""
     if order == 0:
         idx = c + q * G
         return idx if idx < tiles * bhs else -1
     if order == 2:
-        p = q * G + (G - 1 - c if q & 1 else c)
-        j, bh = divmod(p, bhs)
-        return -1 if j >= tiles else bh * tiles + j
+        h0 = max(1, min(bhs, (16 << 20) // (4 * D * L)))
+        R = -(-h0 * tiles // G)
+        ch, rr = divmod(q, R)
+        bh0 = ch * h0
+        if bh0 >= bhs:
+            return -1
+        hc = min(h0, bhs - bh0)
+        n = hc * tiles
+        p = rr * G + (G - 1 - c if q & 1 else c)
+        if p >= n:
+            return -1 if bh0 + hc >= bhs else -2
+        j, bhl = divmod(p, hc)
+        return (bh0 + bhl) * tiles + j
     npair = (tiles + 1) // 2
     u = c + (q >> 1) * G
     bh, j = divmod(u, npair)
@@ -49,7 +62,7 @@ def main():
                 got, work = [], []
                 for c in range(G):
                     w, q = 0.0, 0
-                    while (idx := seq(order, c, q, G, tiles, bhs)) != -1:
+                    while (idx := seq(order, c, q, G, tiles, bhs, d, L)) != -1:
                         q += 1
                         if idx < 0:
                             continue

@@ -536,16 +536,16 @@ ${name}(${args}) {
   // none this time.  ORDER 0: blockIdx.x + q gridDim.x.  1 (`_pc`): unit u =
   // blockIdx.x + (q / 2) gridDim.x of (tiles + 1) / 2 a head, its tile q % 2
   // j or tiles - 1 - j (-2: an odd count's middle tile, alone).  2 (`_ps`):
-  // every head's tiles most keys first (all heads' j = 0, then j = 1, ...),
-  // dealt out snake-wise: position q G + c on even rounds, q G + G - 1 - c
-  // on odd ones (G CTAs, c = blockIdx.x), so that two rounds give every CTA
-  // equal work and the last round holds the smallest tiles.  (A model of
-  // the six causal shapes of bench/attn_bench.py, a tile costing its key
-  // tiles + 1/2: mean over max work 0.97-1.00 where the pairs' equal units
-  // give 0.87-0.97 -- d64 4K: 5.3 rounds of units take 6.  Every CTA starts
-  // its tile at key 0 and walks up, so a round's CTAs of one head read the
-  // same K and V blocks at about the same time: chunking heads to fit L2
-  // modelled worse, 0.74-0.98, and is not done.)
+  // the heads in chunks of h0 whose K and V fill about 16 MB of L2, each
+  // chunk given whole rounds of G (the CTAs; c = blockIdx.x) positions: its
+  // tiles most keys first (its heads' j = 0, then j = 1, ...), position q'
+  // G + c of its q'-th round on even rounds q, q' G + G - 1 - c on odd ones.
+  // Dealt snake-wise, two rounds give every CTA about equal work and a
+  // chunk's last, partial round holds its smallest tiles (-2 for the CTAs
+  // past them); the chunk keeps a round's reads of a head's K and V in L2.
+  // (bench/attn_sched_model.py, a tile costing its key tiles + 1/2, the six
+  // causal bench shapes: mean over max work 0.97-1.00 where `_pc`'s equal
+  // units give 0.87-0.97 -- d64 4K: 5.3 rounds of them take 6.)
   constexpr int ORDER = ${order};
   auto seq = [&](int q) { // (int: q gridDim.x stays below 2 tiles batch Hq)
     const int tiles = (Lq + BR - 1) / BR, bhs = batch * Hq;
@@ -554,9 +554,14 @@ ${name}(${args}) {
       return idx < tiles * bhs ? idx : -1;
     }
     if (ORDER == 2) {
-      const int p = q * gridDim.x + (q & 1 ? gridDim.x - 1 - blockIdx.x : blockIdx.x);
-      const int j = p / bhs, bh = p - j * bhs;
-      return j >= tiles ? -1 : bh * tiles + j;
+      const int G = gridDim.x, h0 = max(1, min(bhs, (int)((16ll << 20) / (4ll * D * Lk))));
+      const int R = (h0 * tiles + G - 1) / G, c = q / R, rr = q - c * R, bh0 = c * h0;
+      if (bh0 >= bhs) return -1;
+      const int hc = min(h0, bhs - bh0), n = hc * tiles;
+      const int p = rr * G + (q & 1 ? G - 1 - blockIdx.x : blockIdx.x);
+      if (p >= n) return bh0 + hc >= bhs ? -1 : -2; // the last chunk: no later round either
+      const int j = p / hc;
+      return (bh0 + p - j * hc) * tiles + j;
     }
     const int npair = (tiles + 1) / 2, u = blockIdx.x + (q >> 1) * gridDim.x, bh = u / npair;
     const int j = u - bh * npair, tm = q & 1 ? tiles - 1 - j : j;

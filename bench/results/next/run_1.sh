@@ -1,7 +1,8 @@
 #!/bin/bash
 # GPU call for branch `fa3-snake` (written 2026-11-26, tenth session, not yet
 # run): the `_ps` variants (persistent FA3 for masked calls, tiles most keys
-# first dealt out snake-wise; bench/attn_sched_model.py models 0.97-1.00 of
+# first dealt out snake-wise, heads chunked to 16 MB of K and V;
+# bench/attn_sched_model.py models 0.97-1.00 of
 # even work against `_pc`'s 0.87-0.97). Lane 0: attention_gpu over `_ps`,
 # then the causal prefill with `_pc` and `_ps` pinned beside the default
 # picks (d128: `_pc`; d64: `_pc` up to 1K, the 192-row plain kernel past);
