@@ -465,7 +465,13 @@ end
 -- is balanced, while a unit's two tiles share K and V in L2); the producer
 -- loads the next tile's Q as soon as the last S = Q K^T of the current one
 -- has retired, and its K and V as stages free up, while the consumers
--- finish and store the current one.
+-- finish and store the current one.  `x` (cross-tile, persistent only):
+-- two Q buffers, so that the producer loads the next tile's Q while the
+-- current one is still read, and the consumers issue the next tile's first
+-- S = Q K^T together with the current tile's last P V, then store the
+-- current tile's O while that S runs (without, the tensor cores idle
+-- through every tile's first softmax and its epilogue: 1K d128 tiles
+-- have 8 key tiles, 1K causal 4.5 on average).
 local FA3_KERNEL = [[
 // The mask on a tile of S (this thread's values 4 j + 2 r + e: row i0 + 8 r,
 // key n0 + 8 j + 2 t + e) where it straddles a bound of the warpgroup's rows
@@ -524,13 +530,17 @@ ${name}(${args}) {
   constexpr int NC = ${nc}, D = ${d}, BR = 64 * NC, BC = ${bc}, S = ${stages}, P = D / 64;
   static_assert(!${pp} || NC == 2, "ping-pong between two consumers");
   constexpr bool PP = ${pp}; // (file comment)
+  constexpr bool XT = ${xt}; // (file comment): two Q buffers, a tile's first S issued early
+  static_assert(!(PP && XT), "ping-pong or cross-tile, not both");
+  constexpr int QB = XT ? 2 : 1;
   constexpr int Q_PANEL = BR * 128, KV_PANEL = BC * 128; // bytes: 64 columns of all rows
   constexpr int Q_BYTES = P * Q_PANEL, KV_BYTES = P * KV_PANEL;
-  __shared__ __align__(8) unsigned long long qfull, qfree, kfull[S], vfull[S], kfree[S], vfree[S];
+  __shared__ __align__(8) unsigned long long qfull[QB], qfree[QB], kfull[S], vfull[S], kfree[S],
+      vfree[S];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte alignment
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
-  unsigned char *sq = smem, *sk = sq + Q_BYTES, *sv = sk + S * KV_BYTES;
+  unsigned char *sq = smem, *sk = sq + QB * Q_BYTES, *sv = sk + S * KV_BYTES;
   // the CTA's q-th tile index (kp_attn_tile's order: head bh's tiles bh
   // tiles + j, j = 0 the most keys under a right bound); -1: no more, -2:
   // none this time.  ORDER 0: blockIdx.x + q gridDim.x.  1 (`_pc`): unit u =
@@ -581,7 +591,7 @@ ${name}(${args}) {
     nb0 = lo / BC, n = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
   };
   if (threadIdx.x == 0) {
-    kp_mbar_init(&qfull, 1), kp_mbar_init(&qfree, NC);
+    for (int x = 0; x < QB; x++) kp_mbar_init(&qfull[x], 1), kp_mbar_init(&qfree[x], NC);
     for (int s = 0; s < S; s++) {
       kp_mbar_init(&kfull[s], 1), kp_mbar_init(&vfull[s], 1);
       kp_mbar_init(&kfree[s], NC), kp_mbar_init(&vfree[s], NC);
@@ -600,10 +610,11 @@ ${name}(${args}) {
         tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
         if (m0 >= lq) continue;
         const int hk = h / (Hq / Hkv), qb = CQ ? 0 : b, kb = CK ? 0 : b;
-        kp_mbar_wait(&qfree, (k & 1) ^ 1);
-        kp_mbar_expect_tx(&qfull, Q_BYTES);
+        const int x = XT ? k & 1 : 0, xph = (XT ? k >> 1 : k) & 1; // Q buffer, its phase
+        kp_mbar_wait(&qfree[x], xph ^ 1);
+        kp_mbar_expect_tx(&qfull[x], Q_BYTES);
         for (int p = 0; p < P; p++)
-          kp_tma_load4(sq + p * Q_PANEL, &tmQ, 64 * p, qt0 + m0, h, qb, &qfull);
+          kp_tma_load4(sq + x * Q_BYTES + p * Q_PANEL, &tmQ, 64 * p, qt0 + m0, h, qb, &qfull[x]);
         for (int j = 0; j < n; j++, it++) {
           const int s = it % S, ph = it / S & 1, k0 = kt0 + (nb0 + j) * BC;
           kp_mbar_wait(&kfree[s], ph ^ 1);
@@ -628,16 +639,18 @@ ${name}(${args}) {
   kp_u32 pa[BC / 16][4]; // P as wgmma's A fragments: key step kk is S's n8 blocks 2 kk, 2 kk + 1
   // descriptors: address >> 4 in the low bits, so a k16 step within a panel
   // is + 2 (32 bytes), a panel + its bytes >> 4, a stage + KV_BYTES >> 4
-  const unsigned long long dq = kp_wg_desc(sq + wg * 64 * 128), dk = kp_wg_desc(sk),
+  const unsigned long long dq0 = kp_wg_desc(sq), dq = kp_wg_desc(sq + wg * 64 * 128),
+                           dk = kp_wg_desc(sk),
                            dv = kp_wg_desc_mn<KV_PANEL>(sv);
-  auto qk = [&](int s) { // S = Q K^T from stage s
+  // S = Q K^T, Q from buffer x, K from the tile at descriptor kt
+  auto qk_at = [&](unsigned long long kt, int x) {
 #pragma unroll
     for (int kd = 0; kd < D / 16; kd++)
-      kp_wgmma_${ab}_n${bc}(sc, dq + kd / 4 * (Q_PANEL >> 4) + 2 * (kd % 4),
-                           dk + s * (KV_BYTES >> 4) + kd / 4 * (KV_PANEL >> 4) + 2 * (kd % 4),
-                           kd > 0);
+      kp_wgmma_${ab}_n${bc}(sc, dq + x * (Q_BYTES >> 4) + kd / 4 * (Q_PANEL >> 4) + 2 * (kd % 4),
+                           kt + kd / 4 * (KV_PANEL >> 4) + 2 * (kd % 4), kd > 0);
     kp_wg_commit();
   };
+  auto qk = [&](int s, int x) { qk_at(dk + s * (KV_BYTES >> 4), x); }; // K from stage s
   auto pv = [&](int s) { // O += P V from stage s
 #pragma unroll
     for (int kk = 0; kk < BC / 16; kk++)
@@ -663,65 +676,102 @@ ${name}(${args}) {
   auto turn = [&]() { if (PP) kp_bar_sync(1 + wg, 256); };
   auto turn_done = [&]() { if (PP) kp_bar_arrive(2 - wg, 256); };
   if (PP && wg == 1) kp_bar_arrive(1, 256);
-  int it = 0; // K/V tiles consumed so far, as the producer counts them
-  for (int q = 0, k = 0, idx; (idx = seq(q)) != -1; q++) {
-    if (idx < 0) continue;
-    int b, h, m0, nb0, n, lq, lk, qt0, kt0;
-    tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
-    if (m0 >= lq) continue; // as the producer: no barrier of this tile is touched
-    const int r0 = m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
+  // the tiles this CTA serves (seq's, less the skipped ones, as the producer
+  // counts them): u takes the next one, false when none is left
+  struct fa3_tile { int b, h, m0, nb0, n, lq, lk, qt0, kt0; };
+  int q = 0;
+  auto advance = [&](fa3_tile &u) {
+    for (int idx; (idx = seq(q)) != -1;) {
+      q++;
+      if (idx < 0) continue;
+      tile(idx, u.b, u.h, u.m0, u.nb0, u.n, u.lq, u.lk, u.qt0, u.kt0);
+      if (u.m0 < u.lq) return true;
+    }
+    return false;
+  };
+  int it = 0;        // K/V tiles consumed so far, as the producer counts them
+  bool pend = false; // XT: this tile's first S = Q K^T is in sc already
+  fa3_tile c, nx;
+  for (int k = 0, more = advance(c); more; k++, c = nx) {
+    const int x = XT ? k & 1 : 0, xph = (XT ? k >> 1 : k) & 1; // Q buffer, its phase
+    const int r0 = c.m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
     mrow[0] = mrow[1] = KP_NINF, lsum[0] = lsum[1] = 0.f;
+    // (O is zeroed once no wgmma is in flight: ptxas serialises every wgmma
+    // of a kernel where other instructions write an accumulator meanwhile)
+    auto zero_o = [&]() {
 #pragma unroll
-    for (int i = 0; i < D / 2; i++) o[i] = 0.f;
-    kp_mbar_wait(&qfull, k & 1);
-    if (n == 0) release(&qfree);
-    else {
-      // S of tile 0 ...
-      kp_mbar_wait(&kfull[it % S], it / S & 1);
-      turn();
-      kp_wg_fence();
-      qk(it % S);
-      turn_done();
-      kp_wg_wait<0>();
+      for (int i = 0; i < D / 2; i++) o[i] = 0.f;
+    };
+    if (!pend) kp_mbar_wait(&qfull[x], xph);
+    bool next_pend = false;
+    if (c.n == 0) {
+      zero_o();
+      release(&qfree[x]);
+      more = advance(nx);
+    } else {
+      // S of tile 0 (issued at the end of the last tile where XT) ...
+      if (!pend) { // (its wait inside: no wgmma in flight where paths meet)
+        kp_mbar_wait(&kfull[it % S], it / S & 1);
+        turn();
+        kp_wg_fence();
+        qk(it % S, x);
+        turn_done();
+        kp_wg_wait<0>();
+      }
+      zero_o();
       release(&kfree[it % S]);
-      if (n == 1) release(&qfree);
-      kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, nb0 * BC, t, lq, lk, wl, wr, scale_log2);
+      if (c.n == 1) release(&qfree[x]);
+      kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, c.nb0 * BC, t, c.lq, c.lk, wl, wr,
+                         scale_log2);
       to_p(); // O is 0: nothing to rescale
       // ... then S of tile j with P V of tile j - 1, the softmax of j while P V runs ...
-      for (int j = 1; j < n; j++) {
+      for (int j = 1; j < c.n; j++) {
         const int s = (it + j) % S, ph = (it + j) / S & 1, sp = (it + j - 1) % S,
                   pp = (it + j - 1) / S & 1;
         kp_mbar_wait(&kfull[s], ph);
         kp_mbar_wait(&vfull[sp], pp);
         turn();
         kp_wg_fence();
-        qk(s);
+        qk(s, x);
         pv(sp);
         turn_done();
         kp_wg_wait<1>();
         release(&kfree[s]);
-        if (j == n - 1) release(&qfree); // Q's last reader has retired
-        kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (nb0 + j) * BC, t, lq, lk, wl, wr,
-                           scale_log2);
+        if (j == c.n - 1) release(&qfree[x]); // Q's last reader has retired
+        kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (c.nb0 + j) * BC, t, c.lq, c.lk, wl,
+                           wr, scale_log2);
         kp_wg_wait<0>();
         release(&vfree[sp]);
         rescale();
         to_p();
       }
-      // ... and P V of the last tile
-      const int sp = (it + n - 1) % S, pp = (it + n - 1) / S & 1;
+      // ... and P V of the last tile; XT: with the next tile's first S, so
+      // that this one's epilogue runs while the tensor cores work.  Issued
+      // whatever comes next: ptxas serialises every wgmma of the kernel
+      // where one is predicated off or branched around.  Without a next
+      // tile with keys it multiplies the next Q buffer by itself (memory no
+      // load is writing meanwhile; the result is not used)
+      const int sp = (it + c.n - 1) % S, pp = (it + c.n - 1) / S & 1;
+      it += c.n;
+      more = advance(nx);
+      next_pend = XT && more && nx.n > 0;
+      if (XT && more) kp_mbar_wait(&qfull[(k + 1) & 1], (k + 1) >> 1 & 1);
+      if (next_pend) kp_mbar_wait(&kfull[it % S], it / S & 1);
       kp_mbar_wait(&vfull[sp], pp);
       turn();
       kp_wg_fence();
       pv(sp);
+      if (XT)
+        qk_at(next_pend ? dk + it % S * (KV_BYTES >> 4) : dq0 + ((k + 1) & 1) * (Q_BYTES >> 4),
+              (k + 1) & 1);
       turn_done();
-      kp_wg_wait<0>();
+      if (XT) kp_wg_wait<1>(); // P V has retired, S goes on
+      else kp_wg_wait<0>();
       release(&vfree[sp]);
-      it += n;
     }
     // epilogue: O / l from the registers, LSE (the producer loads the next tile
     // meanwhile); rows past lq (varlen: the next sequence's) are not stored
-    ${T} *Ob = O + kp_attn_at(CQ, b, qt0, sob, sos) + h * soh;
+    ${T} *Ob = O + kp_attn_at(CQ, c.b, c.qt0, sob, sos) + c.h * soh;
 #pragma unroll
     for (int r = 0; r < 2; r++) {
       float l = lsum[r];
@@ -729,15 +779,16 @@ ${name}(${args}) {
       l += __shfl_xor_sync(0xffffffffu, l, 2);
       const float inv = kp_attn_inv(l);
       const int i = i0 + 8 * r;
-      if (i >= lq) continue;
+      if (i >= c.lq) continue;
       if (LSE && t == 0)
-        LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(mrow[r] * scale_log2, l);
+        LSE[kp_attn_lse_at(CQ, c.b, c.qt0, c.h, i, Hq, Lq)] = kp_attn_lse(mrow[r] * scale_log2, l);
 #pragma unroll
       for (int j = 0; j < D / 8; j++)
         *(kp_u32 *)(Ob + i * sos + 8 * j + 2 * t) =
             kp_pair<${T}>::pack(o[4 * j + 2 * r] * inv, o[4 * j + 2 * r + 1] * inv);
     }
-    k++;
+    if (XT) kp_wg_wait<0>(); // the next tile's S
+    pend = next_pend;
   }
   if (PP && wg == 0) kp_bar_sync(1, 256);
 }
@@ -752,10 +803,10 @@ ${name}(${args}) {
 -- the hardware's own scheduling of one tile a CTA, H100).
 local function emit_fa3(dt, p)
   local nc = p.nc or 2 -- consumer warpgroups of 64 query rows
-  local name = string.format("attention_%s_d%d_wg_%dx%d_s%d%s%s", dt, p.d, 64 * nc, p.bc,
+  local name = string.format("attention_%s_d%d_wg_%dx%d_s%d%s%s%s", dt, p.d, 64 * nc, p.bc,
                              p.stages, p.pp and "_pp" or "",
                              p.sched == "pairs" and "_pc" or p.sched == "snake" and "_ps" or
-                             p.persistent and "_p" or "")
+                             p.persistent and "_p" or "", p.xt and "x" or "")
   local ab = dt == "bf16" and "bf16" or "f16"
   -- registers: setmaxnreg moves them within the pool the CTA was launched
   -- with, __launch_bounds__(threads, 1)'s cap -- 64K / threads in eights --
@@ -778,13 +829,13 @@ local function emit_fa3(dt, p)
     forms = p.sched and 0x20002 or p.persistent and 0x10001 or 0x03030303, aux = p.bc,
     persistent = (p.persistent or p.sched) and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
-               sched = p.sched, nc = nc, rank = p.rank },
-    smem = (64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
+               sched = p.sched, nc = nc, xt = p.xt, rank = p.rank },
+    smem = ((p.xt and 2 or 1) * 64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
     tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d, lq = p.max_lq },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
       br = 64 * nc, threads = threads, creg = creg, preg = preg,
-      pp = p.pp and "true" or "false",
+      pp = p.pp and "true" or "false", xt = p.xt and "true" or "false",
       order = p.sched == "pairs" and 1 or p.sched == "snake" and 2 or 0,
       args = subst(ARGS, { T = ctype(dt) }),
     }),
@@ -806,18 +857,28 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, persistent = true, rank = 330 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, pp = true, rank = 320 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, rank = 310 })
-  -- persistent for masked calls, in balanced pairs of tiles (H100, causal,
-  -- against the picks above in one run: d128 1K / 4K / 16K 174 / 466 / 1666
-  -- against 206 / 516 / 1681 us, first at d128; d64 139 against 154 us at
-  -- 1K, but 416 against 349 at 4K and 1197 against 1083 at 16K: first only
-  -- up to 1K query rows, where it was measured ahead; the tuner decides more)
+  -- persistent for masked calls.  `_ps` deals the tiles most keys first,
+  -- snake-wise over the CTAs, heads in chunks of 16 MB of K and V; `_pc` in
+  -- balanced pairs.  H100, bf16, causal, pinned in one run (2026-11-26,
+  -- eleventh session): d128 1K / 4K / 16K `_ps` 175 / 461 / 1624 us, `_pc`
+  -- 173 / 467 / 1658; d64 `_ps` 137 / 323 / 1084, `_pc` 138 at 1K (416 and
+  -- 1197 at 4K / 16K in the tenth), the plain 192-row kernel 346 / 1089 at
+  -- 4K / 16K: `_ps` first, `_pc` for the tuner
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", rank = 328 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", rank = 335 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "pairs", rank = 325 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 330, max_lq = 1024 })
-  -- the same, the tiles dealt out most keys first, snake-wise (not yet
-  -- timed: below the others until they are; the tuner and KP_VARIANT reach
-  -- them)
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", rank = 305 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", rank = 305 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 300, max_lq = 1024 })
+  -- d64 in 128-row tiles (two consumers): under a causal mask at 1K the
+  -- 192-row tiles compute 32 tiles of 192 x 128 scores a head for 21 of
+  -- work (the partial last tile takes every key), 128-row tiles 36 of 128 x
+  -- 128 for 32 (for the tuner until timed)
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "snake", rank = 301 })
+  -- cross-tile (`x`) twins of the persistent ones (for the tuner until timed)
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, persistent = true, xt = true, rank = 302 })
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", xt = true, rank = 302 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, persistent = true, xt = true, rank = 302 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", xt = true, rank = 302 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "snake", xt = true, rank = 302 })
 end
 
 -- ---- decode: few query rows, many keys, split across warps and CTAs ---------------

@@ -531,6 +531,18 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- 128x128 in 4 CTAs ran 0.59x: only 30 clusters of 4 fit at once)
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256, max_n = 4352 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
+  -- m = 128, n = k = 4096: 128x64 k2 ran 0.81x cuBLAS (H100), and not for
+  -- L2 bytes (ncu: ours 105-109 MB, cuBLAS's 95-97, both 34.6 MB from
+  -- DRAM).  cuBLAS runs 64x64 tiles, 13 stages of k 64, no split.  The same
+  -- here, pinned at m = 128 (bf16, H100, 2026-11-26): n = k = 4096 20.4 us
+  -- 0.92x (128x64 k2 0.81x); n = 4096, k = 11008 1.00x (k2 1.01x); n =
+  -- 11008 / 14336 0.92 / 0.85x (64x256 0.96 / 0.94x).  Clusters of 2 along
+  -- m with B multicast (as cuBLAS's: 96 MB through L2 where 64x64 alone
+  -- moves 128) ran slower than without: 64x64 c2 0.87 / 0.80 / 0.94 /
+  -- 0.74x, 64x128 c2 0.79 / 0.84 / 0.86 / 0.91x (dropped; 64x64 c2 kept
+  -- for the tuner and for ncu: why its multicast does not pay)
+  emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 968, max_m = 128, max_n = 4352 })
+  emit_wg(dt, { bm = 64, bn = 64, stages = 13, cluster = 2, rank = 600, max_m = 256 })
   -- B as (k, n): wgmma's transposed-B descriptors
   emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 905, min_m = 1024, form = "kn" })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024, form = "kn" })
