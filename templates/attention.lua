@@ -859,26 +859,24 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, rank = 310 })
   -- persistent for masked calls.  `_ps` deals the tiles most keys first,
   -- snake-wise over the CTAs, heads in chunks of 16 MB of K and V; `_pc` in
-  -- balanced pairs.  H100, bf16, causal, pinned in one run (2026-11-26,
-  -- eleventh session): d128 1K / 4K / 16K `_ps` 175 / 461 / 1624 us, `_pc`
-  -- 173 / 467 / 1658; d64 `_ps` 137 / 323 / 1084, `_pc` 138 at 1K (416 and
-  -- 1197 at 4K / 16K in the tenth), the plain 192-row kernel 346 / 1089 at
-  -- 4K / 16K: `_ps` first, `_pc` for the tuner
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", rank = 328 })
+  -- balanced pairs; `x`: cross-tile (two Q buffers, the next tile's first
+  -- S under this one's epilogue).  H100, bf16, causal, each pinned in one
+  -- run (2026-11-26, eleventh session, bench/results/2026-11-26-s11):
+  --   d128 1K / 4K / 16K: `_psx` 185 / 471 / 1690 us, `_ps` 186 / 486 /
+  --   1714, `_pc` 178 / 489 / 1714 (another run: `_ps` 175 / 461 / 1624,
+  --   `_pc` 173 / 467 / 1658): `_pc` up to 1K query rows, `_psx` above;
+  --   d64: 128-row `_ps` 124 / 335 / 1181, 192-row `_ps` 136 / 323 / 1080,
+  --   `_pc` 138 at 1K (416 and 1197 at 4K / 16K in the tenth session), the
+  --   plain 192-row kernel 346 / 1089 at 4K / 16K: 128-row tiles up to 1K
+  --   (the 192-row ones spend a third of their work on the mask's empty
+  --   half there), 192 above.  The d64 cross-tile twins ran 2-5% behind,
+  --   and `_px` (unmasked) within 1% of `_p` at d128: not built
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "pairs", rank = 330, max_lq = 1024 })
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", xt = true, rank = 329 })
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", rank = 326 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "snake", rank = 336, max_lq = 1024 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", rank = 335 })
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "pairs", rank = 325 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 300, max_lq = 1024 })
-  -- d64 in 128-row tiles (two consumers): under a causal mask at 1K the
-  -- 192-row tiles compute 32 tiles of 192 x 128 scores a head for 21 of
-  -- work (the partial last tile takes every key), 128-row tiles 36 of 128 x
-  -- 128 for 32 (for the tuner until timed)
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "snake", rank = 301 })
-  -- cross-tile (`x`) twins of the persistent ones (for the tuner until timed)
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, persistent = true, xt = true, rank = 302 })
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", xt = true, rank = 302 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, persistent = true, xt = true, rank = 302 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", xt = true, rank = 302 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "snake", xt = true, rank = 302 })
 end
 
 -- ---- decode: few query rows, many keys, split across warps and CTAs ---------------

@@ -539,10 +539,13 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- 11008 / 14336 0.92 / 0.85x (64x256 0.96 / 0.94x).  Clusters of 2 along
   -- m with B multicast (as cuBLAS's: 96 MB through L2 where 64x64 alone
   -- moves 128) ran slower than without: 64x64 c2 0.87 / 0.80 / 0.94 /
-  -- 0.74x, 64x128 c2 0.79 / 0.84 / 0.86 / 0.91x (dropped; 64x64 c2 kept
-  -- for the tuner and for ncu: why its multicast does not pay)
+  -- 0.74x, 64x128 c2 0.79 / 0.84 / 0.86 / 0.91x (not built).  Under ncu
+  -- (n = k = 4096) 64x64 moved 95 MB through L2 in 18.1 us, 64x64 c2 108
+  -- MB in 20.7 us: the multicast did not cut L2 traffic here.  In the
+  -- table run after ranking it (H100, 2026-11-26): m = 128 bf16 0.97 / 0.98
+  -- / 0.95 / 0.99x cuBLAS at (n, k) = (4096, 4096) / (11008, 4096) /
+  -- (4096, 11008) / (14336, 4096)
   emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 968, max_m = 128, max_n = 4352 })
-  emit_wg(dt, { bm = 64, bn = 64, stages = 13, cluster = 2, rank = 600, max_m = 256 })
   -- B as (k, n): wgmma's transposed-B descriptors
   emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 905, min_m = 1024, form = "kn" })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024, form = "kn" })

@@ -22,7 +22,9 @@
 **                       sequences, sequences cut to the bounds, causal and
 **                       windows per sequence, only one side varlen, decode
 **                       shapes with each sequence's own context length;
-**                       every element of no sequence's row left as it was
+**                       every element of no sequence's row left as it was.
+**                       The persistent FA3 kernels once more with a grid
+**                       for 2 SMs: every CTA serves several tiles
 **   any_call/<dt>       the selection (nothing forced) at odd head dims and
 **                       element alignment, paged and varlen too: every valid
 **                       call has a variant
@@ -736,6 +738,20 @@ START_TEST(test_every_variant) {
         ran += varlen_case(&g, dt, (int)vi, &VCASES[ci], HDIMS[h], narrow ? 3 : 8, 0);
         ran += varlen_case(&g, dt, (int)vi, &VCASES[ci], HDIMS[h], 0, ci % 2 ? 7 : 16);
       }
+    }
+    /* the persistent FA3 kernels again on a grid for 2 SMs (2 or 4 CTAs
+    ** looping over every tile): each CTA then serves several tiles, so the
+    ** paths between tiles run -- the cross-tile twins' early S and both of
+    ** their Q buffers, tiles without keys between others, `_ps`'s later
+    ** rounds and chunks -- which the cases' few tiles on a whole GPU don't */
+    if (e->persist && strstr(e->name, "_wg_")) {
+      const int sms = g.ctx->props.sm_count;
+      g.ctx->props.sm_count = 2;
+      fprintf(stderr, "%s: %s on a grid for 2 SMs:\n", name, e->name);
+      for (int h = 0; h < NHDIMS; h++)
+        for (int ci = 0; takes_hd(e, HDIMS[h]) && ci < NCASES; ci++)
+          if (CASES[ci].lq > 16) ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, 0, 0);
+      g.ctx->props.sm_count = sms;
     }
     if (ran) variants++;
     else fprintf(stderr, "  note: %s took none of the cases on this device\n", e->name);

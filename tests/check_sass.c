@@ -10,7 +10,10 @@
 ** it is launched with (registers x threads): one warpgroup of 128 threads
 ** deallocating to d, the rest allocating a, 128 d + (threads - 128) a must
 ** not pass it, or the consumers wait forever for registers (a hang, not an
-** error: the first `_pc` build did that).
+** error: the first `_pc` build did that).  And ptxas did not serialise a
+** `_wg_` variant's wgmmas (its C7515 "Potential Performance Loss": a
+** WARPGROUP.DEPBAR after every HGMMA, where a pipelined kernel has a few
+** for many; the first cross-tile FA3 build did that: 40 HGMMA, 40 DEPBAR).
 ** ("_fma_" variants, the (k, n) GEMV, run on the CUDA cores by design.)
 **
 ** cuobjdump: $CUOBJDUMP (the Makefile sets it: $(CUDA_HOME)/bin/cuobjdump,
@@ -95,7 +98,7 @@ static char *disassemble(const char *tool, const void *image, size_t size, char 
 }
 
 typedef struct sass_stats {
-  int hgmma, hmma, ldl, stl, instrs;
+  int hgmma, hmma, depbar, ldl, stl, instrs;
   unsigned reg_alloc, reg_dealloc; /* USETMAXREG's largest TRY_ALLOC and DEALLOC counts */
   char first_local[160];
 } sass_stats;
@@ -124,6 +127,7 @@ static void scan(const char *text, sass_stats *s) {
         s->instrs++;
         s->hgmma += !strcmp(mn, "HGMMA");
         s->hmma += !strcmp(mn, "HMMA");
+        s->depbar += !strcmp(mn, "WARPGROUP") && !strncmp(p, ".DEPBAR", 7);
         if (!strcmp(mn, "USETMAXREG")) { /* USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0xe8 ; */
           const char *semi = memchr(p, ';', (size_t)((eol ? eol : end) - p));
           const char *x = semi ? semi : p;
@@ -157,9 +161,12 @@ START_TEST(test_scan) {
        "        /*00a0*/                   LDGSTS.E.BYPASS.128 [R1], desc[UR4][R2.64] ;\n"
        "        /*00b0*/                   USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0xe8 ;\n"
        "        /*00c0*/                   USETMAXREG.DEALLOC.CTAPOOL 0x20 ;\n"
-       "        /*00d0*/                   EXIT ;\n"
+       "        /*00d0*/                   WARPGROUP.DEPBAR.LE gsb0, 0x0 ;\n"
+       "        /*00e0*/                   WARPGROUP.ARRIVE ;\n"
+       "        /*00f0*/                   EXIT ;\n"
        "  Function : gemm_f16_wg_128x256_s4_nk\n", &s);
-  ck_assert_int_eq(s.instrs, 9);
+  ck_assert_int_eq(s.instrs, 11);
+  ck_assert_int_eq(s.depbar, 1);
   ck_assert_uint_eq(s.reg_alloc, 232);
   ck_assert_uint_eq(s.reg_dealloc, 32);
   ck_assert_int_eq(s.ldl, 1);
@@ -218,6 +225,10 @@ START_TEST(test_gemm_sass) {
       else if (attn && !strstr(e->name, "_simple") && !strstr(e->name, "_wg_") && !s.hmma)
         snprintf(why, sizeof why, "an mma.sync attention variant without HMMA (%d instructions)",
                  s.instrs);
+      else if (strstr(e->name, "_wg_") && s.hgmma >= 2 && s.depbar >= s.hgmma)
+        snprintf(why, sizeof why, "wgmma serialised by ptxas: %d HGMMA, %d WARPGROUP.DEPBAR "
+                 "(a non-wgmma write to an accumulator while one is in flight?)", s.hgmma,
+                 s.depbar);
       else if ((s.reg_alloc || s.reg_dealloc) &&
                128ull * s.reg_dealloc + (e->block - 128ull) * s.reg_alloc > (uint64_t)e->regs * e->block)
         snprintf(why, sizeof why, "setmaxnreg past the register pool: 128 x %u + %u x %u > %u "
