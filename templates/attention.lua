@@ -691,23 +691,27 @@ ${name}(${args}) {
   };
   int it = 0;        // K/V tiles consumed so far, as the producer counts them
   bool pend = false; // XT: this tile's first S = Q K^T is in sc already
+  bool have = false; // XT: nx holds this tile (found during the last one)
+  bool done = false; // XT: the last tile found there was none
   fa3_tile c, nx;
-  for (int k = 0, more = advance(c); more; k++, c = nx) {
+  for (int k = 0;; k++) {
+    // (one place that finds the next tile, as the producer's loop has it:
+    // finding it in front of the last P V instead cost d128 ~5%, H100)
+    if (have) c = nx;
+    else if (done || !advance(c)) break;
+    have = false;
     const int x = XT ? k & 1 : 0, xph = (XT ? k >> 1 : k) & 1; // Q buffer, its phase
     const int r0 = c.m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
     mrow[0] = mrow[1] = KP_NINF, lsum[0] = lsum[1] = 0.f;
-    // (O is zeroed once no wgmma is in flight: ptxas serialises every wgmma
-    // of a kernel where other instructions write an accumulator meanwhile)
-    auto zero_o = [&]() {
+    // (no wgmma in flight here, XT's early S included: ptxas serialises
+    // every wgmma of a kernel where other instructions write an accumulator
+    // while one is)
 #pragma unroll
-      for (int i = 0; i < D / 2; i++) o[i] = 0.f;
-    };
+    for (int i = 0; i < D / 2; i++) o[i] = 0.f;
     if (!pend) kp_mbar_wait(&qfull[x], xph);
     bool next_pend = false;
     if (c.n == 0) {
-      zero_o();
       release(&qfree[x]);
-      more = advance(nx);
     } else {
       // S of tile 0 (issued at the end of the last tile where XT) ...
       if (!pend) { // (its wait inside: no wgmma in flight where paths meet)
@@ -718,7 +722,6 @@ ${name}(${args}) {
         turn_done();
         kp_wg_wait<0>();
       }
-      zero_o();
       release(&kfree[it % S]);
       if (c.n == 1) release(&qfree[x]);
       kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, c.nb0 * BC, t, c.lq, c.lk, wl, wr,
@@ -753,10 +756,12 @@ ${name}(${args}) {
       // load is writing meanwhile; the result is not used)
       const int sp = (it + c.n - 1) % S, pp = (it + c.n - 1) / S & 1;
       it += c.n;
-      more = advance(nx);
-      next_pend = XT && more && nx.n > 0;
-      if (XT && more) kp_mbar_wait(&qfull[(k + 1) & 1], (k + 1) >> 1 & 1);
-      if (next_pend) kp_mbar_wait(&kfull[it % S], it / S & 1);
+      if (XT) { // the next tile now
+        have = advance(nx), done = !have;
+        next_pend = have && nx.n > 0;
+        if (have) kp_mbar_wait(&qfull[(k + 1) & 1], (k + 1) >> 1 & 1);
+        if (next_pend) kp_mbar_wait(&kfull[it % S], it / S & 1);
+      }
       kp_mbar_wait(&vfull[sp], pp);
       turn();
       kp_wg_fence();

@@ -498,7 +498,7 @@ local function emit_wg(dt, p)
     tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil, aux = 64,
     cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
     min = p.min_m and { m = p.min_m } or nil,
-    max = (p.max_m or p.max_n) and { m = p.max_m, n = p.max_n } or nil,
+    max = (p.max_m or p.max_n or p.max_k) and { m = p.max_m, n = p.max_n, k = p.max_k } or nil,
     source = COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       sk = sk, ec = ec,
@@ -544,8 +544,11 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- MB in 20.7 us: the multicast did not cut L2 traffic here.  In the
   -- table run after ranking it (H100, 2026-11-26): m = 128 bf16 0.97 / 0.98
   -- / 0.95 / 0.99x cuBLAS at (n, k) = (4096, 4096) / (11008, 4096) /
-  -- (4096, 11008) / (14336, 4096)
-  emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 968, max_m = 128, max_n = 4352 })
+  -- (4096, 11008) / (14336, 4096); pinned, three runs on each of two GPUs:
+  -- n = k = 4096 19.4-19.6 us, 0.96-0.97x (128x64 k2 22.8 us, 0.83-0.84x);
+  -- n = 4096, k = 11008 0.97-1.05x, k2 1.04-1.06x: k2 from k = 8K
+  emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 968, max_m = 128, max_n = 4352,
+                max_k = 8192 })
   -- B as (k, n): wgmma's transposed-B descriptors
   emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 905, min_m = 1024, form = "kn" })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024, form = "kn" })
