@@ -265,7 +265,6 @@ ${name}(${params}) {
   constexpr int SK = ${sk};              // > 1: the cluster's CTAs split one tile's K
   constexpr bool MC = CL > 1 && SK == 1; // the cluster's CTAs share B (multicast)
   constexpr bool KN = ${kn};             // B as (k, n)
-  constexpr bool ROT = ${rot};           // (the producer's loop)
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, B_SLICE = B_BYTES / CL;
   constexpr int RED_LD = BN + 4;         // SK > 1: row stride of the partial tile (floats)
   // EC > 0: the epilogue goes through shared memory, EC columns of a
@@ -324,12 +323,7 @@ ${name}(${params}) {
         kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
         if (MC) tm = tm * CL + rank;
         const int ba = sA ? b : 0, bb = sB ? b : 0;
-        // ROT: each tile-column starts its k loop elsewhere (tn % 8 eighths
-        // of the way), so that the CTAs do not all read the same k-slice
-        // of B's rows 64 x ldb apart at once
-        const int rot = ROT ? tn % 8 * ((kt1 - kt0) / 8) : 0;
-        for (int kq = kt0; kq < kt1; kq++) {
-          const int kt = ROT ? kt0 + (kq - kt0 + rot) % (kt1 - kt0) : kq;
+        for (int kt = kt0; kt < kt1; kt++) {
           kp_mbar_wait(&empty[stage], phase ^ 1);
           kp_mbar_expect_tx(&full[stage], A_BYTES + B_BYTES);
           kp_tma_load3(sa + stage * A_BYTES, &tmA, kt * BK, tm * BM, ba, &full[stage]);
@@ -490,7 +484,7 @@ local function emit_wg(dt, p)
   local ec = p.ec or 0 -- > 0: the epilogue through shared memory, ec columns at a time
   local name = string.format("gemm_%s_wg_%dx%d_s%d%s%s_%s", dt, p.bm, p.bn, p.stages,
                              sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "",
-                             p.rot and "_r" or "", p.form or "nk")
+                             "", p.form or "nk")
   if ec > 0 then name = name:gsub("_(%a%a)$", "_e" .. ec .. "_%1") end
   -- BM = 128: each consumer takes 64 rows and all BN columns; BM = 64: both
   -- take the 64 rows, each half of the columns
@@ -507,7 +501,7 @@ local function emit_wg(dt, p)
     max = (p.max_m or p.max_n or p.max_k) and { m = p.max_m, n = p.max_n, k = p.max_k } or nil,
     source = COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
-      sk = sk, ec = ec, rot = p.rot and "true" or "false",
+      sk = sk, ec = ec,
       es = esize(dt),
       roles = split_m and "64 rows each" or "64 columns each",
       a_off = split_m and "cw * 64 * 128" or "0",
@@ -553,13 +547,13 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- (4096, 11008) / (14336, 4096); pinned, three runs on each of two GPUs:
   -- n = k = 4096 19.4-19.6 us, 0.96-0.97x (128x64 k2 22.8 us, 0.83-0.84x);
   -- n = 4096, k = 11008 0.97-1.05x, k2 1.04-1.06x: k2 from k = 8K
+  -- 64x64's time at n = k = 4096 moves with the run around it (0.83-0.97x
+  -- in the tables, 0.96-0.97x alone) where cuBLAS's does not; starting
+  -- each tile-column's k loop at a different eighth (so that the CTAs do
+  -- not read one k-slice of B's rows at once) did not steady it: 0.94 /
+  -- 0.80x bf16 / f16 against 0.90x in one table run (call 7, not built)
   emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 968, max_m = 128, max_n = 4352,
                 max_k = 8192 })
-  -- the same, each tile-column's k loop started at a different eighth (for
-  -- the tuner until timed: table runs gave 64x64 0.83-0.97x at n = k =
-  -- 4096 where pinned runs alone gave 0.96-0.97x)
-  emit_wg(dt, { bm = 64, bn = 64, stages = 13, rot = true, rank = 600, max_m = 128,
-                max_n = 4352, max_k = 8192 })
   -- B as (k, n): wgmma's transposed-B descriptors
   emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 905, min_m = 1024, form = "kn" })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024, form = "kn" })
