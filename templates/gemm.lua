@@ -531,27 +531,16 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- 128x128 in 4 CTAs ran 0.59x: only 30 clusters of 4 fit at once)
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256, max_n = 4352 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
-  -- m = 128, n = k = 4096: 128x64 k2 ran 0.81x cuBLAS (H100), and not for
-  -- L2 bytes (ncu: ours 105-109 MB, cuBLAS's 95-97, both 34.6 MB from
-  -- DRAM).  cuBLAS runs 64x64 tiles, 13 stages of k 64, no split.  The same
-  -- here, pinned at m = 128 (bf16, H100, 2026-11-26): n = k = 4096 20.4 us
-  -- 0.92x (128x64 k2 0.81x); n = 4096, k = 11008 1.00x (k2 1.01x); n =
-  -- 11008 / 14336 0.92 / 0.85x (64x256 0.96 / 0.94x).  Clusters of 2 along
-  -- m with B multicast (as cuBLAS's: 96 MB through L2 where 64x64 alone
-  -- moves 128) ran slower than without: 64x64 c2 0.87 / 0.80 / 0.94 /
-  -- 0.74x, 64x128 c2 0.79 / 0.84 / 0.86 / 0.91x (not built).  Under ncu
-  -- (n = k = 4096) 64x64 moved 95 MB through L2 in 18.1 us, 64x64 c2 108
-  -- MB in 20.7 us: the multicast did not cut L2 traffic here.  In the
-  -- table run after ranking it (H100, 2026-11-26): m = 128 bf16 0.97 / 0.98
-  -- / 0.95 / 0.99x cuBLAS at (n, k) = (4096, 4096) / (11008, 4096) /
-  -- (4096, 11008) / (14336, 4096); pinned, three runs on each of two GPUs:
-  -- n = k = 4096 19.4-19.6 us, 0.96-0.97x (128x64 k2 22.8 us, 0.83-0.84x);
-  -- n = 4096, k = 11008 0.97-1.05x, k2 1.04-1.06x: k2 from k = 8K
-  -- 64x64's time at n = k = 4096 moves with the run around it (0.83-0.97x
-  -- in the tables, 0.96-0.97x alone) where cuBLAS's does not; starting
-  -- each tile-column's k loop at a different eighth (so that the CTAs do
-  -- not read one k-slice of B's rows at once) did not steady it: 0.94 /
-  -- 0.80x bf16 / f16 against 0.90x in one table run (call 7, not built)
+  -- m = 128: cuBLAS's own shape, 64x64 tiles, 13 stages of k 64, no split
+  -- (H100, bf16, 2026-11-26, bench/NOTES.md 41).  n = k = 4096 alone,
+  -- three runs on each of two GPUs: 19.4-19.6 us, 0.96-0.97x cuBLAS
+  -- (128x64 k2 0.83-0.84x; the L2 bytes were not it: ncu 95 MB for 64x64,
+  -- 105-109 for k2, 95-97 for cuBLAS); inside full table runs 0.80-0.97x,
+  -- where cuBLAS holds steady (a k loop rotated per tile-column did not
+  -- steady it).  k = 11008: k2 1.04-1.06x, 64x64 0.97-1.05x, hence k <= 8K;
+  -- n = 11008 / 14336: 64x256 (0.96 / 0.94x against 0.92 / 0.85x).  Our
+  -- 2-CTA B multicast ran slower (64x64 c2 0.74-0.94x, 64x128 c2
+  -- 0.79-0.91x; not built) and moved more L2 bytes, not fewer (108 MB)
   emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 968, max_m = 128, max_n = 4352,
                 max_k = 8192 })
   -- B as (k, n): wgmma's transposed-B descriptors

@@ -748,9 +748,11 @@ START_TEST(test_every_variant) {
       const int sms = g.ctx->props.sm_count;
       g.ctx->props.sm_count = 2;
       fprintf(stderr, "%s: %s on a grid for 2 SMs:\n", name, e->name);
-      for (int h = 0; h < NHDIMS; h++)
-        for (int ci = 0; takes_hd(e, HDIMS[h]) && ci < NCASES; ci++)
+      for (int h = 0; h < NHDIMS; h++) {
+        if (!takes_hd(e, HDIMS[h])) continue;
+        for (int ci = 0; ci < NCASES; ci++)
           if (CASES[ci].lq > 16) ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, 0, 0);
+      }
       g.ctx->props.sm_count = sms;
     }
     if (ran) variants++;
