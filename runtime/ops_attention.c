@@ -422,13 +422,13 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   /* the split-KV decode gets the counters' address (the slots below it) */
   void *ws = form & KP_ATTN_FORM_WS ? (char *)d->workspace + sk_slot_bytes(ctx->props.sm_count)
                                     : d->workspace;
-  CUtensorMap tm[3];
+  CUtensorMap tm[4];
   memset(tm, 0, sizeof tm);
   void *args[] = {&q,     &sq[0], &sq[1], &sq[2], &k,   &sk[0], &sk[1], &sk[2],
                   &v,     &sv[0], &sv[1], &sv[2], &o,   &so[0], &so[1], &so[2],
                   &lse,   &lq,    &lk,    &hq,    &hkv, &hd,    &iwl,   &iwr,
                   &nb,    &scale_log2, &bt, &bts, &page, &npages, &cq, &ck, &totq, &totk,
-                  &ws,    &tm[0], &tm[1], &tm[2]};
+                  &ws,    &tm[0], &tm[1], &tm[2], &tm[3]};
   kp_slot s;
   int pushed;
   kp_status st = kp_launch_begin(ctx, &call, args, stream, &s, &pushed);
@@ -445,12 +445,15 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
       return kp_cu_fail(ctx, r, "cuMemsetD8Async", __FILE__, __LINE__);
     }
   }
-  /* TMA variants: Q in boxes of the query tile's rows, K and V of aux rows */
+  /* TMA variants: Q in boxes of the query tile's rows, K and V of aux rows;
+  ** the persistent ones store O by TMA too, 64 rows a box (a consumer
+  ** warpgroup's), and take no varlen calls: O's extents are (batch, len_q) */
   if (s.e->aux) {
     st = kp_need_tma(ctx, "attention", s.e);
     for (int i = 0; i < 3 && st == KP_OK; i++)
       st = encode_tmap(ctx, &tm[i], &t[i], dt, d->head_dim,
                        i ? s.e->aux : s.e->tile[KP_ALQ]);
+    if (st == KP_OK && s.e->persist) st = encode_tmap(ctx, &tm[3], &t[3], dt, d->head_dim, 64);
     if (st != KP_OK) {
       kp_launch_end(ctx, pushed);
       return st;

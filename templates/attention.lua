@@ -10,7 +10,7 @@
 --    float *LSE, int Lq, int Lk, int Hq, int Hkv, int Dh, int wl, int wr, int batch,
 --    float scale_log2, const int *BT, long long bts, int page, int npages,
 --    const int *CQ, const int *CK, int totq, int totk, float *WS,
---    const __grid_constant__ kp_tmap tmQ, tmK, tmV)
+--    const __grid_constant__ kp_tmap tmQ, tmK, tmV, tmO)
 -- Q, O: element (b, i, h, d) at b*s?b + i*s?s + h*s?h + d (query row i < Lq,
 -- head h < Hq); K, V: (b, j, h / (Hq / Hkv), d), key j < Lk; any layout through
 -- the strides, the head dim contiguous.  LSE (or NULL): f32 (batch, Hq, Lq),
@@ -31,6 +31,8 @@
 -- or kept zero: kp_attn_desc.workspace_zeroed), the partials' slots below
 -- it; only the split-KV decode (`_sk`) reads it.  Every other variant
 -- computes the forms with and without it alike.
+-- tmQ, tmK, tmV, tmO: the sm_90a variants' TMA maps (the op encodes them for
+-- an entry with aux > 0, tmO for a persistent one only; below).
 -- Dimensions: lq, lk (pow2 buckets), bh = batch * Hq (pow2) and d (exact).
 -- The grid is ceil(Lq / BR) * batch * Hq blocks (tile lq = BR, bh = 1; the
 -- persistent sm_90a variants: at most one a SM, each looping over tiles
@@ -59,7 +61,7 @@
 family {
   name = "attention",
   dims = "lq:pow2,lk:pow2,bh:pow2,d,g:pow2", -- g: query heads per KV head
-  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,p,T,T,T",
+  signature = "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,p,T,T,T,T",
 }
 
 local ARGS = [[
@@ -71,7 +73,8 @@ const ${T} *__restrict__ Q, long long sqb, long long sqs, long long sqh,
         int batch, float scale_log2, const int *__restrict__ BT, long long bts, int page,
         int npages, const int *__restrict__ CQ, const int *__restrict__ CK, int totq, int totk,
         float *__restrict__ WS, const __grid_constant__ kp_tmap tmQ,
-        const __grid_constant__ kp_tmap tmK, const __grid_constant__ kp_tmap tmV]]
+        const __grid_constant__ kp_tmap tmK, const __grid_constant__ kp_tmap tmV,
+        const __grid_constant__ kp_tmap tmO]]
 
 -- ---- shared device code ----------------------------------------------------------
 local COMMON = [[
@@ -473,6 +476,34 @@ end
 -- through every tile's first softmax and its epilogue: 1K d128 tiles
 -- have 8 key tiles, 1K causal 4.5 on average).
 local FA3_KERNEL = [[
+#ifndef KP_ATTN_TMA_STORE
+#define KP_ATTN_TMA_STORE
+// TMA stores (the persistent kernels' O): a box (x = column, y = row, z =
+// head, w = batch) of a 4-d map from shared memory, in bulk groups
+__device__ __forceinline__ void kp_attn_tma_store4(const kp_tmap *map, const void *src, int x,
+                                                   int y, int z, int w) {
+  asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];"
+               ::"l"((unsigned long long)map), "r"(kp_smem_addr(src)), "r"(x), "r"(y), "r"(z),
+               "r"(w) : "memory");
+}
+__device__ __forceinline__ void kp_attn_bulk_commit() {
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+// this thread's bulk groups have read their shared memory / are complete
+__device__ __forceinline__ void kp_attn_bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+__device__ __forceinline__ void kp_attn_bulk_wait() {
+  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+// generic-proxy writes to shared memory, made visible to the async proxy (TMA)
+__device__ __forceinline__ void kp_attn_fence_async() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+__device__ __forceinline__ void kp_attn_sts32(void *p, kp_u32 v) {
+  asm volatile("st.shared.b32 [%0], %1;" ::"r"(kp_smem_addr(p)), "r"(v) : "memory");
+}
+#endif
 // The mask on a tile of S (this thread's values 4 j + 2 r + e: row i0 + 8 r,
 // key n0 + 8 j + 2 t + e) where it straddles a bound of the warpgroup's rows
 // [r0, r0 + 64), then the online softmax: S becomes P (not yet rounded),
@@ -533,6 +564,12 @@ ${name}(${args}) {
   constexpr bool XT = ${xt}; // (file comment): two Q buffers, a tile's first S issued early
   static_assert(!(PP && XT), "ping-pong or cross-tile, not both");
   constexpr int QB = XT ? 2 : 1;
+  // TS (the persistent kernels, none of which takes varlen calls): O leaves
+  // through shared memory and TMA stores (each consumer's 64 rows a box of
+  // tmO's, rows past Lq clipped by the map), and the tiles' sequences are
+  // the fixed-length ones (no offsets read)
+  constexpr bool TS = ${ts};
+  const int *cq = TS ? nullptr : CQ, *ck = TS ? nullptr : CK;
   constexpr int Q_PANEL = BR * 128, KV_PANEL = BC * 128; // bytes: 64 columns of all rows
   constexpr int Q_BYTES = P * Q_PANEL, KV_BYTES = P * KV_PANEL;
   __shared__ __align__(8) unsigned long long qfull[QB], qfree[QB], kfull[S], vfull[S], kfree[S],
@@ -541,6 +578,7 @@ ${name}(${args}) {
   // 128-byte swizzled tiles want 1024-byte alignment
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
   unsigned char *sq = smem, *sk = sq + QB * Q_BYTES, *sv = sk + S * KV_BYTES;
+  unsigned char *so = sv + S * KV_BYTES; // TS: O, laid out as a Q buffer
   // the CTA's q-th tile index (kp_attn_tile's order: head bh's tiles bh
   // tiles + j, j = 0 the most keys under a right bound); -1: no more, -2:
   // none this time.  ORDER 0: blockIdx.x + q gridDim.x.  1 (`_pc`): unit u =
@@ -586,7 +624,7 @@ ${name}(${args}) {
     int tm, lo, hi;
     kp_attn_tile(idx, BR, Lq, Hq, wr, b, h, tm);
     m0 = tm * BR;
-    lq = kp_attn_seq(CQ, b, Lq, totq, qt0), lk = kp_attn_seq(CK, b, Lk, totk, kt0);
+    lq = kp_attn_seq(cq, b, Lq, totq, qt0), lk = kp_attn_seq(ck, b, Lk, totk, kt0);
     kp_attn_keys(m0, min(lq, m0 + BR) - 1, lq, lk, wl, wr, lo, hi);
     nb0 = lo / BC, n = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
   };
@@ -609,7 +647,7 @@ ${name}(${args}) {
         int b, h, m0, nb0, n, lq, lk, qt0, kt0;
         tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
         if (m0 >= lq) continue;
-        const int hk = h / (Hq / Hkv), qb = CQ ? 0 : b, kb = CK ? 0 : b;
+        const int hk = h / (Hq / Hkv), qb = cq ? 0 : b, kb = ck ? 0 : b;
         const int x = XT ? k & 1 : 0, xph = (XT ? k >> 1 : k) & 1; // Q buffer, its phase
         kp_mbar_wait(&qfree[x], xph ^ 1);
         kp_mbar_expect_tx(&qfull[x], Q_BYTES);
@@ -775,8 +813,16 @@ ${name}(${args}) {
       release(&vfree[sp]);
     }
     // epilogue: O / l from the registers, LSE (the producer loads the next tile
-    // meanwhile); rows past lq (varlen: the next sequence's) are not stored
-    ${T} *Ob = O + kp_attn_at(CQ, c.b, c.qt0, sob, sos) + c.h * soh;
+    // meanwhile); rows past lq (varlen: the next sequence's) are not stored.
+    // TS: into shared memory (the 128-byte swizzle of the TMA maps: chunk q
+    // of row r at q ^ (r % 8)), then one thread a consumer stores its 64
+    // rows by TMA; the buffer is free again once the last store has read it
+    ${T} *Ob = O + kp_attn_at(cq, c.b, c.qt0, sob, sos) + c.h * soh;
+    const bool lead = threadIdx.x % 128 == 0;
+    if (TS) {
+      if (lead) kp_attn_bulk_wait_read();
+      kp_bar_sync(3 + wg, 128);
+    }
 #pragma unroll
     for (int r = 0; r < 2; r++) {
       float l = lsum[r];
@@ -784,18 +830,39 @@ ${name}(${args}) {
       l += __shfl_xor_sync(0xffffffffu, l, 2);
       const float inv = kp_attn_inv(l);
       const int i = i0 + 8 * r;
+      if (TS) {
+        if (LSE && t == 0 && i < c.lq)
+          LSE[kp_attn_lse_at(cq, c.b, c.qt0, c.h, i, Hq, Lq)] = kp_attn_lse(mrow[r] * scale_log2, l);
+        const int rl = i - c.m0; // row within the tile
+#pragma unroll
+        for (int j = 0; j < D / 8; j++)
+          kp_attn_sts32(so + j / 8 * Q_PANEL + rl * 128 + ((j % 8 ^ rl % 8) << 4) + 4 * t,
+                        kp_pair<${T}>::pack(o[4 * j + 2 * r] * inv, o[4 * j + 2 * r + 1] * inv));
+        continue;
+      }
       if (i >= c.lq) continue;
       if (LSE && t == 0)
-        LSE[kp_attn_lse_at(CQ, c.b, c.qt0, c.h, i, Hq, Lq)] = kp_attn_lse(mrow[r] * scale_log2, l);
+        LSE[kp_attn_lse_at(cq, c.b, c.qt0, c.h, i, Hq, Lq)] = kp_attn_lse(mrow[r] * scale_log2, l);
 #pragma unroll
       for (int j = 0; j < D / 8; j++)
         *(kp_u32 *)(Ob + i * sos + 8 * j + 2 * t) =
             kp_pair<${T}>::pack(o[4 * j + 2 * r] * inv, o[4 * j + 2 * r + 1] * inv);
     }
+    if (TS) {
+      kp_attn_fence_async(); // the stores above, seen by the TMA unit
+      kp_bar_sync(3 + wg, 128);
+      if (lead) {
+        for (int p = 0; p < P; p++)
+          kp_attn_tma_store4(&tmO, so + p * Q_PANEL + wg * 64 * 128, 64 * p, c.m0 + 64 * wg, c.h,
+                             c.b);
+        kp_attn_bulk_commit();
+      }
+    }
     if (XT) kp_wg_wait<0>(); // the next tile's S
     pend = next_pend;
   }
   if (PP && wg == 0) kp_bar_sync(1, 256);
+  if (TS && threadIdx.x % 128 == 0) kp_attn_bulk_wait(); // the last stores are done
 }
 ]]
 
@@ -820,6 +887,7 @@ local function emit_fa3(dt, p)
   -- producer keeps 24 (32 with `_pc`'s and `_ps`'s tile arithmetic: 24 spilled), the
   -- consumers share the rest, 240 at most.
   local threads = 128 * (nc + 1)
+  local ts = (p.persistent or p.sched) and true or false -- O through a TMA store
   local pool = 65536 // threads // 8 * 8 * threads
   local preg = p.sched and 32 or 24
   local creg = math.min(240, (pool - 128 * preg) // (128 * nc) // 8 * 8)
@@ -835,12 +903,13 @@ local function emit_fa3(dt, p)
     persistent = (p.persistent or p.sched) and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
                sched = p.sched, nc = nc, xt = p.xt, rank = p.rank },
-    smem = ((p.xt and 2 or 1) * 64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
+    smem = (((p.xt and 2 or 1) + (ts and 1 or 0)) * 64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
     tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d, lq = p.max_lq },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
       br = 64 * nc, threads = threads, creg = creg, preg = preg,
       pp = p.pp and "true" or "false", xt = p.xt and "true" or "false",
+      ts = ts and "true" or "false",
       order = p.sched == "pairs" and 1 or p.sched == "snake" and 2 or 0,
       args = subst(ARGS, { T = ctype(dt) }),
     }),
