@@ -468,13 +468,12 @@ end
 -- is balanced, while a unit's two tiles share K and V in L2); the producer
 -- loads the next tile's Q as soon as the last S = Q K^T of the current one
 -- has retired, and its K and V as stages free up, while the consumers
--- finish and store the current one.  `x` (cross-tile, persistent only):
--- two Q buffers, so that the producer loads the next tile's Q while the
--- current one is still read, and the consumers issue the next tile's first
--- S = Q K^T together with the current tile's last P V, then store the
--- current tile's O while that S runs (without, the tensor cores idle
--- through every tile's first softmax and its epilogue: 1K d128 tiles
--- have 8 key tiles, 1K causal 4.5 on average).
+-- finish and store the current one.  The persistent kernels store O
+-- through shared memory by TMA (`TS` below): from the registers, 4-byte
+-- stores held d128 1K tiles ~7% of their time (bench/NOTES.md 42).  (A
+-- cross-tile twin -- two Q buffers, the next tile's first S = Q K^T issued
+-- with the last P V, the epilogue under it -- ran 0-3% ahead before that
+-- and 2-14% behind after: gone.)
 local FA3_KERNEL = [[
 #ifndef KP_ATTN_TMA_STORE
 #define KP_ATTN_TMA_STORE
@@ -561,9 +560,6 @@ ${name}(${args}) {
   constexpr int NC = ${nc}, D = ${d}, BR = 64 * NC, BC = ${bc}, S = ${stages}, P = D / 64;
   static_assert(!${pp} || NC == 2, "ping-pong between two consumers");
   constexpr bool PP = ${pp}; // (file comment)
-  constexpr bool XT = ${xt}; // (file comment): two Q buffers, a tile's first S issued early
-  static_assert(!(PP && XT), "ping-pong or cross-tile, not both");
-  constexpr int QB = XT ? 2 : 1;
   // TS (the persistent kernels, none of which takes varlen calls): O leaves
   // through shared memory and TMA stores (each consumer's 64 rows a box of
   // tmO's, rows past Lq clipped by the map), and the tiles' sequences are
@@ -572,12 +568,11 @@ ${name}(${args}) {
   const int *cq = TS ? nullptr : CQ, *ck = TS ? nullptr : CK;
   constexpr int Q_PANEL = BR * 128, KV_PANEL = BC * 128; // bytes: 64 columns of all rows
   constexpr int Q_BYTES = P * Q_PANEL, KV_BYTES = P * KV_PANEL;
-  __shared__ __align__(8) unsigned long long qfull[QB], qfree[QB], kfull[S], vfull[S], kfree[S],
-      vfree[S];
+  __shared__ __align__(8) unsigned long long qfull, qfree, kfull[S], vfull[S], kfree[S], vfree[S];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte alignment
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
-  unsigned char *sq = smem, *sk = sq + QB * Q_BYTES, *sv = sk + S * KV_BYTES;
+  unsigned char *sq = smem, *sk = sq + Q_BYTES, *sv = sk + S * KV_BYTES;
   unsigned char *so = sv + S * KV_BYTES; // TS: O, laid out as a Q buffer
   // the CTA's q-th tile index (kp_attn_tile's order: head bh's tiles bh
   // tiles + j, j = 0 the most keys under a right bound); -1: no more, -2:
@@ -629,7 +624,7 @@ ${name}(${args}) {
     nb0 = lo / BC, n = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
   };
   if (threadIdx.x == 0) {
-    for (int x = 0; x < QB; x++) kp_mbar_init(&qfull[x], 1), kp_mbar_init(&qfree[x], NC);
+    kp_mbar_init(&qfull, 1), kp_mbar_init(&qfree, NC);
     for (int s = 0; s < S; s++) {
       kp_mbar_init(&kfull[s], 1), kp_mbar_init(&vfull[s], 1);
       kp_mbar_init(&kfree[s], NC), kp_mbar_init(&vfree[s], NC);
@@ -648,11 +643,10 @@ ${name}(${args}) {
         tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
         if (m0 >= lq) continue;
         const int hk = h / (Hq / Hkv), qb = cq ? 0 : b, kb = ck ? 0 : b;
-        const int x = XT ? k & 1 : 0, xph = (XT ? k >> 1 : k) & 1; // Q buffer, its phase
-        kp_mbar_wait(&qfree[x], xph ^ 1);
-        kp_mbar_expect_tx(&qfull[x], Q_BYTES);
+        kp_mbar_wait(&qfree, (k & 1) ^ 1);
+        kp_mbar_expect_tx(&qfull, Q_BYTES);
         for (int p = 0; p < P; p++)
-          kp_tma_load4(sq + x * Q_BYTES + p * Q_PANEL, &tmQ, 64 * p, qt0 + m0, h, qb, &qfull[x]);
+          kp_tma_load4(sq + p * Q_PANEL, &tmQ, 64 * p, qt0 + m0, h, qb, &qfull);
         for (int j = 0; j < n; j++, it++) {
           const int s = it % S, ph = it / S & 1, k0 = kt0 + (nb0 + j) * BC;
           kp_mbar_wait(&kfree[s], ph ^ 1);
@@ -677,18 +671,16 @@ ${name}(${args}) {
   kp_u32 pa[BC / 16][4]; // P as wgmma's A fragments: key step kk is S's n8 blocks 2 kk, 2 kk + 1
   // descriptors: address >> 4 in the low bits, so a k16 step within a panel
   // is + 2 (32 bytes), a panel + its bytes >> 4, a stage + KV_BYTES >> 4
-  const unsigned long long dq0 = kp_wg_desc(sq), dq = kp_wg_desc(sq + wg * 64 * 128),
-                           dk = kp_wg_desc(sk),
+  const unsigned long long dq = kp_wg_desc(sq + wg * 64 * 128), dk = kp_wg_desc(sk),
                            dv = kp_wg_desc_mn<KV_PANEL>(sv);
-  // S = Q K^T, Q from buffer x, K from the tile at descriptor kt
-  auto qk_at = [&](unsigned long long kt, int x) {
+  auto qk = [&](int s) { // S = Q K^T, K from stage s
+    const unsigned long long kt = dk + s * (KV_BYTES >> 4);
 #pragma unroll
     for (int kd = 0; kd < D / 16; kd++)
-      kp_wgmma_${ab}_n${bc}(sc, dq + x * (Q_BYTES >> 4) + kd / 4 * (Q_PANEL >> 4) + 2 * (kd % 4),
+      kp_wgmma_${ab}_n${bc}(sc, dq + kd / 4 * (Q_PANEL >> 4) + 2 * (kd % 4),
                            kt + kd / 4 * (KV_PANEL >> 4) + 2 * (kd % 4), kd > 0);
     kp_wg_commit();
   };
-  auto qk = [&](int s, int x) { qk_at(dk + s * (KV_BYTES >> 4), x); }; // K from stage s
   auto pv = [&](int s) { // O += P V from stage s
 #pragma unroll
     for (int kk = 0; kk < BC / 16; kk++)
@@ -727,41 +719,31 @@ ${name}(${args}) {
     }
     return false;
   };
-  int it = 0;        // K/V tiles consumed so far, as the producer counts them
-  bool pend = false; // XT: this tile's first S = Q K^T is in sc already
-  bool have = false; // XT: nx holds this tile (found during the last one)
-  bool done = false; // XT: the last tile found there was none
-  fa3_tile c, nx;
+  int it = 0; // K/V tiles consumed so far, as the producer counts them
+  fa3_tile c;
   for (int k = 0;; k++) {
-    // (one place that finds the next tile, as the producer's loop has it:
-    // finding it in front of the last P V instead cost d128 ~5%, H100)
-    if (have) c = nx;
-    else if (done || !advance(c)) break;
-    have = false;
-    const int x = XT ? k & 1 : 0, xph = (XT ? k >> 1 : k) & 1; // Q buffer, its phase
+    // (the next tile found here, at the loop's top, as the producer's loop
+    // has it: finding it in front of the last P V cost d128 ~5%, H100)
+    if (!advance(c)) break;
     const int r0 = c.m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
     mrow[0] = mrow[1] = KP_NINF, lsum[0] = lsum[1] = 0.f;
-    // (no wgmma in flight here, XT's early S included: ptxas serialises
-    // every wgmma of a kernel where other instructions write an accumulator
-    // while one is)
+    // (no wgmma in flight here: ptxas serialises every wgmma of a kernel
+    // where other instructions write an accumulator while one is)
 #pragma unroll
     for (int i = 0; i < D / 2; i++) o[i] = 0.f;
-    if (!pend) kp_mbar_wait(&qfull[x], xph);
-    bool next_pend = false;
+    kp_mbar_wait(&qfull, k & 1);
     if (c.n == 0) {
-      release(&qfree[x]);
+      release(&qfree);
     } else {
-      // S of tile 0 (issued at the end of the last tile where XT) ...
-      if (!pend) { // (its wait inside: no wgmma in flight where paths meet)
-        kp_mbar_wait(&kfull[it % S], it / S & 1);
-        turn();
-        kp_wg_fence();
-        qk(it % S, x);
-        turn_done();
-        kp_wg_wait<0>();
-      }
+      // S of tile 0 ...
+      kp_mbar_wait(&kfull[it % S], it / S & 1);
+      turn();
+      kp_wg_fence();
+      qk(it % S);
+      turn_done();
+      kp_wg_wait<0>();
       release(&kfree[it % S]);
-      if (c.n == 1) release(&qfree[x]);
+      if (c.n == 1) release(&qfree);
       kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, c.nb0 * BC, t, c.lq, c.lk, wl, wr,
                          scale_log2);
       to_p(); // O is 0: nothing to rescale
@@ -773,12 +755,12 @@ ${name}(${args}) {
         kp_mbar_wait(&vfull[sp], pp);
         turn();
         kp_wg_fence();
-        qk(s, x);
+        qk(s);
         pv(sp);
         turn_done();
         kp_wg_wait<1>();
         release(&kfree[s]);
-        if (j == c.n - 1) release(&qfree[x]); // Q's last reader has retired
+        if (j == c.n - 1) release(&qfree); // Q's last reader has retired
         kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (c.nb0 + j) * BC, t, c.lq, c.lk, wl,
                            wr, scale_log2);
         kp_wg_wait<0>();
@@ -786,30 +768,15 @@ ${name}(${args}) {
         rescale();
         to_p();
       }
-      // ... and P V of the last tile; XT: with the next tile's first S, so
-      // that this one's epilogue runs while the tensor cores work.  Issued
-      // whatever comes next: ptxas serialises every wgmma of the kernel
-      // where one is predicated off or branched around.  Without a next
-      // tile with keys it multiplies the next Q buffer by itself (memory no
-      // load is writing meanwhile; the result is not used)
+      // ... and P V of the last tile
       const int sp = (it + c.n - 1) % S, pp = (it + c.n - 1) / S & 1;
       it += c.n;
-      if (XT) { // the next tile now
-        have = advance(nx), done = !have;
-        next_pend = have && nx.n > 0;
-        if (have) kp_mbar_wait(&qfull[(k + 1) & 1], (k + 1) >> 1 & 1);
-        if (next_pend) kp_mbar_wait(&kfull[it % S], it / S & 1);
-      }
       kp_mbar_wait(&vfull[sp], pp);
       turn();
       kp_wg_fence();
       pv(sp);
-      if (XT)
-        qk_at(next_pend ? dk + it % S * (KV_BYTES >> 4) : dq0 + ((k + 1) & 1) * (Q_BYTES >> 4),
-              (k + 1) & 1);
       turn_done();
-      if (XT) kp_wg_wait<1>(); // P V has retired, S goes on
-      else kp_wg_wait<0>();
+      kp_wg_wait<0>();
       release(&vfree[sp]);
     }
     // epilogue: O / l from the registers, LSE (the producer loads the next tile
@@ -858,8 +825,6 @@ ${name}(${args}) {
         kp_attn_bulk_commit();
       }
     }
-    if (XT) kp_wg_wait<0>(); // the next tile's S
-    pend = next_pend;
   }
   if (PP && wg == 0) kp_bar_sync(1, 256);
   if (TS && threadIdx.x % 128 == 0) kp_attn_bulk_wait(); // the last stores are done
@@ -875,10 +840,10 @@ ${name}(${args}) {
 -- the hardware's own scheduling of one tile a CTA, H100).
 local function emit_fa3(dt, p)
   local nc = p.nc or 2 -- consumer warpgroups of 64 query rows
-  local name = string.format("attention_%s_d%d_wg_%dx%d_s%d%s%s%s", dt, p.d, 64 * nc, p.bc,
+  local name = string.format("attention_%s_d%d_wg_%dx%d_s%d%s%s", dt, p.d, 64 * nc, p.bc,
                              p.stages, p.pp and "_pp" or "",
                              p.sched == "pairs" and "_pc" or p.sched == "snake" and "_ps" or
-                             p.persistent and "_p" or "", p.xt and "x" or "")
+                             p.persistent and "_p" or "")
   local ab = dt == "bf16" and "bf16" or "f16"
   -- registers: setmaxnreg moves them within the pool the CTA was launched
   -- with, __launch_bounds__(threads, 1)'s cap -- 64K / threads in eights --
@@ -902,14 +867,13 @@ local function emit_fa3(dt, p)
     forms = p.sched and 0x20002 or p.persistent and 0x10001 or 0x03030303, aux = p.bc,
     persistent = (p.persistent or p.sched) and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
-               sched = p.sched, nc = nc, xt = p.xt, rank = p.rank },
-    smem = (((p.xt and 2 or 1) + (ts and 1 or 0)) * 64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
+               sched = p.sched, nc = nc, rank = p.rank },
+    smem = ((ts and 2 or 1) * 64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
     tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d, lq = p.max_lq },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
       br = 64 * nc, threads = threads, creg = creg, preg = preg,
-      pp = p.pp and "true" or "false", xt = p.xt and "true" or "false",
-      ts = ts and "true" or "false",
+      pp = p.pp and "true" or "false", ts = ts and "true" or "false",
       order = p.sched == "pairs" and 1 or p.sched == "snake" and 2 or 0,
       args = subst(ARGS, { T = ctype(dt) }),
     }),
@@ -933,21 +897,23 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, rank = 310 })
   -- persistent for masked calls.  `_ps` deals the tiles most keys first,
   -- snake-wise over the CTAs, heads in chunks of 16 MB of K and V; `_pc` in
-  -- balanced pairs; `x`: cross-tile (two Q buffers, the next tile's first
-  -- S under this one's epilogue).  H100, bf16, causal, each pinned in one
-  -- run (2026-11-26, eleventh session, bench/results/2026-11-26-s11):
-  --   d128 1K / 4K / 16K: `_psx` 185 / 471 / 1690 us, `_ps` 186 / 486 /
-  --   1714, `_pc` 178 / 489 / 1714 (another run: `_ps` 175 / 461 / 1624,
-  --   `_pc` 173 / 467 / 1658): `_pc` up to 1K query rows, `_psx` above;
-  --   d64: 128-row `_ps` 124 / 335 / 1181, 192-row `_ps` 136 / 323 / 1080,
-  --   `_pc` 138 at 1K (416 and 1197 at 4K / 16K in the tenth session), the
-  --   plain 192-row kernel 346 / 1089 at 4K / 16K: 128-row tiles up to 1K
-  --   (the 192-row ones spend a third of their work on the mask's empty
-  --   half there), 192 above.  The d64 cross-tile twins ran 2-5% behind,
-  --   and `_px` (unmasked) within 1% of `_p` at d128: not built
+  -- balanced pairs.  H100, bf16, causal, each pinned in one run
+  -- (2026-11-26, twelfth session, the TMA-store epilogue; calls 3 / 4 of
+  -- bench/results/2026-11-26-s12):
+  --   d128 1K / 4K / 16K: `_pc` 158 / - / - and 156 / - / - us, `_ps` 164
+  --   / 447 / 1633 and 164 / 445 / 1604 (the cross-tile `_psx`, first
+  --   above 1K until then: 164 / 456 / 1692 and 163 / 451 / 1635): `_pc`
+  --   up to 1K query rows, `_ps` above;
+  --   d64 (eleventh session): 128-row `_ps` 124 / 335 / 1181, 192-row `_ps`
+  --   136 / 323 / 1080, `_pc` 138 at 1K (416 and 1197 at 4K / 16K in the
+  --   tenth session), the plain 192-row kernel 346 / 1089 at 4K / 16K:
+  --   128-row tiles up to 1K (the 192-row ones spend a third of their work
+  --   on the mask's empty half there), 192 above.  Twelfth (call 5): at 1K
+  --   128-row `_pc` 117.1, 128-row `_ps` 124.8, 192-row `_ps` / `_pc` 132.0 /
+  --   132.5: 128-row pairs up to 1K, 192-row `_ps` above (316.9 / 1061.6)
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "pairs", rank = 330, max_lq = 1024 })
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", xt = true, rank = 329 })
-  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", rank = 326 })
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", rank = 329 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "pairs", rank = 337, max_lq = 1024 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "snake", rank = 336, max_lq = 1024 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", rank = 335 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 300, max_lq = 1024 })

@@ -741,8 +741,8 @@ START_TEST(test_every_variant) {
     }
     /* the persistent FA3 kernels again on a grid for 2 SMs (2 or 4 CTAs
     ** looping over every tile): each CTA then serves several tiles, so the
-    ** paths between tiles run -- the cross-tile twins' early S and both of
-    ** their Q buffers, tiles without keys between others, `_ps`'s later
+    ** paths between tiles run -- Q's barrier phases, the O buffer's reuse
+    ** after a TMA store, tiles without keys between others, `_ps`'s later
     ** rounds and chunks -- which the cases' few tiles on a whole GPU don't */
     if (e->persist && strstr(e->name, "_wg_")) {
       const int sms = g.ctx->props.sm_count;
