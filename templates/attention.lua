@@ -884,7 +884,7 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- H100, bf16, 16 heads, batch x seq = 16K (bench/RESULTS.md): persistent
   -- for calls without a mask (d128 1K: 540 against 495 TF, d64 1K: 382
   -- against 331); ping-pong within 1% of without at d128, up to 6% ahead
-  -- at d64 causal, behind when persistent: not there
+  -- at d64 causal; persistent, 3-11% behind (call 6, twelfth session): not there
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, persistent = true, rank = 330 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, pp = true, rank = 320 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, rank = 310 })
