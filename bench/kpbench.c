@@ -689,22 +689,30 @@ typedef struct ovh { double enq_us, wall_us, busy_us, held_us; } ovh;
 
 /* the launches compared: kp_rmsnorm on 128 or 1 rows of 4096 bf16, the raw empty
 ** kernel, kp_gemm bf16 128x256x64 (the sm_90a variants encode two TMA descriptors
-** per call) */
+** per call), kp_attention bf16 (1, 128, 16 heads, 128) unmasked (sm_90a: the
+** persistent FA3 kernel, four TMA descriptors a call) */
 typedef struct ovh_args {
-  CUdeviceptr x, w, y;
+  CUdeviceptr x, w, y, qkvo;
   kp_gemm_desc g;
+  kp_attn_desc at;
   CUfunction fn, spin;
   void **params;
 } ovh_args;
 
 #define GEMM_D_OFF (256 * 64 * 2) /* bytes: D after B in y */
+#define ATTN_T_BYTES (128 * 16 * 128 * 2) /* bytes: Q, K, V and O in turn in qkvo */
 static void ovh_launch(const ovh_args *a, int which) {
   static const int64_t C = 4096;
   void *s = (void *)STREAM;
   if (which == 0) KP(kp_rmsnorm(CTX, KP_BF16, P(a->x), C, P(a->w), P(a->y), C, 128, C, EPS, s));
   else if (which == 1) KP(kp_rmsnorm(CTX, KP_BF16, P(a->x), C, P(a->w), P(a->y), C, 1, C, EPS, s));
   else if (which == 2) CU(D->cuLaunchKernel(a->fn, 128, 1, 1, 128, 1, 1, 0, STREAM, a->params, NULL));
-  else KP(kp_gemm(CTX, KP_BF16, P(a->x), P(a->y), (char *)P(a->y) + GEMM_D_OFF, &a->g, s));
+  else if (which == 3) KP(kp_gemm(CTX, KP_BF16, P(a->x), P(a->y), (char *)P(a->y) + GEMM_D_OFF, &a->g, s));
+  else {
+    char *t = (char *)P(a->qkvo);
+    KP(kp_attention(CTX, KP_BF16, t, t + ATTN_T_BYTES, t + 2 * ATTN_T_BYTES, t + 3 * ATTN_T_BYTES,
+                    &a->at, s));
+  }
 }
 
 /* N back-to-back calls: host time to enqueue them, host time until they are done, GPU span */
@@ -747,6 +755,8 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
   a.x = dalloc((size_t)(R * C) * es);
   a.w = dalloc((size_t)C * es);
   a.y = dalloc((size_t)(R * C) * es);
+  a.qkvo = dalloc((size_t)4 * ATTN_T_BYTES);
+  fill_device(a.qkvo, (size_t)4 * ATTN_T_BYTES / es, dt, 0.05f, 1.0f, 1);
   fill_device(a.x, (size_t)(R * C), dt, 0.05f, 1.0f, 1);
   fill_device(a.w, (size_t)C, dt, 0.5f, 1.5f, 0);
 
@@ -760,6 +770,7 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
   void *params[] = {&a.x, &ldx, &a.w, &a.y, &ldy, &rows, &cols, &eps};
   a.params = params;
   kp_gemm_desc_init(&a.g, 128, 256, 64); /* A in x (128x64), B and D in y (256x64, 128x256) */
+  kp_attn_desc_init(&a.at, 1, 16, 16, 128, 128, 128);
 
   int ok = 1;
   for (int64_t r = 128; r >= 1; r -= 127) { /* a failure here is reported, not timed */
@@ -772,36 +783,52 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
     }
   }
   kp_status gst = kp_gemm(CTX, dt, P(a.x), P(a.y), (char *)P(a.y) + GEMM_D_OFF, &a.g, (void *)STREAM);
-  int nw = gst == KP_OK ? 4 : 3; /* no gemm variant for this device: leave it out */
   if (gst != KP_OK)
     printf("\nhost overhead: kp_gemm 128x256x64 bf16 not measured: %s: %s\n",
            kp_status_name(gst), kp_ctx_errmsg(CTX));
-  ovh res[4];
+  char *t = (char *)P(a.qkvo);
+  kp_status ast = kp_attention(CTX, dt, t, t + ATTN_T_BYTES, t + 2 * ATTN_T_BYTES,
+                               t + 3 * ATTN_T_BYTES, &a.at, (void *)STREAM);
+  if (ast != KP_OK)
+    printf("\nhost overhead: kp_attention 1x128x16x128 bf16 not measured: %s: %s\n",
+           kp_status_name(ast), kp_ctx_errmsg(CTX));
+  /* which: 0-2 always, 3 (gemm) and 4 (attention) where they ran */
+  const int want[5] = {1, 1, 1, gst == KP_OK, ast == KP_OK};
+  ovh res[5];
   if (ok)
-    for (int which = 0; which < nw; which++) res[which] = ovh_time(&a, which, n);
+    for (int which = 0; which < 5; which++)
+      if (want[which]) res[which] = ovh_time(&a, which, n);
   CU(D->cuModuleUnload(mod));
   dfree(&a.x);
   dfree(&a.w);
   dfree(&a.y);
+  dfree(&a.qkvo);
   if (!ok) return 0;
 
-  static const char *const names[4] = {"kp_rmsnorm 128x4096 bf16", "kp_rmsnorm 1x4096 bf16",
+  static const char *const names[5] = {"kp_rmsnorm 128x4096 bf16", "kp_rmsnorm 1x4096 bf16",
                                        "cuLaunchKernel, empty PTX kernel",
-                                       "kp_gemm 128x256x64 bf16"};
+                                       "kp_gemm 128x256x64 bf16",
+                                       "kp_attention 1x128x16x128 bf16"};
   printf("\nhost overhead: %d back-to-back calls on one stream, host wall clock "
          "(CLOCK_MONOTONIC); GPU busy = GPU time per call with the queue filled in advance\n", n);
-  for (int i = 0; i < nw; i++)
-    printf("  %-33s enqueue %7.3f us/call | until done %7.3f | GPU busy %7.3f | enqueue, GPU held "
-           "%7.3f\n", names[i], res[i].enq_us, res[i].wall_us, res[i].busy_us, res[i].held_us);
-  if (nw == 4)
+  for (int i = 0; i < 5; i++)
+    if (want[i])
+      printf("  %-33s enqueue %7.3f us/call | until done %7.3f | GPU busy %7.3f | enqueue, GPU "
+             "held %7.3f\n", names[i], res[i].enq_us, res[i].wall_us, res[i].busy_us,
+             res[i].held_us);
+  if (want[3])
     printf("  difference kp_gemm 128x256x64 - raw launch, GPU held: %+.3f us/call (incl. 2 TMA "
            "descriptors when the variant uses them)\n", res[3].held_us - res[2].held_us);
+  if (want[4])
+    printf("  difference kp_attention 1x128x16x128 - raw launch, GPU held: %+.3f us/call (incl. 4 "
+           "TMA descriptors when the variant is a persistent sm_90a one)\n",
+           res[4].held_us - res[2].held_us);
   printf("  difference kp_rmsnorm 128x4096 - raw launch: %+.3f us/call enqueue, %+.3f until done\n",
          res[0].enq_us - res[2].enq_us, res[0].wall_us - res[2].wall_us);
   printf("  difference kp_rmsnorm 1x4096   - raw launch: %+.3f us/call enqueue, %+.3f until done\n",
          res[1].enq_us - res[2].enq_us, res[1].wall_us - res[2].wall_us);
-  for (int i = 0; i < nw; i++)
-    if (res[i].busy_us > 0.8 * res[i].enq_us)
+  for (int i = 0; i < 5; i++)
+    if (want[i] && res[i].busy_us > 0.8 * res[i].enq_us)
       printf("  note: %s: the GPU needs >= 80%% of the enqueue time per call, so that loop was "
              "(nearly) GPU-bound: its enqueue time overstates the host cost\n", names[i]);
   printf("RESULT op=host_overhead n=%d kp_enqueue_us=%.3f kp_wall_us=%.3f kp_busy_us=%.3f "
