@@ -6,7 +6,10 @@
 # here yet) -- built from that branch: gemm_gpu narrowed to it (29 cases a
 # dtype, every epilogue, both output types), memcheck / racecheck over it,
 # then 4096^3 and the m = 4096 shapes with it and 128x256 pinned beside
-# cuBLAS. ~250 s on two H100s.
+# cuBLAS. ~250 s on two H100s.  (Branch `fa3-d64-bc64` -- 64-key tiles for
+# d64 `_pc` / `_p` -- can ride along: attention_gpu narrowed to
+# 'wg_128x64_s5', then attn_bench --variants 'd64_wg_128x(64|128)_s[35]_p' at
+# 1K causal and unmasked beside cuDNN.)
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
 lane0() {
   GPU=0; export CUDA_VISIBLE_DEVICES=0
