@@ -197,6 +197,18 @@ void kp_launch_end(kp_ctx *ctx, int pushed);
 /* KP_OK when the driver encodes TMA descriptors (cuTensorMapEncodeTiled, a
 ** CUDA 12 entry point), else KP_ERR_UNSUPPORTED naming op and variant e. */
 kp_status kp_need_tma(kp_ctx *ctx, const char *op, const kpk_entry *e);
+/* cuTensorMapEncodeTiled with the flags every TMA variant uses (element
+** strides 1, no interleave, 128-byte swizzle, 256-byte L2 promotion, zeros
+** out of bounds) for a rank-dimensional (<= 5) tensor at p, through a small
+** per-thread cache of encoded maps: a call whose inputs match an earlier
+** one's exactly gets that map's bytes again (encoding is a pure function of
+** them; the driver's call cost ~0.4 us, four a persistent attention call).
+** A failure names `what` and file:line (kp_cu_fail). */
+kp_status kp_tmap_encode(kp_ctx *ctx, CUtensorMap *map, kp_dtype dt, int rank, const void *p,
+                         const cuuint64_t *dims, const cuuint64_t *strides,
+                         const cuuint32_t *box, const char *what, const char *file, int line);
+/* The cache's counters for this thread (tests): encodes done, hits. */
+void kp_tmap_cache_stats(uint64_t *encodes, uint64_t *hits);
 /* The grid a call needs from entry e, in grid.x: the product over the
 ** dimensions with a tile of ceil(dim / tile) (row families: row blocks,
 ** times column chunks where the entry has a cols tile; GEMM: m tiles x n

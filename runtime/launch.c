@@ -323,6 +323,57 @@ kp_status kp_need_tma(kp_ctx *ctx, const char *op, const kpk_entry *e) {
                  op, e->name);
 }
 
+/* The map cache: TMAP_SLOTS entries a thread, direct-mapped by a hash of
+** the key, each the key's bytes and the map; a miss encodes and replaces.
+** Keys hold every input of the encode (the flags are fixed), so a hit is
+** the very map the driver would make; unused dims / strides / box are 0. */
+enum { TMAP_SLOTS = 16 };
+typedef struct tmap_key {
+  uint64_t p, dims[5], strides[4];
+  uint32_t box[5], dtype, rank, used;
+} tmap_key;
+typedef struct tmap_slot {
+  tmap_key key;
+  CUtensorMap map;
+} tmap_slot;
+static _Thread_local tmap_slot tl_tmap[TMAP_SLOTS];
+static _Thread_local uint64_t tl_tmap_encodes, tl_tmap_hits;
+
+kp_status kp_tmap_encode(kp_ctx *ctx, CUtensorMap *map, kp_dtype dt, int rank, const void *p,
+                         const cuuint64_t *dims, const cuuint64_t *strides,
+                         const cuuint32_t *box, const char *what, const char *file, int line) {
+  tmap_key k;
+  memset(&k, 0, sizeof k); /* padding too: keys compare as bytes */
+  k.p = (uint64_t)(uintptr_t)p, k.dtype = (uint32_t)dt, k.rank = (uint32_t)rank, k.used = 1;
+  for (int i = 0; i < rank && i < 5; i++) {
+    k.dims[i] = dims[i], k.box[i] = box[i];
+    if (i < rank - 1) k.strides[i] = strides[i];
+  }
+  uint64_t h = 1469598103934665603ull; /* FNV-1a over the key's bytes */
+  for (size_t i = 0; i < sizeof k; i++) h = (h ^ ((const unsigned char *)&k)[i]) * 1099511628211ull;
+  tmap_slot *sl = &tl_tmap[h % TMAP_SLOTS];
+  if (rank >= 1 && rank <= 5 && !memcmp(&sl->key, &k, sizeof k)) {
+    *map = sl->map;
+    tl_tmap_hits++;
+    return KP_OK;
+  }
+  static const cuuint32_t elem[5] = {1, 1, 1, 1, 1};
+  CUresult r = ctx->drv->cuTensorMapEncodeTiled(
+      map, dt == KP_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      (cuuint32_t)rank, (void *)p, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  tl_tmap_encodes++;
+  if (r != CUDA_SUCCESS) return kp_cu_fail(ctx, r, what, file, line);
+  if (rank >= 1 && rank <= 5) sl->key = k, sl->map = *map;
+  return KP_OK;
+}
+
+void kp_tmap_cache_stats(uint64_t *encodes, uint64_t *hits) {
+  *encodes = tl_tmap_encodes;
+  *hits = tl_tmap_hits;
+}
+
 void kp_launch_end(kp_ctx *ctx, int pushed) {
   CUcontext popped;
   if (pushed) ctx->drv->cuCtxPopCurrent(&popped);

@@ -307,14 +307,8 @@ static kp_status encode_tmap(kp_ctx *ctx, CUtensorMap *map, const kp_gemm_desc *
   ** 16-byte rule, which the call's alignment did not check for it */
   if (outer == 1 && strides[0] % 16) strides[0] += 16 - strides[0] % 16;
   if (strides[1] % 16) strides[1] += 16 - strides[1] % 16; /* unused when one matrix */
-  cuuint32_t box[3] = {box_inner, box_outer, 1}, elem[3] = {1, 1, 1};
-  CUresult r = ctx->drv->cuTensorMapEncodeTiled(
-      map, dt == KP_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3,
-      (void *)p, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) return kp_cu_fail(ctx, r, what, __FILE__, __LINE__);
-  return KP_OK;
+  cuuint32_t box[3] = {box_inner, box_outer, 1};
+  return kp_tmap_encode(ctx, map, dt, 3, p, dims, strides, box, what, __FILE__, __LINE__);
 }
 
 kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *d,

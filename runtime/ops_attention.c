@@ -267,14 +267,9 @@ static kp_status encode_tmap(kp_ctx *ctx, CUtensorMap *map, const atensor *t, kp
                            (cuuint64_t)t->s[0] * es};
   for (int i = 0; i < 3; i++)
     if (dims[i + 1] == 1) strides[i] = (strides[i] + 15) / 16 * 16 + (strides[i] ? 0 : 16);
-  cuuint32_t box[4] = {64, rows, 1, 1}, elem[4] = {1, 1, 1, 1};
-  CUresult r = ctx->drv->cuTensorMapEncodeTiled(
-      map, dt == KP_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4,
-      (void *)t->p, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) return kp_cu_fail(ctx, r, "cuTensorMapEncodeTiled", __FILE__, __LINE__);
-  return KP_OK;
+  cuuint32_t box[4] = {64, rows, 1, 1};
+  return kp_tmap_encode(ctx, map, dt, 4, t->p, dims, strides, box, "cuTensorMapEncodeTiled",
+                        __FILE__, __LINE__);
 }
 
 kp_status kp_attention_workspace_size(kp_ctx *ctx, kp_dtype dt, const kp_attn_desc *d,

@@ -261,6 +261,7 @@ extern "C" __global__ void __launch_bounds__(384, 1)
 ${name}(${params}) {
   constexpr int BM = ${bm}, BN = ${bn}, BK = 64, STAGES = ${stages};
   constexpr int WN = ${wn};              // columns per consumer warpgroup
+  constexpr int MB = ${mb};              // 64-row blocks per consumer warpgroup (BM = 256: 2)
   constexpr int CL = ${cl};              // CTAs per cluster
   constexpr int SK = ${sk};              // > 1: the cluster's CTAs split one tile's K
   constexpr bool MC = CL > 1 && SK == 1; // the cluster's CTAs share B (multicast)
@@ -280,6 +281,7 @@ ${name}(${params}) {
   constexpr int EC = ${ec};
   static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64), "epilogue chunks");
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
+  static_assert(MB == 1 || (SK == 1 && !MC), "two row blocks a consumer: no split, no multicast");
   __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte aligned stages
@@ -348,8 +350,9 @@ ${name}(${params}) {
         kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
         if (MC) tm = tm * CL + rank;
         ${T} *Db = (${T} *)D + b * sD;
-        const int r0 = tm * BM + ${row_base}, c0 = tn * BN + ${col_base};
+        for (int mb = 0; mb < MB; mb++)
         for (int p = 0; p < WN / EC; p++) {
+          const int r0 = tm * BM + ${row_base} + 64 * mb, c0 = tn * BN + ${col_base};
           kp_bar_sync(4 + cw, 160);
           kp_bar_sync(2 + cw, 160);
 #pragma unroll 4
@@ -374,7 +377,7 @@ ${name}(${params}) {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
     const int cw = wg, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
     const int a_off = ${a_off}, b_off = ${b_off}; // bytes into a stage's tiles
-    float d[WN / 2];
+    float d[MB * WN / 2]; // row block mb: d + mb WN / 2
     int stage = 0, phase = 0;
     const unsigned long long da0 = kp_wg_desc(sa + a_off), db0 = ${b_desc}(sb + b_off);
     for (int t = first; t < total; t += step) {
@@ -383,7 +386,7 @@ ${name}(${params}) {
       int prev = -1;
       if (kt0 == kt1) // K split finer than its k-tiles: this part is zero
 #pragma unroll
-        for (int i = 0; i < WN / 2; i++) d[i] = 0.f;
+        for (int i = 0; i < MB * WN / 2; i++) d[i] = 0.f;
       for (int kt = kt0; kt < kt1; kt++) {
         kp_mbar_wait(&full[stage], phase);
         // a descriptor's address field is (address >> 4) and shared memory
@@ -393,7 +396,10 @@ ${name}(${params}) {
         kp_wg_fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++)
-          kp_wgmma_${ab}_n${wn}${tname}(d, da + 2 * kk, db + ${b_step} * kk, kt > kt0 || kk > 0);
+#pragma unroll
+          for (int mb = 0; mb < MB; mb++) // row block mb: 64 rows of 128 bytes further into A
+            kp_wgmma_${ab}_n${wn}${tname}(d + mb * (WN / 2), da + mb * (8192 >> 4) + 2 * kk,
+                                         db + ${b_step} * kk, kt > kt0 || kk > 0);
         kp_wg_commit();
         kp_wg_wait<1>(); // the group before this one has read its stage
         if (prev >= 0 && threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
@@ -410,12 +416,14 @@ ${name}(${params}) {
         const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
         void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
         if (EC > 0 && !out_f32) {
-          kp_gemm_terms<${T}, 1, WN / 8>(d, tm * BM + row0, tn * BN + col0, M, N, Cb, ldc, bias,
-                                         alpha, beta, act, 0);
           // this lane's rows warp * 16 + lane / 4 (+ 8) of the 64; chunk j at j ^ (lane / 4)
           const kp_u32 eb = kp_smem_addr(ebuf) + cw * (64 * EC * 2) +
                             (warp * 16 + lane / 4) * (EC * 2) + 4 * (lane % 4);
           const kp_u32 sw = (lane / 4) << 4;
+#pragma unroll
+          for (int mb = 0; mb < MB; mb++) {
+          kp_gemm_terms<${T}, 1, WN / 8>(d + mb * (WN / 2), tm * BM + row0 + 64 * mb,
+                                         tn * BN + col0, M, N, Cb, ldc, bias, alpha, beta, act, 0);
 #pragma unroll
           for (int p = 0; p < WN / EC; p++) {
             kp_bar_sync(4 + cw, 160); // the store warp is done with the last pass
@@ -423,15 +431,24 @@ ${name}(${params}) {
             for (int j = 0; j < EC / 8; j++)
 #pragma unroll
               for (int h = 0; h < 2; h++) {
-                const float *f = d + 4 * (p * EC / 8 + j) + 2 * h;
+                const float *f = d + mb * (WN / 2) + 4 * (p * EC / 8 + j) + 2 * h;
                 asm volatile("st.shared.b32 [%0], %1;" ::"r"(eb + (sw ^ (j << 4)) + h * 8 * EC * 2),
                              "r"(kp_pair<${T}>::pack(f[0], f[1])) : "memory");
               }
             kp_bar_sync(2 + cw, 160);
           }
+          }
         } else
-          kp_gemm_epilogue<${T}, 1, WN / 8>(d, tm * BM + row0, tn * BN + col0, M, N, Cb, ldc, Db,
-                                           ldd, bias, alpha, beta, act, out_f32);
+#pragma unroll
+          for (int mb = 0; mb < MB; mb++) {
+            // (the row offset opaque and the block before stored first: with
+            // both blocks' addresses worked out up front, ptxas spilled)
+            int roff = 64 * mb;
+            if (MB > 1) asm volatile("" : "+r"(roff) : : "memory");
+            kp_gemm_epilogue<${T}, 1, WN / 8>(d + mb * (WN / 2), tm * BM + row0 + roff,
+                                             tn * BN + col0, M, N, Cb, ldc, Db, ldd, bias, alpha,
+                                             beta, act, out_f32);
+          }
       } else {
         // this CTA's partial tile into its (now idle) stage memory, once
         // both consumers' last wgmma has read it
@@ -486,9 +503,11 @@ local function emit_wg(dt, p)
                              sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "",
                              "", p.form or "nk")
   if ec > 0 then name = name:gsub("_(%a%a)$", "_e" .. ec .. "_%1") end
-  -- BM = 128: each consumer takes 64 rows and all BN columns; BM = 64: both
-  -- take the 64 rows, each half of the columns
-  local split_m = p.bm == 128
+  -- BM = 128: each consumer takes 64 rows and all BN columns (BM = 256: 128
+  -- rows, two blocks of 64); BM = 64: both take the 64 rows, each half of
+  -- the columns
+  local split_m = p.bm >= 128
+  local mb = split_m and p.bm // 128 or 1
   local wn = split_m and p.bn or p.bn // 2
   local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 2 * 64 * ec * 2 + 1024
   variant {
@@ -501,15 +520,15 @@ local function emit_wg(dt, p)
     max = (p.max_m or p.max_n or p.max_k) and { m = p.max_m, n = p.max_n, k = p.max_k } or nil,
     source = COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
-      sk = sk, ec = ec,
+      sk = sk, ec = ec, mb = mb,
       es = esize(dt),
-      roles = split_m and "64 rows each" or "64 columns each",
-      a_off = split_m and "cw * 64 * 128" or "0",
+      roles = split_m and (64 * mb) .. " rows each" or "64 columns each",
+      a_off = split_m and string.format("cw * %d * 128", 64 * mb) or "0",
       b_off = split_m and "0" or kn and string.format("cw * %d * 128", wn) -- WN / 64 subtiles of 8 KB
               or string.format("cw * %d * 128", wn),
       kn = kn and "true" or "false", b_desc = kn and "kp_wg_desc_mn" or "kp_wg_desc",
       b_step = kn and "128" or "2", tname = kn and "_t" or "",
-      row_base = split_m and "cw * 64" or "0",
+      row_base = split_m and string.format("cw * %d", 64 * mb) or "0",
       col_base = split_m and "0" or string.format("cw * %d", wn),
     }),
   }
@@ -523,6 +542,9 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 915, min_m = 1024 })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, ec = 128, rank = 910, min_m = 1024 })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024 })
+  -- EXPERIMENT (branch gemm-256x128): cuBLAS's 4096^3 tile shape, each
+  -- consumer 128 rows (two m64n128 wgmmas a k-step)
+  emit_wg(dt, { bm = 256, bn = 128, stages = 4, ec = 128, rank = 890, min_m = 1024 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 850 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, ec = 128, rank = 840, min_m = 512 })
   emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 950, max_m = 256 })

@@ -509,6 +509,93 @@ START_TEST(test_real_pack_min_rows) {
 }
 END_TEST
 
+
+/* kp_tmap_encode's per-thread cache, with a stand-in for the driver's
+** encoder that counts its calls and writes a digest of its inputs: a
+** repeat of the same inputs is served from the cache with the same bytes;
+** changing any one input encodes again; a failed encode is not cached. */
+static int fake_encodes, fake_fail;
+static CUresult fake_encode(CUtensorMap *map, CUtensorMapDataType dt, cuuint32_t rank, void *p,
+                            const cuuint64_t *dims, const cuuint64_t *strides,
+                            const cuuint32_t *box, const cuuint32_t *elem,
+                            CUtensorMapInterleave il, CUtensorMapSwizzle sw,
+                            CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
+  fake_encodes++;
+  if (fake_fail) return CUDA_ERROR_INVALID_VALUE;
+  uint64_t h = (uint64_t)dt * 31 + rank + (uint64_t)(uintptr_t)p * 7 + (uint64_t)il +
+               (uint64_t)sw * 3 + (uint64_t)l2 * 5 + (uint64_t)oob * 11;
+  for (cuuint32_t i = 0; i < rank; i++) {
+    h = h * 1000003 + dims[i] * 13 + box[i] * 17 + elem[i];
+    if (i + 1 < rank) h = h * 1000003 + strides[i];
+  }
+  memset(map, 0, sizeof *map);
+  memcpy(map, &h, sizeof h);
+  return CUDA_SUCCESS;
+}
+
+START_TEST(test_tmap_cache) {
+  static kp_driver drv; /* only the encoder: errors print its name as unknown */
+  static kp_ctx ctx;
+  drv.cuTensorMapEncodeTiled = fake_encode;
+  ctx.drv = &drv;
+  fake_encodes = fake_fail = 0;
+  cuuint64_t dims[4] = {128, 1000, 16, 3}, strides[3] = {4096, 4096000, 65536000};
+  cuuint32_t box[4] = {64, 128, 1, 1};
+  static char buf[64];
+  const void *p = buf + 16;
+  CUtensorMap a, b;
+  ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, p, dims, strides, box, "t", __FILE__,
+                                  __LINE__), KP_OK);
+  ck_assert_int_eq(fake_encodes, 1);
+  ck_assert_int_eq(kp_tmap_encode(&ctx, &b, KP_BF16, 4, p, dims, strides, box, "t", __FILE__,
+                                  __LINE__), KP_OK);
+  ck_assert_msg(fake_encodes == 1 && !memcmp(&a, &b, sizeof a), "a repeat is a hit, same bytes");
+  /* each input changed alone: a miss, and the map the encoder makes for it */
+  for (int v = 0; v < 6; v++) {
+    cuuint64_t d2[4], s2[3];
+    cuuint32_t b2[4];
+    memcpy(d2, dims, sizeof d2), memcpy(s2, strides, sizeof s2), memcpy(b2, box, sizeof b2);
+    const void *p2 = p;
+    kp_dtype dt = KP_BF16;
+    int rank = 4;
+    if (v == 0) p2 = buf + 32;
+    if (v == 1) d2[1] = 999;
+    if (v == 2) s2[2] += 16;
+    if (v == 3) b2[1] = 64;
+    if (v == 4) dt = KP_F16;
+    if (v == 5) rank = 3;
+    const int before = fake_encodes;
+    CUtensorMap c, want;
+    ck_assert_int_eq(kp_tmap_encode(&ctx, &c, dt, rank, p2, d2, s2, b2, "t", __FILE__, __LINE__),
+                     KP_OK);
+    ck_assert_msg(fake_encodes == before + 1, "change %d: encoded again", v);
+    fake_encode(&want, dt == KP_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                      : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                (cuuint32_t)rank, (void *)p2, d2, s2, b2, (const cuuint32_t[]){1, 1, 1, 1},
+                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    ck_assert_msg(!memcmp(&c, &want, sizeof c) && memcmp(&c, &a, sizeof c), "change %d: its map",
+                  v);
+  }
+  /* a failure: reported with file and line, and not remembered */
+  cuuint64_t d3[4] = {128, 7, 1, 1};
+  fake_fail = 1;
+  const int before = fake_encodes;
+  ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, p, d3, strides, box, "what", "f.c", 12),
+                   KP_ERR_CUDA);
+  ck_assert_msg(strstr(kp_ctx_errmsg(&ctx), "what") && strstr(kp_ctx_errmsg(&ctx), "f.c:12"),
+                "%s", kp_ctx_errmsg(&ctx));
+  fake_fail = 0;
+  ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, p, d3, strides, box, "t", __FILE__,
+                                  __LINE__), KP_OK);
+  ck_assert_int_eq(fake_encodes, before + 2);
+  uint64_t enc, hits;
+  kp_tmap_cache_stats(&enc, &hits);
+  ck_assert_msg(hits >= 1 && enc >= 8, "stats: %llu encodes, %llu hits", (unsigned long long)enc,
+                (unsigned long long)hits);
+}
+END_TEST
+
 Suite *select_suite(void) {
   Suite *s = suite_create("select");
   TCase *tc = tcase_create("rules");
@@ -524,6 +611,7 @@ Suite *select_suite(void) {
   tcase_add_test(tc, test_real_pack_covers);
   tcase_add_test(tc, test_real_pack_gemm_covers);
   tcase_add_test(tc, test_real_pack_min_rows);
+  tcase_add_test(tc, test_tmap_cache);
   suite_add_tcase(s, tc);
   return s;
 }
