@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "driver.h"
+#include "internal.h"
 #include "kernpack.h"
 
 /* ---- globals of this one-shot program ------------------------------------ */
@@ -681,6 +682,66 @@ static const char NULL_PTX[] =
     "  ret;\n"
     "}\n";
 
+/* Empty kernels with the parameter lists of a family's kernels (its
+** signature, runtime/select.c: p and l 8 bytes, i and f 4, T a 128-byte TMA
+** map aligned to 64), so that a kp_ op is compared with a raw launch that
+** hands the driver the same bytes: what is left is the op's own cost. */
+enum { SIG_MAX = 48 };
+typedef struct sigk {
+  CUmodule mod;
+  CUfunction fn;
+  int n;
+  void *args[SIG_MAX];                        /* each parameter's value, for kernelParams */
+  _Alignas(64) unsigned char vals[SIG_MAX][128];
+  _Alignas(64) unsigned char packed[SIG_MAX * 128]; /* the same (zeros), as one buffer */
+  size_t packed_bytes;
+} sigk;
+
+/* k's PTX (an entry kpbench_sig) and argument values for signature sig; 0 if it does not fit */
+static int sig_ptx(sigk *k, const char *sig, char *ptx, size_t cap) {
+  size_t n = (size_t)snprintf(ptx, cap, ".version 7.0\n.target sm_80\n.address_size 64\n"
+                              ".visible .entry kpbench_sig(");
+  size_t off = 0;
+  k->n = 0;
+  memset(k->vals, 0, sizeof k->vals);
+  for (const char *c = sig; *c; c++) {
+    if (*c == ',') continue;
+    if (k->n == SIG_MAX) return 0;
+    size_t sz = *c == 'T' ? 128 : *c == 'i' || *c == 'f' ? 4 : 8, al = *c == 'T' ? 64 : sz;
+    const char *ty = *c == 'T' ? ".align 64 .b8" : *c == 'i' ? ".u32" : *c == 'f' ? ".f32" : ".u64";
+    if (n + 64 > cap) return 0;
+    n += (size_t)snprintf(ptx + n, cap - n, "%s.param %s p%d%s", k->n ? ", " : "", ty, k->n,
+                          *c == 'T' ? "[128]" : "");
+    off = (off + al - 1) / al * al;
+    k->args[k->n] = k->vals[k->n];
+    k->n++;
+    off += sz;
+  }
+  k->packed_bytes = off;
+  memset(k->packed, 0, sizeof k->packed);
+  n += (size_t)snprintf(ptx + n, cap - n, ")\n{\n  ret;\n}\n");
+  return n < cap;
+}
+
+static int sig_kernel(sigk *k, const char *sig) {
+  char ptx[8192];
+  if (!sig_ptx(k, sig, ptx, sizeof ptx)) return 0;
+  CU(D->cuModuleLoadData(&k->mod, ptx));
+  CU(D->cuModuleGetFunction(&k->fn, k->mod, "kpbench_sig"));
+  /* the buffer's size as the driver lays the parameters out (on sm_90 a TMA
+  ** map's 64-byte alignment counts from the constant bank's start, not from
+  ** the first parameter); every value is 0, so only the size matters */
+  if (D->cuFuncGetParamInfo) {
+    k->packed_bytes = 0;
+    for (int i = 0; i < k->n; i++) {
+      size_t off, size;
+      if (D->cuFuncGetParamInfo(k->fn, (size_t)i, &off, &size) != CUDA_SUCCESS) break;
+      if (off + size > k->packed_bytes) k->packed_bytes = off + size;
+    }
+  }
+  return 1;
+}
+
 /* enq: host time to enqueue one call; wall: until all are done; busy: GPU time per
 ** call with the queue filled in advance (behind a spin kernel), i.e. the GPU cost alone;
 ** held: host time to enqueue one call while the GPU is held by the spin (nothing waits on
@@ -697,6 +758,7 @@ typedef struct ovh_args {
   kp_attn_desc at;
   CUfunction fn, spin;
   void **params;
+  sigk *sig[2]; /* empty kernels with gemm's and attention's parameter lists */
 } ovh_args;
 
 #define GEMM_D_OFF (256 * 64 * 2) /* bytes: D after B in y */
@@ -707,7 +769,15 @@ static void ovh_launch(const ovh_args *a, int which) {
   if (which == 0) KP(kp_rmsnorm(CTX, KP_BF16, P(a->x), C, P(a->w), P(a->y), C, 128, C, EPS, s));
   else if (which == 1) KP(kp_rmsnorm(CTX, KP_BF16, P(a->x), C, P(a->w), P(a->y), C, 1, C, EPS, s));
   else if (which == 2) CU(D->cuLaunchKernel(a->fn, 128, 1, 1, 128, 1, 1, 0, STREAM, a->params, NULL));
-  else if (which == 3) KP(kp_gemm(CTX, KP_BF16, P(a->x), P(a->y), (char *)P(a->y) + GEMM_D_OFF, &a->g, s));
+  else if (which == 5 || which == 6) {
+    const sigk *k = a->sig[which - 5];
+    CU(D->cuLaunchKernel(k->fn, 128, 1, 1, 128, 1, 1, 0, STREAM, (void **)k->args, NULL));
+  } else if (which == 7) { /* attention's list as one buffer */
+    sigk *k = a->sig[1];
+    void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, k->packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                     &k->packed_bytes, CU_LAUNCH_PARAM_END};
+    CU(D->cuLaunchKernel(k->fn, 128, 1, 1, 128, 1, 1, 0, STREAM, NULL, extra));
+  } else if (which == 3) KP(kp_gemm(CTX, KP_BF16, P(a->x), P(a->y), (char *)P(a->y) + GEMM_D_OFF, &a->g, s));
   else {
     char *t = (char *)P(a->qkvo);
     KP(kp_attention(CTX, KP_BF16, t, t + ATTN_T_BYTES, t + 2 * ATTN_T_BYTES, t + 3 * ATTN_T_BYTES,
@@ -793,11 +863,32 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
     printf("\nhost overhead: kp_attention 1x128x16x128 bf16 not measured: %s: %s\n",
            kp_status_name(ast), kp_ctx_errmsg(CTX));
   /* which: 0-2 always, 3 (gemm) and 4 (attention) where they ran */
-  const int want[5] = {1, 1, 1, gst == KP_OK, ast == KP_OK};
-  ovh res[5];
+  /* the raw launches with the families' parameter lists (5: gemm's, 6: attention's,
+  ** 7: attention's as one packed buffer) */
+  static sigk sg, sa;
+  const int have_sig = sig_kernel(&sg, kp_family_signature(KP_FAM_GEMM)) &&
+                       sig_kernel(&sa, kp_family_signature(KP_FAM_ATTENTION));
+  a.sig[0] = &sg, a.sig[1] = &sa;
+  /* which: 0-2 always, 3 (gemm) and 4 (attention) where they ran */
+  int packed_ok = 0;
+  if (have_sig) { /* the driver checks the buffer's size against the kernel's parameters */
+    void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, sa.packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                     &sa.packed_bytes, CU_LAUNCH_PARAM_END};
+    CUresult r = D->cuLaunchKernel(sa.fn, 1, 1, 1, 32, 1, 1, 0, STREAM, NULL, extra);
+    packed_ok = r == CUDA_SUCCESS;
+    if (!packed_ok)
+      printf("\nhost overhead: attention's list as one buffer of %zu bytes not launched: "
+             "CUresult %d\n", sa.packed_bytes, (int)r);
+  }
+  const int want[8] = {1, 1, 1, gst == KP_OK, ast == KP_OK, have_sig, have_sig, packed_ok};
+  ovh res[8];
   if (ok)
-    for (int which = 0; which < 5; which++)
+    for (int which = 0; which < 8; which++)
       if (want[which]) res[which] = ovh_time(&a, which, n);
+  if (have_sig) {
+    CU(D->cuModuleUnload(sg.mod));
+    CU(D->cuModuleUnload(sa.mod));
+  }
   CU(D->cuModuleUnload(mod));
   dfree(&a.x);
   dfree(&a.w);
@@ -805,13 +896,16 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
   dfree(&a.qkvo);
   if (!ok) return 0;
 
-  static const char *const names[5] = {"kp_rmsnorm 128x4096 bf16", "kp_rmsnorm 1x4096 bf16",
+  static const char *const names[8] = {"kp_rmsnorm 128x4096 bf16", "kp_rmsnorm 1x4096 bf16",
                                        "cuLaunchKernel, empty PTX kernel",
                                        "kp_gemm 128x256x64 bf16",
-                                       "kp_attention 1x128x16x128 bf16"};
+                                       "kp_attention 1x128x16x128 bf16",
+                                       "raw, gemm's 23 parameters",
+                                       "raw, attention's 39 parameters",
+                                       "raw, attention's, one buffer"};
   printf("\nhost overhead: %d back-to-back calls on one stream, host wall clock "
          "(CLOCK_MONOTONIC); GPU busy = GPU time per call with the queue filled in advance\n", n);
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < 8; i++)
     if (want[i])
       printf("  %-33s enqueue %7.3f us/call | until done %7.3f | GPU busy %7.3f | enqueue, GPU "
              "held %7.3f\n", names[i], res[i].enq_us, res[i].wall_us, res[i].busy_us,
@@ -823,11 +917,22 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
     printf("  difference kp_attention 1x128x16x128 - raw launch, GPU held: %+.3f us/call (incl. 4 "
            "TMA descriptors when the variant is a persistent sm_90a one)\n",
            res[4].held_us - res[2].held_us);
+  if (want[3] && want[5])
+    printf("  difference kp_gemm - raw launch with gemm's parameter list, GPU held: %+.3f us/call "
+           "(the op's own cost: checks, variant lookup, TMA maps)\n",
+           res[3].held_us - res[5].held_us);
+  if (want[4] && want[6])
+    printf("  difference kp_attention - raw launch with attention's parameter list, GPU held: "
+           "%+.3f us/call (the op's own cost)\n", res[4].held_us - res[6].held_us);
+  if (want[6] && want[7])
+    printf("  attention's parameter list as one buffer (CU_LAUNCH_PARAM_BUFFER_POINTER) - as "
+           "kernelParams, GPU held: %+.3f us/call; the list itself - the empty kernel's 8: "
+           "%+.3f\n", res[7].held_us - res[6].held_us, res[6].held_us - res[2].held_us);
   printf("  difference kp_rmsnorm 128x4096 - raw launch: %+.3f us/call enqueue, %+.3f until done\n",
          res[0].enq_us - res[2].enq_us, res[0].wall_us - res[2].wall_us);
   printf("  difference kp_rmsnorm 1x4096   - raw launch: %+.3f us/call enqueue, %+.3f until done\n",
          res[1].enq_us - res[2].enq_us, res[1].wall_us - res[2].wall_us);
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < 8; i++)
     if (want[i] && res[i].busy_us > 0.8 * res[i].enq_us)
       printf("  note: %s: the GPU needs >= 80%% of the enqueue time per call, so that loop was "
              "(nearly) GPU-bound: its enqueue time overstates the host cost\n", names[i]);

@@ -404,7 +404,8 @@ kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out) {
     ctx->funcs = calloc(ctx->pack.n_entries + 1, sizeof *ctx->funcs);
     ctx->clusters = calloc(ctx->pack.n_entries + 1, sizeof *ctx->clusters);
     ctx->pdl_code = calloc(ctx->pack.n_entries + 1, sizeof *ctx->pdl_code);
-    if (!ctx->modules || !ctx->funcs || !ctx->clusters || !ctx->pdl_code)
+    ctx->params = calloc(ctx->pack.n_entries + 1, sizeof *ctx->params);
+    if (!ctx->modules || !ctx->funcs || !ctx->clusters || !ctx->pdl_code || !ctx->params)
       return kp_fail(ctx, KP_ERR_NOMEM, "kp_ctx_create: out of memory");
   }
   return KP_OK;
@@ -421,6 +422,9 @@ void kp_ctx_destroy(kp_ctx *ctx) {
   free(ctx->funcs);
   free(ctx->clusters);
   free(ctx->pdl_code);
+  if (ctx->params)
+    for (uint32_t i = 0; i < ctx->pack.n_entries; i++) free(ctx->params[i]);
+  free(ctx->params);
   pthread_mutex_destroy(&ctx->lock);
   if (tl_err.ctx == ctx) {
     tl_err.ctx = NULL;

@@ -64,6 +64,7 @@
   X(cuLaunchKernelEx, "cuLaunchKernelEx")                    \
   X(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled")          \
   X(cuOccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters") \
+  X(cuFuncGetParamInfo, "cuFuncGetParamInfo")                \
   X(cuStreamBeginCapture, "cuStreamBeginCapture_v2")         \
   X(cuStreamEndCapture, "cuStreamEndCapture")                \
   X(cuGraphInstantiate, "cuGraphInstantiateWithFlags")       \

@@ -71,6 +71,17 @@ const char *kp_family_signature(kp_family f);
 /* The family's dimensions as written in KP_FAMILY_LIST, and parsed. */
 const char *kp_family_dims_text(kp_family f);
 const kp_dims *kp_family_dims(kp_family f);
+/* Where a loaded function's parameters sit in the one buffer a launch can
+** hand the driver instead of a pointer per parameter (runtime/launch.c):
+** the driver's word (cuFuncGetParamInfo), not the C rules -- on sm_90 a
+** 64-byte-aligned TMA map sits at 176, not 192, after 136 bytes. */
+enum { KP_PARAMS_MAX = 48, KP_PARAM_BYTES_MAX = 1024 };
+typedef struct kp_param_layout {
+  int n;
+  unsigned bytes; /* the buffer's size */
+  unsigned short off[KP_PARAMS_MAX];
+  unsigned char size[KP_PARAMS_MAX];
+} kp_param_layout;
 
 /* ---- select.c -------------------------------------------------------------- */
 
@@ -160,6 +171,9 @@ struct kp_ctx {
   int pdl_device;           /* the device and driver can launch with PDL */
   unsigned char *pdl_code;  /* per pack entry, set at load (lock held): a PDL
                                family's code built for sm_90+ (has the griddepcontrol) */
+  kp_param_layout **params; /* per pack entry, set at load (lock held): its function's
+                               parameter layout (launched with one buffer), or NULL
+                               (a pointer per parameter) */
 };
 
 /* Record the detail message for this ctx and thread; returns s. */

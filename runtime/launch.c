@@ -94,6 +94,38 @@ static uint32_t slot_of(const kp_key *k) {
   return (uint32_t)key & (KP_CACHE_SLOTS - 1);
 }
 
+/* One parameter buffer a launch instead of a pointer per parameter: the
+** driver then copies one block, not 39 pieces (bench/kpbench.c
+** --overhead-n times both).  Where each parameter sits is the driver's word
+** (cuFuncGetParamInfo, CUDA 12.4 drivers); each size must be the one its
+** kind in the signature has (p, l 8 bytes, i, f 4, T a 128-byte TMA map).
+** (Not asked: whether there are more -- a failing call would be an API
+** error under compute-sanitizer; a kernel with more parameters than its
+** signature would refuse the buffer's size, and launch_entry falls back.)
+** NULL: a pointer per parameter, as before. */
+static kp_param_layout *param_layout(kp_ctx *ctx, CUfunction f, const char *sig) {
+  const kp_driver *d = ctx->drv;
+  if (!d->cuFuncGetParamInfo) return NULL;
+  kp_param_layout *L = calloc(1, sizeof *L);
+  if (!L) return NULL;
+  int ok = 1;
+  for (const char *c = sig; ok && *c; c++) {
+    if (*c == ',') continue;
+    const size_t want = *c == 'T' ? 128 : *c == 'i' || *c == 'f' ? 4 : 8;
+    size_t off, size;
+    ok = L->n < KP_PARAMS_MAX &&
+         d->cuFuncGetParamInfo(f, (size_t)L->n, &off, &size) == CUDA_SUCCESS && size == want &&
+         off + size <= KP_PARAM_BYTES_MAX;
+    if (ok) {
+      L->off[L->n] = (unsigned short)off, L->size[L->n++] = (unsigned char)size;
+      if (off + size > L->bytes) L->bytes = (unsigned)(off + size);
+    }
+  }
+  if (ok && L->n) return L;
+  free(L);
+  return NULL;
+}
+
 /* Load entry i's module into the ctx's context (caller holds the lock and
 ** has made the context current). */
 kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
@@ -175,6 +207,7 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i) {
   ctx->funcs[i] = f;
   const int fam = kp_family_from_name(e->family);
   ctx->pdl_code[i] = code_sm(built_for) >= 90 && fam >= 0 && kp_family_pdl((kp_family)fam);
+  ctx->params[i] = param_layout(ctx, f, e->signature);
   kp_log(ctx, KP_LOG_DEBUG, "loaded %s (%s) from %s", e->name, e->is_ptx ? "PTX" : "cubin",
          ctx->pack.path);
   return KP_OK;
@@ -323,40 +356,56 @@ kp_status kp_need_tma(kp_ctx *ctx, const char *op, const kpk_entry *e) {
                  op, e->name);
 }
 
-/* The map cache: TMAP_SLOTS entries a thread, direct-mapped by a hash of
-** the key, each the key's bytes and the map; a miss encodes and replaces.
-** Keys hold every input of the encode (the flags are fixed), so a hit is
-** the very map the driver would make; unused dims / strides / box are 0. */
-enum { TMAP_SLOTS = 16 };
+/* The map cache: per thread, 16 sets of 4 maps, a set chosen by a hash of
+** the key (the encode's every input: the flags are fixed, unused dims /
+** strides / box are 0), so that a hit is the very map the driver would make;
+** a miss encodes and replaces the set's ways in turn.  Four ways: the four
+** maps of one attention call never evict each other (with one map a slot,
+** two of them shared a slot in a third of the runs, each call encoding
+** twice).  The hash mixes the key a word at a time (a byte-wise FNV over
+** its 112 bytes took longer than the rest of the lookup). */
+enum { TMAP_SETS = 16, TMAP_WAYS = 4 };
 typedef struct tmap_key {
   uint64_t p, dims[5], strides[4];
   uint32_t box[5], dtype, rank, used;
 } tmap_key;
 typedef struct tmap_slot {
   tmap_key key;
+  uint64_t h;
   CUtensorMap map;
 } tmap_slot;
-static _Thread_local tmap_slot tl_tmap[TMAP_SLOTS];
+static _Thread_local tmap_slot tl_tmap[TMAP_SETS][TMAP_WAYS];
+static _Thread_local unsigned char tl_tmap_next[TMAP_SETS];
 static _Thread_local uint64_t tl_tmap_encodes, tl_tmap_hits;
 
 kp_status kp_tmap_encode(kp_ctx *ctx, CUtensorMap *map, kp_dtype dt, int rank, const void *p,
                          const cuuint64_t *dims, const cuuint64_t *strides,
                          const cuuint32_t *box, const char *what, const char *file, int line) {
-  tmap_key k;
-  memset(&k, 0, sizeof k); /* padding too: keys compare as bytes */
-  k.p = (uint64_t)(uintptr_t)p, k.dtype = (uint32_t)dt, k.rank = (uint32_t)rank, k.used = 1;
+  union { tmap_key k; uint64_t w[sizeof(tmap_key) / 8]; } u;
+  _Static_assert(sizeof(tmap_key) % 8 == 0, "the key hashes as whole words");
+  memset(&u, 0, sizeof u); /* padding too: keys compare as bytes */
+  tmap_key *k = &u.k;
+  k->p = (uint64_t)(uintptr_t)p, k->dtype = (uint32_t)dt, k->rank = (uint32_t)rank, k->used = 1;
   for (int i = 0; i < rank && i < 5; i++) {
-    k.dims[i] = dims[i], k.box[i] = box[i];
-    if (i < rank - 1) k.strides[i] = strides[i];
+    k->dims[i] = dims[i], k->box[i] = box[i];
+    if (i < rank - 1) k->strides[i] = strides[i];
   }
-  uint64_t h = 1469598103934665603ull; /* FNV-1a over the key's bytes */
-  for (size_t i = 0; i < sizeof k; i++) h = (h ^ ((const unsigned char *)&k)[i]) * 1099511628211ull;
-  tmap_slot *sl = &tl_tmap[h % TMAP_SLOTS];
-  if (rank >= 1 && rank <= 5 && !memcmp(&sl->key, &k, sizeof k)) {
-    *map = sl->map;
-    tl_tmap_hits++;
-    return KP_OK;
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (size_t i = 0; i < sizeof u.w / sizeof u.w[0]; i++) {
+    h = (h ^ u.w[i]) * 0xff51afd7ed558ccdull;
+    h ^= h >> 29;
   }
+  const unsigned set = (unsigned)(h >> 60) % TMAP_SETS;
+  const int cacheable = rank >= 1 && rank <= 5;
+  if (cacheable)
+    for (int w = 0; w < TMAP_WAYS; w++) {
+      const tmap_slot *sl = &tl_tmap[set][w];
+      if (sl->h == h && !memcmp(&sl->key, k, sizeof *k)) {
+        *map = sl->map;
+        tl_tmap_hits++;
+        return KP_OK;
+      }
+    }
   static const cuuint32_t elem[5] = {1, 1, 1, 1, 1};
   CUresult r = ctx->drv->cuTensorMapEncodeTiled(
       map, dt == KP_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
@@ -365,7 +414,10 @@ kp_status kp_tmap_encode(kp_ctx *ctx, CUtensorMap *map, kp_dtype dt, int rank, c
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   tl_tmap_encodes++;
   if (r != CUDA_SUCCESS) return kp_cu_fail(ctx, r, what, file, line);
-  if (rank >= 1 && rank <= 5) sl->key = k, sl->map = *map;
+  if (cacheable) {
+    tmap_slot *sl = &tl_tmap[set][tl_tmap_next[set]++ % TMAP_WAYS];
+    sl->key = *k, sl->h = h, sl->map = *map;
+  }
   return KP_OK;
 }
 
@@ -384,11 +436,50 @@ void kp_launch_end(kp_ctx *ctx, int pushed) {
 ** cuLaunchKernel.  Every launch of a pack entry comes here (the ops and
 ** the online autotuner): a cluster kernel launched without its cluster
 ** dimension dies on its first cluster barrier (an illegal instruction). */
+/* One launch: through cuLaunchKernelEx with cfg, else cuLaunchKernel; the
+** arguments as the buffer extra where given.  A driver that refuses the
+** buffer (its size is not what the kernel takes) gets a pointer per
+** parameter, now and for this entry from now on. */
+static CUresult launch(const kp_ctx *ctx, const kpk_entry *e, kp_param_layout *L,
+                       const CUlaunchConfig *cfg, CUfunction fn, uint64_t grid, void **args,
+                       void **extra, void *stream) {
+  const kp_driver *d = ctx->drv;
+  for (;;) {
+    CUresult r = cfg ? d->cuLaunchKernelEx(cfg, fn, extra ? NULL : args, extra)
+                     : d->cuLaunchKernel(fn, (unsigned)grid, 1, 1, e->block, 1, 1, e->smem,
+                                         (CUstream)stream, extra ? NULL : args, extra);
+    if (r != CUDA_ERROR_INVALID_VALUE || !extra) return r;
+    __atomic_store_n(&L->n, 0, __ATOMIC_RELAXED);
+    kp_log(ctx, KP_LOG_INFO, "%s: a %u-byte parameter buffer refused: a pointer per parameter "
+           "from now on", e->name, L->bytes);
+    extra = NULL;
+  }
+}
+
 kp_status kp_launch_entry(kp_ctx *ctx, const kpk_entry *e, CUfunction fn, uint64_t grid,
                           void **args, void *stream, int pdl) {
   kp_status st = KP_OK;
   const kp_driver *d = ctx->drv;
   const size_t idx = (size_t)(e - ctx->pack.entries);
+  /* the arguments as one buffer in the kernel's layout (kp_load_entry checked it) */
+  _Alignas(64) unsigned char buf[KP_PARAM_BYTES_MAX];
+  size_t bytes = 0;
+  void *packed[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &bytes,
+                    CU_LAUNCH_PARAM_END};
+  void **extra = NULL;
+  kp_param_layout *L = ctx->params[idx];
+  const int np = L ? __atomic_load_n(&L->n, __ATOMIC_RELAXED) : 0; /* 0: refused once */
+  if (np > 0) {
+    bytes = L->bytes;
+    memset(buf, 0, bytes); /* the padding */
+    for (int k = 0; k < np; k++) {
+      unsigned char *to = buf + L->off[k];
+      if (L->size[k] == 4) memcpy(to, args[k], 4);
+      else if (L->size[k] == 8) memcpy(to, args[k], 8);
+      else memcpy(to, args[k], 128);
+    }
+    extra = packed;
+  }
   if (e->cluster > 1 && !d->cuLaunchKernelEx)
     return kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: variant %s needs cuLaunchKernelEx (a CUDA 12 "
                    "driver)", e->family, e->name);
@@ -432,10 +523,9 @@ kp_status kp_launch_entry(kp_ctx *ctx, const kpk_entry *e, CUfunction fn, uint64
         cfg.gridDimX = (unsigned)((uint64_t)n * e->cluster);
     }
     cfg.hStream = (CUstream)stream;
-    KP_CU(ctx, d->cuLaunchKernelEx(&cfg, fn, args, NULL));
+    KP_CU(ctx, launch(ctx, e, L, &cfg, fn, grid, args, extra, stream));
   } else {
-    KP_CU(ctx, d->cuLaunchKernel(fn, (unsigned)grid, 1, 1, e->block, 1, 1, e->smem,
-                                 (CUstream)stream, args, NULL));
+    KP_CU(ctx, launch(ctx, e, L, NULL, fn, grid, args, extra, stream));
   }
 done:
   return st;

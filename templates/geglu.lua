@@ -73,9 +73,9 @@ ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy
   kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
   // one branch per block, so the inner loop carries no form test
   if (tanh_form)
-    kp_glu_chunk<${targs}, geglu_tanh>(gate, up, ldin, y, ldy, rows, cols);
+    kp_glu_chunk<${targs}, geglu_tanh${peel}>(gate, up, ldin, y, ldy, rows, cols);
   else
-    kp_glu_chunk<${targs}, geglu_erf>(gate, up, ldin, y, ldy, rows, cols);
+    kp_glu_chunk<${targs}, geglu_erf${peel}>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
 local CHUNK_ENTRY_FORM = [[
@@ -83,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(${tx}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols, int) {
   kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
-  kp_glu_chunk<${targs}, geglu_${form}>(gate, up, ldin, y, ldy, rows, cols);
+  kp_glu_chunk<${targs}, geglu_${form}${peel}>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
 
@@ -131,17 +131,21 @@ end
 -- allow).  rank_base: these stay below every variant above that takes 16-byte
 -- aligned rows (ranks >= 268), so that the ranking's choices do not change.
 -- rank: an exact rank instead (the default chunk variant, with min_cols).
+-- p.peel: rows at any residue (kp_glu_chunk's PEEL; name "_pl").
 local function emit_chunk(dt, p, rank_base, rank, min_cols)
   local T = ctype(dt)
   local name = string.format("geglu_%s_c%d_v%d_u%d", dt, p.tx, p.vec, p.u)
+  if p.peel then name = name .. "_pl" end
   if p.form then name = name .. "_" .. p.form end
   variant {
     name = name, dtype = dt, params = p,
     block = p.tx, rows_per_block = 1, cols_per_block = p.tx * p.vec * p.u,
-    align = p.vec * esize(dt), min_cols = min_cols, forms = FORM_BIT[p.form],
+    align = p.peel and esize(dt) or p.vec * esize(dt), min_cols = min_cols,
+    forms = FORM_BIT[p.form],
     rank = 2 * (rank or rank_base - p.tx // 8 - p.u) + (p.form and 1 or 0),
     source = KERNELS .. subst(p.form and CHUNK_ENTRY_FORM or CHUNK_ENTRY,
                               { tx = p.tx, minb = p.minb, name = name, T = T, form = p.form,
+                                peel = p.peel and ", true" or "",
                                 targs = string.format("%s, %d, %d, %d", T, p.vec, p.tx, p.u) }),
   }
 end
@@ -186,6 +190,22 @@ for _, dt in ipairs(DTYPES) do
     for _, u in ipairs({ 1, 2 }) do
       local p = { kind = "chunk", vec = vec, tx = tx, u = u, minb = math.min(2048 // tx, 16) }
       emit_chunk(dt, p, 250)
+      -- the same over rows at any residue (odd lengths), for the tuner until
+      -- measured: ranked below the row variants that peel (t256x1 u2: 268)
+      -- The same over rows at any residue (odd lengths; at u = 2 with half
+      -- the blocks an SM: the peeling code spilled at 32 registers on
+      -- sm_90a).  128 threads x 1 vector, both forms, is the default for
+      -- 16-bit rows at any residue (rank 540: over t256x1 u2's 537, the
+      -- one row variant that peels, and under every one that an aligned
+      -- row has, >= 569): kp tune, H100, bf16, 2026-11-26
+      -- (bench/results/2026-11-26-s13/call3): 1.00-1.63x t256x1 u2 over
+      -- odd rows of 1001 to 199999 columns, both forms, within 0.9% of the
+      -- best of 11 each time.
+      if vec > 1 then
+        local ranked = tx == 128 and u == 1 and esize(dt) == 2
+        emit_chunk(dt, with(p, { peel = true, minb = math.min(2048 // (tx * u), 16) }), 240,
+                   ranked and 270 or nil)
+      end
       for _, d in ipairs(DEFAULT) do
         if d[2] == tx and d[3] == u and esize(dt) == 2 then
           emit_chunk(dt, with(p, { form = d[1] }), 250, 300, tx * vec * u)

@@ -784,7 +784,12 @@ __device__ __forceinline__ float kp_gelu_tanh(float x) {
 // 0, kept packed so its loads are in flight together), stores stop at the
 // row end.
 // VEC * sizeof(T) == 16.
-template <class T, int VEC, int TX, int U, class Op>
+// PEEL: rows at any residue mod 16 bytes (per-row peeling, above): the
+// chunks start at y's row's first 16-byte boundary, the head before it done
+// by the first chunk's block one element a thread (a row's chunks then end
+// up to one head short of the grid's last chunk, which stays idle); a row
+// whose gate or up sits at another residue than y's goes element by element.
+template <class T, int VEC, int TX, int U, class Op, bool PEEL = false>
 __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T *__restrict__ up,
                                             long long ldin, T *__restrict__ y, long long ldy,
                                             int rows, int cols) {
@@ -793,11 +798,23 @@ __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T
   const long long row = blockIdx.x / chunks;
   if (row >= rows) return;
   const long long base = (long long)(blockIdx.x % chunks) * CH;
-  const long long c = base + (long long)threadIdx.x * VEC;
   const T *gr = gate + row * ldin;
   const T *ur = up + row * ldin;
   T *yr = y + row * ldy;
-  kp_glu_step<T, VEC, SPAN, U, Op, 0>(gr, ur, yr, c, (long long)cols);
+  long long n = cols;
+  if constexpr (PEEL) {
+    const int h = kp_head(yr, n);
+    if (!kp_al16(gr + h) || !kp_al16(ur + h)) { // inputs at another residue than y's
+      const long long end = base + CH < n ? base + CH : n;
+      for (long long i = base + threadIdx.x; i < end; i += TX)
+        kp_store1(yr + i, Op::f(kp_load1(gr + i), kp_load1(ur + i)));
+      return;
+    }
+    if (base == 0 && (int)threadIdx.x < h)
+      kp_store1(yr + threadIdx.x, Op::f(kp_load1(gr + threadIdx.x), kp_load1(ur + threadIdx.x)));
+    gr += h, ur += h, yr += h, n -= h;
+  }
+  kp_glu_step<T, VEC, SPAN, U, Op, 0>(gr, ur, yr, base + (long long)threadIdx.x * VEC, n);
 }
 
 // ---- TMA descriptors ----------------------------------------------------------

@@ -47,7 +47,7 @@ extern "C" __global__ void __launch_bounds__(${tx}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols) {
   kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
-  kp_glu_chunk<${targs}, swiglu_silu>(gate, up, ldin, y, ldy, rows, cols);
+  kp_glu_chunk<${targs}, swiglu_silu${peel}>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
 
@@ -82,15 +82,19 @@ end
 -- block), u (vectors per thread), minb (blocks per SM the register budget must
 -- allow).  rank_base: these stay below every variant above that takes 16-byte
 -- aligned rows (ranks >= 268), so that the ranking's choices do not change.
-local function emit_chunk(dt, p, rank_base)
+-- p.peel: rows at any residue (kp_glu_chunk's PEEL; name "_pl").  rank: an
+-- exact rank instead (the ranked peeling one, with min_cols).
+local function emit_chunk(dt, p, rank_base, rank, min_cols)
   local T = ctype(dt)
   local name = string.format("swiglu_%s_c%d_v%d_u%d", dt, p.tx, p.vec, p.u)
+  if p.peel then name = name .. "_pl" end
   variant {
     name = name, dtype = dt, params = p,
     block = p.tx, rows_per_block = 1, cols_per_block = p.tx * p.vec * p.u,
-    align = p.vec * esize(dt),
-    rank = rank_base - p.tx // 8 - p.u,
+    align = p.peel and esize(dt) or p.vec * esize(dt), min_cols = min_cols,
+    rank = rank or rank_base - p.tx // 8 - p.u,
     source = KERNELS .. subst(CHUNK_ENTRY, { tx = p.tx, minb = p.minb, name = name, T = T,
+                                             peel = p.peel and ", true" or "",
                                              targs = string.format("%s, %d, %d, %d", T, p.vec,
                                                                    p.tx, p.u) }),
   }
@@ -127,6 +131,19 @@ for _, dt in ipairs(DTYPES) do
     for _, u in ipairs({ 1, 2 }) do
       emit_chunk(dt, { kind = "chunk", vec = vec, tx = tx, u = u,
                        minb = math.min(2048 // tx, 16) }, 250)
+      -- The same over rows at any residue (odd lengths; at u = 2 with half
+      -- the blocks an SM: the peeling code spilled at 32 registers on
+      -- sm_90a).  128 threads x 1 vector is the default for 16-bit rows of
+      -- 8192+ columns at any residue (rank 269, over t256x1's 268; the
+      -- aligned ones keep t1024x1, 272): kp tune, H100, bf16, 2026-11-26
+      -- (bench/results/2026-11-26-s13/call3): 1.03-1.14x t256x1 from 8192
+      -- x 11007 to 512 x 199999, within 1% of the best of 12 each time.
+      if vec > 1 then
+        local ranked = tx == 128 and u == 1 and esize(dt) == 2
+        emit_chunk(dt, { kind = "chunk", vec = vec, tx = tx, u = u,
+                         minb = math.min(2048 // (tx * u), 16), peel = true }, 240,
+                   ranked and 269 or nil, ranked and 8192 or nil)
+      end
     end
   end
 end

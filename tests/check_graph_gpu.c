@@ -64,6 +64,26 @@ static int pdl_effective(gpu *g, const kp_ctx *ctx) {
   return 1;
 }
 
+/* Every function this ctx has loaded launches with its parameters as one
+** buffer (runtime/launch.c) where the driver can say where they sit
+** (cuFuncGetParamInfo, 12.4+): so the captures here replay that form. */
+static void check_params_packed(gpu *g, const kp_ctx *ctx) {
+  if (!ctx->drv->cuFuncGetParamInfo) {
+    fprintf(stderr, "%s: the driver has no cuFuncGetParamInfo: parameters passed one by one\n",
+            g->test);
+    return;
+  }
+  int loaded = 0;
+  for (uint32_t i = 0; i < ctx->pack.n_entries; i++) {
+    if (!ctx->funcs[i]) continue;
+    loaded++;
+    if (!ctx->params[i] || ctx->params[i]->n <= 0)
+      gpu_fail(g, "%s launches with a pointer per parameter, not one buffer",
+               ctx->pack.entries[i].name);
+  }
+  ck_assert_msg(loaded > 0, "%s: no function loaded", g->test);
+}
+
 /* Once per test: whether PDL can take effect here (and must: pdl_effective). */
 static void say_pdl(gpu *g) {
   kp_ctx_set_pdl(g->ctx, 1);
@@ -321,6 +341,7 @@ START_TEST(test_graph_every_family) {
           const int64_t *s = op == OP_ROPE ? RSH[k] : SH[k];
           graph_case(&g, op, dt, s[0], s[1], pdl, cold);
         }
+  check_params_packed(&g, g.ctx);
   gpu_close(&g);
 }
 END_TEST
@@ -418,6 +439,7 @@ START_TEST(test_pdl_after_foreign) {
   for (int by = BY_MEMSET; by <= BY_GEMM; by++)
     for (int graph = 0; graph < 2; graph++)
       if (by != BY_GEMM || dt != KP_F32) foreign_case(&g, dt, by, graph); /* (no f32 GEMM) */
+  check_params_packed(&g, g.ctx); /* the GEMM's too, with its TMA maps */
   gpu_close(&g);
 }
 END_TEST

@@ -456,7 +456,8 @@ END_TEST
 
 /* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variant
 ** (16-bit, rows >= 16384, 4096 < cols <= 8192) exactly where it is meant to,
-** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048, and every
+** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048 (aligned)
+** or at any length (odd), or SwiGLU's of >= 8192 (odd), and every
 ** min_rows in the pack is a power of two. */
 START_TEST(test_real_pack_min_rows) {
   kpk_pack pk;
@@ -473,9 +474,9 @@ START_TEST(test_real_pack_min_rows) {
     chunked += e->tile[KP_COLS] != 0;
   }
   ck_assert_int_eq(with_min_rows, 4);  /* rmsnorm bf16 and f16, and their whole-rows twins */
-  /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls; the geglu 16-bit
-  ** default's erf and tanh copies */
-  ck_assert_int_eq(chunked, 2 * 3 * 6 + 2 * 2);
+  /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls, aligned and peeling;
+  ** the geglu 16-bit default's erf and tanh copies */
+  ck_assert_int_eq(chunked, 2 * 3 * 6 * 2 + 2 * 2);
   static const uint64_t cols[] = {1, 7, 1000, 4096, 4097, 5120, 6145, 8192, 8193, 14336, 65537};
   static const uint64_t rows[] = {1, 5, 1000, 8192, 16383, 16384, 16385, 32768, 1u << 20,
                                   2147483647u};
@@ -502,6 +503,21 @@ START_TEST(test_real_pack_min_rows) {
                         "%s %s cols %llu: %s picked by the ranking", kp_family_name(c.family),
                         kp_dtype_name((kp_dtype)dt), (unsigned long long)cols[k],
                         pk.entries[i].name);
+          /* rows at any residue (16-bit odd lengths, align 2): GeGLU's
+          ** default is the peeling 128-thread chunk variant at every length,
+          ** SwiGLU's from 8192 columns on; below that, row variants */
+          if (dt != KP_F32) {
+            c.align = 2;
+            i = kp_select_variant(&pk, &c, &d, NULL, 0);
+            ck_assert_int_ge(i, 0);
+            const int want_pl = f == KP_FAM_GEGLU || cols[k] >= 8192;
+            ck_assert_msg((strstr(pk.entries[i].name, "_c128_v8_u1_pl") != NULL) == want_pl &&
+                              (pk.entries[i].tile[KP_COLS] == 0) == !want_pl,
+                          "%s %s cols %llu, align 2: %s picked by the ranking",
+                          kp_family_name(c.family), kp_dtype_name((kp_dtype)dt),
+                          (unsigned long long)cols[k], pk.entries[i].name);
+            c.align = 16;
+          }
           c.family = KP_FAM_RMSNORM;
         }
       }
@@ -589,6 +605,18 @@ START_TEST(test_tmap_cache) {
   ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, p, d3, strides, box, "t", __FILE__,
                                   __LINE__), KP_OK);
   ck_assert_int_eq(fake_encodes, before + 2);
+  /* an attention call's four maps (Q, K, V, O: other pointers and boxes),
+  ** call after call: each encoded once, whatever sets they hash to (with
+  ** one map a slot, two of them could share one and encode on every call) */
+  const int before4 = fake_encodes;
+  for (int call = 0; call < 10; call++)
+    for (int m = 0; m < 4; m++) {
+      cuuint32_t b4[4] = {64, m == 3 ? 64u : 128u, 1, 1};
+      ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, buf + 16 * (m % 3), dims, strides,
+                                      b4, "t", __FILE__, __LINE__), KP_OK);
+    }
+  ck_assert_msg(fake_encodes - before4 <= 4, "4 maps over 10 calls: %d encodes",
+                fake_encodes - before4);
   uint64_t enc, hits;
   kp_tmap_cache_stats(&enc, &hits);
   ck_assert_msg(hits >= 1 && enc >= 8, "stats: %llu encodes, %llu hits", (unsigned long long)enc,
