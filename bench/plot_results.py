@@ -69,9 +69,13 @@ def load(paths):
             continue
         if not isinstance(d, dict) or "device" not in d:
             continue
-        kind = "sbs" if "results" in d and "copy_gbps" in d else "gemm" if "perf" in d else None
+        kind = ("sbs" if "results" in d and "copy_gbps" in d
+                else "gemm" if d.get("perf") and all("m" in r for r in d["perf"])  # (not attn's)
+                else None)
         if kind == "sbs" and is_odd_sweep(d):
             kind = "odd"  # (its own picture: not the families' shape sweep)
+        elif kind == "sbs" and len({r.get("shape") for r in d["results"]}) < 2:
+            kind = None  # one shape (a spot check): not a sweep to draw
         if kind:
             by_dev.setdefault(d["device"], []).append((kind, d, p))
     return by_dev
@@ -79,7 +83,7 @@ def load(paths):
 
 def is_odd_sweep(d):
     """A side-by-side file whose row shapes all have odd lengths."""
-    cols = [r["cols"] for r in d["results"] if "cols" in r]
+    cols = [r["cols"] for r in d["results"] if r.get("cols") is not None]  # (rope's: None)
     return bool(cols) and all(c % 2 for c in cols)
 
 
@@ -207,6 +211,12 @@ def plot_overview(chosen, out_dir):
     return path
 
 
+def odd_records(d, op):
+    """An odd sweep's records of op by row length (rope's rows have none: not drawn)."""
+    return sorted((r for r in records(d, op) if r.get("cols") is not None),
+                  key=lambda r: r["cols"])
+
+
 def plot_odd(by_dev, out_dir):
     """% of copy against the row length, each family from the newest odd sweep with it."""
     sweeps = [(d, p, dev) for dev, files in by_dev.items() for k, d, p in files if k == "odd"]
@@ -217,7 +227,7 @@ def plot_odd(by_dev, out_dir):
     panels = []  # (op, data, path): the newest sweep that has the op
     for op in OPS:
         for d, p, _ in sweeps:
-            if records(d, op):
+            if odd_records(d, op):
                 panels.append((op, d, p))
                 break
     if not panels:
@@ -228,7 +238,7 @@ def plot_odd(by_dev, out_dir):
         ax.set_visible(False)
     for ax, (op, d, path) in zip(axes.flat, panels):
         copy = d["copy_gbps"]
-        recs = sorted(records(d, op), key=lambda r: r["cols"])
+        recs = odd_records(d, op)
         for key, (label, colour, lw) in IMPLS.items():
             pts = [(x, 100 * r["gbps"][key] / copy) for x, r in enumerate(recs) if key in r["gbps"]]
             if pts:
