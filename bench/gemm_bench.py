@@ -244,7 +244,8 @@ def main():
                          "with KP_VARIANT (the per-shape winners are printed)")
     ap.add_argument("--only", help="with --variants: only the variants whose name matches "
                     "this regular expression")
-    ap.add_argument("--shapes", help="perf shapes m,n,k;m,n,k;... (default: the issue's)")
+    ap.add_argument("--shapes", help="perf shapes m,n,k;m,n,k;... (default: the issue's); "
+                    "timed in this order, a shape given twice timed twice")
     ap.add_argument("--json")
     o = ap.parse_args()
     torch.manual_seed(0)
@@ -290,7 +291,7 @@ def main():
         todo += [(m, n, k, True) for (m, n, k) in KN_SHAPES]
     for dt in dts:
         for (m, n, k, kn) in todo:
-            if (dt, m, n, k, kn) in seen:
+            if (dt, m, n, k, kn) in seen and not o.shapes:  # (--shapes: repeats are meant)
                 continue
             seen.add((dt, m, n, k, kn))
             kus, cus, err = time_shape(kp, dt, m, n, k, l2, o.reps, kn=kn)
