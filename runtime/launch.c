@@ -361,9 +361,10 @@ kp_status kp_need_tma(kp_ctx *ctx, const char *op, const kpk_entry *e) {
 ** strides / box are 0), so that a hit is the very map the driver would make;
 ** a miss encodes and replaces the set's ways in turn.  Four ways: the four
 ** maps of one attention call never evict each other (with one map a slot,
-** two of them shared a slot in a third of the runs, each call encoding
-** twice).  The hash mixes the key a word at a time (a byte-wise FNV over
-** its 112 bytes took longer than the rest of the lookup). */
+** maps of one call could share a slot -- kpbench's four did, and every call
+** encoded them all again).  The hash mixes the key a word at a time (a
+** byte-wise FNV over its 112 bytes took longer than the rest of the
+** lookup). */
 enum { TMAP_SETS = 16, TMAP_WAYS = 4 };
 typedef struct tmap_key {
   uint64_t p, dims[5], strides[4];
@@ -431,11 +432,6 @@ void kp_launch_end(kp_ctx *ctx, int pushed) {
   if (pushed) ctx->drv->cuCtxPopCurrent(&popped);
 }
 
-/* Launch entry e's function fn over `grid` blocks: with its cluster
-** dimension, and PDL where asked, through cuLaunchKernelEx, else through
-** cuLaunchKernel.  Every launch of a pack entry comes here (the ops and
-** the online autotuner): a cluster kernel launched without its cluster
-** dimension dies on its first cluster barrier (an illegal instruction). */
 /* One launch: through cuLaunchKernelEx with cfg, else cuLaunchKernel; the
 ** arguments as the buffer extra where given.  A driver that refuses the
 ** buffer (its size is not what the kernel takes) gets a pointer per
@@ -456,6 +452,11 @@ static CUresult launch(const kp_ctx *ctx, const kpk_entry *e, kp_param_layout *L
   }
 }
 
+/* Launch entry e's function fn over `grid` blocks: with its cluster
+** dimension, and PDL where asked, through cuLaunchKernelEx, else through
+** cuLaunchKernel.  Every launch of a pack entry comes here (the ops and
+** the online autotuner): a cluster kernel launched without its cluster
+** dimension dies on its first cluster barrier (an illegal instruction). */
 kp_status kp_launch_entry(kp_ctx *ctx, const kpk_entry *e, CUfunction fn, uint64_t grid,
                           void **args, void *stream, int pdl) {
   kp_status st = KP_OK;
