@@ -701,23 +701,18 @@ typedef struct sigk {
 static int sig_ptx(sigk *k, const char *sig, char *ptx, size_t cap) {
   size_t n = (size_t)snprintf(ptx, cap, ".version 7.0\n.target sm_80\n.address_size 64\n"
                               ".visible .entry kpbench_sig(");
-  size_t off = 0;
   k->n = 0;
   memset(k->vals, 0, sizeof k->vals);
   for (const char *c = sig; *c; c++) {
     if (*c == ',') continue;
     if (k->n == SIG_MAX) return 0;
-    size_t sz = *c == 'T' ? 128 : *c == 'i' || *c == 'f' ? 4 : 8, al = *c == 'T' ? 64 : sz;
     const char *ty = *c == 'T' ? ".align 64 .b8" : *c == 'i' ? ".u32" : *c == 'f' ? ".f32" : ".u64";
     if (n + 64 > cap) return 0;
     n += (size_t)snprintf(ptx + n, cap - n, "%s.param %s p%d%s", k->n ? ", " : "", ty, k->n,
                           *c == 'T' ? "[128]" : "");
-    off = (off + al - 1) / al * al;
     k->args[k->n] = k->vals[k->n];
     k->n++;
-    off += sz;
   }
-  k->packed_bytes = off;
   memset(k->packed, 0, sizeof k->packed);
   n += (size_t)snprintf(ptx + n, cap - n, ")\n{\n  ret;\n}\n");
   return n < cap;
@@ -730,14 +725,16 @@ static int sig_kernel(sigk *k, const char *sig) {
   CU(D->cuModuleGetFunction(&k->fn, k->mod, "kpbench_sig"));
   /* the buffer's size as the driver lays the parameters out (on sm_90 a TMA
   ** map's 64-byte alignment counts from the constant bank's start, not from
-  ** the first parameter); every value is 0, so only the size matters */
-  if (D->cuFuncGetParamInfo) {
-    k->packed_bytes = 0;
-    for (int i = 0; i < k->n; i++) {
-      size_t off, size;
-      if (D->cuFuncGetParamInfo(k->fn, (size_t)i, &off, &size) != CUDA_SUCCESS) break;
-      if (off + size > k->packed_bytes) k->packed_bytes = off + size;
+  ** the first parameter: the C rule is wrong); every value is 0, so only the
+  ** size matters.  0 without cuFuncGetParamInfo: the one-buffer row is left out. */
+  k->packed_bytes = 0;
+  for (int i = 0; D->cuFuncGetParamInfo && i < k->n; i++) {
+    size_t off, size;
+    if (D->cuFuncGetParamInfo(k->fn, (size_t)i, &off, &size) != CUDA_SUCCESS) {
+      k->packed_bytes = 0;
+      break;
     }
+    if (off + size > k->packed_bytes) k->packed_bytes = off + size;
   }
   return 1;
 }
@@ -862,7 +859,6 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
   if (ast != KP_OK)
     printf("\nhost overhead: kp_attention 1x128x16x128 bf16 not measured: %s: %s\n",
            kp_status_name(ast), kp_ctx_errmsg(CTX));
-  /* which: 0-2 always, 3 (gemm) and 4 (attention) where they ran */
   /* the raw launches with the families' parameter lists (5: gemm's, 6: attention's,
   ** 7: attention's as one packed buffer) */
   static sigk sg, sa;
@@ -871,7 +867,7 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
   a.sig[0] = &sg, a.sig[1] = &sa;
   /* which: 0-2 always, 3 (gemm) and 4 (attention) where they ran */
   int packed_ok = 0;
-  if (have_sig) { /* the driver checks the buffer's size against the kernel's parameters */
+  if (have_sig && sa.packed_bytes) { /* the driver checks the buffer's size against the kernel's */
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, sa.packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
                      &sa.packed_bytes, CU_LAUNCH_PARAM_END};
     CUresult r = D->cuLaunchKernel(sa.fn, 1, 1, 1, 32, 1, 1, 0, STREAM, NULL, extra);

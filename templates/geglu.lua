@@ -190,8 +190,6 @@ for _, dt in ipairs(DTYPES) do
     for _, u in ipairs({ 1, 2 }) do
       local p = { kind = "chunk", vec = vec, tx = tx, u = u, minb = math.min(2048 // tx, 16) }
       emit_chunk(dt, p, 250)
-      -- the same over rows at any residue (odd lengths), for the tuner until
-      -- measured: ranked below the row variants that peel (t256x1 u2: 268)
       -- The same over rows at any residue (odd lengths; at u = 2 with half
       -- the blocks an SM: the peeling code spilled at 32 registers on
       -- sm_90a).  128 threads x 1 vector, both forms, is the default for
