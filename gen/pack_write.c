@@ -110,6 +110,7 @@ int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t 
   size_t stored = at < 0 ? src_size : src_size - (size_t)w->prelude_size;
   kp_wr32(r + KE_DTYPE, e->dtype);
   kp_wr32(r + KE_ALIGN, e->align);
+  kp_wr32(r + KE_MAX_ALIGN, e->max_align);
   for (int d = 0; d < KPK_DIMS; d++) {
     kp_wr64(r + KE_DMIN + 8 * d, e->dmin[d]);
     kp_wr64(r + KE_DMAX + 8 * d, e->dmax[d]);

@@ -296,6 +296,9 @@ static int l_variant(lua_State *L) {
   e.align = (uint32_t)opt_int(L, 1, "align", (lua_Integer)kp_dtype_size((kp_dtype)dt), 1, 256);
   if (e.align & (e.align - 1))
     return luaL_error(L, "variant '%s': align must be a power of two", name);
+  e.max_align = (uint32_t)opt_int(L, 1, "max_align", 0, 0, 256);
+  if (e.max_align && ((e.max_align & (e.max_align - 1)) || e.max_align < e.align))
+    return luaL_error(L, "variant '%s': max_align must be a power of two >= align", name);
   e.min_sm = (uint32_t)opt_int(L, 1, "min_sm", 80, 0, 1000);
   e.max_sm = (uint32_t)opt_int(L, 1, "max_sm", 0, 0, 1000);
   e.rank = (int32_t)opt_int(L, 1, "rank", 0, -1000000, 1000000);

@@ -126,6 +126,30 @@ kp_status kp_add_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, v
   return go(&k, KP_FAM_ADD_RMSNORM, dt, cols, rows, 0, args, stream);
 }
 
+/* A GLU is elementwise: over contiguous rows (both strides equal to cols) it
+** is one map over rows * cols elements, which may run as R rows of C for any
+** R * C == rows * cols.  Where the rows are off the 16-byte grid (odd
+** vocabulary-like lengths: the peeling kernels) or long (past 16K: few rows
+** leave SMs idle under a block a row) and the three tensors start on the
+** grid, take C the largest power of two dividing rows * cols, at most 8192
+** and at least 64: rows of the shape the kernels run at the copy rate
+** (torch.compile's flat elementwise kernels do the same).  The kernels see,
+** and the tuning table keys, the reshaped call. */
+static void glu_flatten(opcheck *k, const void *g, const void *u, const void *y, int64_t *ldin,
+                        int64_t *ldy, int64_t *rows, int64_t *cols) {
+  if (*rows < 2 || *ldin != *cols || *ldy != *cols || (k->align >= 16 && *cols <= 16384)) return;
+  if (kp_align_of((uintptr_t)g) < 16 || kp_align_of((uintptr_t)u) < 16 ||
+      kp_align_of((uintptr_t)y) < 16)
+    return;
+  int t = __builtin_ctzll((unsigned long long)*rows) + __builtin_ctzll((unsigned long long)*cols);
+  int64_t c = (int64_t)1 << (t < 13 ? t : 13);
+  if (c < 64 || c == *cols) return;
+  int64_t r = *rows / c * *cols + *rows % c * *cols / c; /* rows * cols / c, no overflow */
+  if (r > INT_MAX) return;
+  *rows = r, *cols = c, *ldin = *ldy = c;
+  k->align = 16;
+}
+
 kp_status kp_swiglu(kp_ctx *ctx, kp_dtype dt, const void *gate, const void *up, int64_t ldin,
                     void *y, int64_t ldy, int64_t rows, int64_t cols, void *stream) {
   opcheck k;
@@ -133,6 +157,7 @@ kp_status kp_swiglu(kp_ctx *ctx, kp_dtype dt, const void *gate, const void *up, 
   TRY(tensor(&k, "gate", gate, ldin, rows, cols));
   TRY(tensor(&k, "up", up, ldin, rows, cols));
   TRY(tensor(&k, "y", y, ldy, rows, cols));
+  glu_flatten(&k, gate, up, y, &ldin, &ldy, &rows, &cols);
   long long li = ldin, ly = ldy;
   int r = (int)rows, n = (int)cols;
   void *args[] = {&gate, &up, &li, &y, &ly, &r, &n};
@@ -149,6 +174,7 @@ kp_status kp_geglu(kp_ctx *ctx, kp_dtype dt, kp_gelu form, const void *gate, con
   TRY(tensor(&k, "gate", gate, ldin, rows, cols));
   TRY(tensor(&k, "up", up, ldin, rows, cols));
   TRY(tensor(&k, "y", y, ldy, rows, cols));
+  glu_flatten(&k, gate, up, y, &ldin, &ldy, &rows, &cols);
   long long li = ldin, ly = ldy;
   int r = (int)rows, n = (int)cols, t = form == KP_GELU_TANH;
   void *args[] = {&gate, &up, &li, &y, &ly, &r, &n, &t};

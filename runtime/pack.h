@@ -32,7 +32,8 @@
 ** or "m:pow2,n,k,batch:pow2"), and an entry gives each a range, a multiple
 ** it needs, and a tile that the grid counts.  Version 6 (288-byte entries)
 ** made that five dimensions (attention's fifth: the query heads per KV
-** head).  Older versions are refused with a "rebuild the pack" message.
+** head).  Version 7 added max_align (a variant for calls off the 16-byte
+** grid only).  Older versions are refused with a "rebuild the pack" message.
 */
 #ifndef KP_PACK_H
 #define KP_PACK_H
@@ -43,7 +44,7 @@
 #include "kernpack.h"
 
 #define KPK_MAGIC "KERNPACK"
-#define KPK_FORMAT_VERSION 6
+#define KPK_FORMAT_VERSION 7
 #define KPK_HEADER_SIZE 128
 #define KPK_ENTRY_SIZE 288
 #define KPK_MAX_ENTRIES 65536
@@ -77,6 +78,9 @@ typedef struct kpk_entry {
   uint64_t dmax[KPK_DIMS];  /* and dim <= this (0: any) */
   uint32_t dmult[KPK_DIMS]; /* and dim a multiple of this (0 or 1: any) */
   uint32_t align;        /* bytes every pointer and row stride must be aligned to */
+  uint32_t max_align;    /* 0: any call; else only calls aligned to at most this
+                         ** (a kernel for rows off the 16-byte grid, ranked above
+                         ** the aligned ones there and never taking their calls) */
   uint32_t min_sm, max_sm; /* inclusive, 0 = unbounded */
   uint32_t forms;        /* bit f: computes the call's form f (GeGLU's GELU, RoPE's
                          ** layout, GEMM's B layout; kp_call.form); 0 = every form */

@@ -142,6 +142,7 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     }
     e->dtype = kp_rd32(r + KE_DTYPE);
     e->align = kp_rd32(r + KE_ALIGN);
+    e->max_align = kp_rd32(r + KE_MAX_ALIGN);
     for (int d = 0; d < KPK_DIMS; d++) {
       e->dmin[d] = kp_rd64(r + KE_DMIN + 8 * d);
       e->dmax[d] = kp_rd64(r + KE_DMAX + 8 * d);
@@ -195,6 +196,11 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): alignment %u is not a power of two <= 256", i, e->name,
                   e->align);
+    if (e->max_align && ((e->max_align & (e->max_align - 1)) || e->max_align < e->align ||
+                         e->max_align > 256))
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "index entry %u (%s): max alignment %u is not 0 nor a power of two in [%u, 256]",
+                  i, e->name, e->max_align, e->align);
     if (e->block == 0 || e->block > 1024 || e->cluster > KPK_MAX_CLUSTER || e->persist > 64)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
                   "index entry %u (%s): block of %u threads, cluster %u, %u persistent blocks "

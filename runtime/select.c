@@ -117,6 +117,8 @@ int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d,
   if (e->forms && !(c->form < KPK_FORMS && (e->forms >> c->form & 1)))
     KP_NO_("computes forms 0x%x, call has form %u", e->forms, c->form);
   if (c->align < e->align) KP_NO_("needs %u-byte alignment, call has %u", e->align, c->align);
+  if (e->max_align && c->align > e->max_align)
+    KP_NO_("for calls aligned to at most %u bytes, call has %u", e->max_align, c->align);
   if (e->min_sm && (uint32_t)d->sm < e->min_sm) KP_NO_("needs sm >= %u", e->min_sm);
   if (e->max_sm && (uint32_t)d->sm > e->max_sm) KP_NO_("needs sm <= %u", e->max_sm);
   if (e->smem > d->smem_optin)

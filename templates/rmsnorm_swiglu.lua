@@ -152,6 +152,63 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
   if constexpr (CL > 1) kp_cluster_done();
 }
 
+// Pass 2 of a peeling loop on a 4-byte grid (16-bit types; the loop's
+// WORDS): thread i takes the column pairs i, i + THREADS, ... of y's row from
+// its first 4-byte boundary, U pairs a step, loads first.  An input at that
+// grid's residue loads each pair as one word; one two bytes off (odd
+// lengths put one half of x, and of w, there on every row) loads the two
+// words around it and takes the middle (one byte permute).  The 16-byte
+// grid's shifted loads (kp_ld16_shift) took a dozen selects a vector for
+// each of the four inputs.  The pairs whose second word would reach past
+// an input's last element, and a head column before y's boundary, go one
+// element at a time: nothing outside the tensors is read.
+template <class T, int THREADS, int U>
+__device__ __forceinline__ void rmsnorm_swiglu_pairs(const T *__restrict__ xr,
+                                                     const T *__restrict__ w, T *__restrict__ yr,
+                                                     int n, float rs) {
+  static_assert(sizeof(T) == 2, "a pair of 16-bit elements a word");
+  const int tid = threadIdx.x;
+  const int hy = ((unsigned long long)yr & 2) ? 1 : 0; // (n >= 1)
+  const int m = n - hy;
+  const int np = m >= 1 ? (m - 1) / 2 : 0; // pairs whose words stay inside every input
+  auto one = [&](int c) {
+    kp_store1(yr + c, kp_silu(kp_load1(xr + c) * rs * kp_load1(w + c)) *
+                          (kp_load1(xr + n + c) * rs * kp_load1(w + n + c)));
+  };
+  if (hy && tid == 0) one(0);
+  if (tid < m - 2 * np) one(hy + 2 * np + tid); // the last 1 or 2 columns
+  const T *in[4] = { xr + hy, xr + n + hy, w + hy, w + n + hy }; // gate, up, their weights
+  const kp_u32 *b[4];
+  bool al[4];
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    al[k] = ((unsigned long long)in[k] & 2) == 0;
+    b[k] = reinterpret_cast<const kp_u32 *>((unsigned long long)in[k] & ~3ull);
+  }
+  kp_u32 *yw = reinterpret_cast<kp_u32 *>(yr + hy);
+#pragma unroll 1
+  for (int p = tid; p < np; p += U * THREADS) {
+    kp_u32 v[U][4];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int q = p + u * THREADS < np ? p + u * THREADS : p; // (past the end: a repeat, not stored)
+#pragma unroll
+      for (int k = 0; k < 4; k++) v[u][k] = al[k] ? b[k][q] : __byte_perm(b[k][q], b[k][q + 1], 0x5432);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      float g0, g1, u0, u1, wg0, wg1, wu0, wu1;
+      kp_pair<T>::unpack(v[u][0], g0, g1);
+      kp_pair<T>::unpack(v[u][1], u0, u1);
+      kp_pair<T>::unpack(v[u][2], wg0, wg1);
+      kp_pair<T>::unpack(v[u][3], wu0, wu1);
+      const kp_u32 o = kp_pair<T>::pack(kp_silu(g0 * rs * wg0) * (u0 * rs * wu0),
+                                        kp_silu(g1 * rs * wg1) * (u1 * rs * wu1));
+      if (p + u * THREADS < np) yw[p + u * THREADS] = o;
+    }
+  }
+}
+
 // Any length.  Each step of a pass handles U vectors per thread, loads all
 // issued before any use, so U * THREADS * VEC elements are in flight per
 // block; the steps take whole vectors only (past the row end: read as 0,
@@ -161,7 +218,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
 // PEEL: pass 1 on x's own 16-byte grid (its head elements one per thread,
 // its partial vector ahead of the loop); pass 2 on y's, as
 // rmsnorm_swiglu_regs (thread i < h: head column i).
-template <class T, int VEC, int THREADS, int U, bool PEEL = false>
+template <class T, int VEC, int THREADS, int U, bool PEEL = false, bool WORDS = false>
 __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, long long ldx,
                                                     const T *__restrict__ w, T *__restrict__ y,
                                                     long long ldy, int rows, int cols,
@@ -205,42 +262,46 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
     }
   }
   const float rs = rsqrtf(kp_block_sum<THREADS>(s, scratch) / (float)n2 + eps);
-  const int h = PEEL ? kp_head(yr, n) : 0;
-  if (PEEL && tid < h)
-    kp_store1(yr + tid, kp_silu(kp_load1(xr + tid) * rs * kp_load1(w + tid)) *
-                            (kp_load1(xr + n + tid) * rs * kp_load1(w + n + tid)));
-  const T *xa = xr + h, *xb = xr + n + h, *wa = w + h, *wb = w + n + h;
-  yr += h;
-  const long long m = n - h;
-  const bool ala = !PEEL || kp_al16(xa), alb = !PEEL || kp_al16(xb);
-  const bool alwa = !PEEL || kp_al16(wa), alwb = !PEEL || kp_al16(wb);
-  if constexpr (PEEL) {
-    const kp_part t = kp_part_of<T, VEC, THREADS * VEC, KP_ALL>(c0, m);
-    if (t.k >= 0) {
-      float v[VEC];
-      rmsnorm_swiglu_out<T, VEC>(kp_part_load<T, VEC>(xa, t, 0u, ala),
-                                 kp_part_load<T, VEC>(xb, t, 0u, alb),
-                                 kp_part_load<T, VEC>(wa, t, 0u, alwa),
-                                 kp_part_load<T, VEC>(wb, t, 0u, alwb), rs, v);
-      kp_part_store<T, VEC>(yr, t, io::pack(v));
+  if constexpr (WORDS) {
+    rmsnorm_swiglu_pairs<T, THREADS, U>(xr, w, yr, (int)n, rs);
+  } else {
+    const int h = PEEL ? kp_head(yr, n) : 0;
+    if (PEEL && tid < h)
+      kp_store1(yr + tid, kp_silu(kp_load1(xr + tid) * rs * kp_load1(w + tid)) *
+                              (kp_load1(xr + n + tid) * rs * kp_load1(w + n + tid)));
+    const T *xa = xr + h, *xb = xr + n + h, *wa = w + h, *wb = w + n + h;
+    yr += h;
+    const long long m = n - h;
+    const bool ala = !PEEL || kp_al16(xa), alb = !PEEL || kp_al16(xb);
+    const bool alwa = !PEEL || kp_al16(wa), alwb = !PEEL || kp_al16(wb);
+    if constexpr (PEEL) {
+      const kp_part t = kp_part_of<T, VEC, THREADS * VEC, KP_ALL>(c0, m);
+      if (t.k >= 0) {
+        float v[VEC];
+        rmsnorm_swiglu_out<T, VEC>(kp_part_load<T, VEC>(xa, t, 0u, ala),
+                                   kp_part_load<T, VEC>(xb, t, 0u, alb),
+                                   kp_part_load<T, VEC>(wa, t, 0u, alwa),
+                                   kp_part_load<T, VEC>(wb, t, 0u, alwb), rs, v);
+        kp_part_store<T, VEC>(yr, t, io::pack(v));
+      }
     }
-  }
-  constexpr int U2 = U / 2 > 0 ? U / 2 : 1;
+    constexpr int U2 = U / 2 > 0 ? U / 2 : 1;
 #pragma unroll 1
-  for (long long c = c0; c < m; c += U2 * step) {
-    typename io::raw a[U2], b[U2], ga[U2], gb[U2];
+    for (long long c = c0; c < m; c += U2 * step) {
+      typename io::raw a[U2], b[U2], ga[U2], gb[U2];
 #pragma unroll
-    for (int u = 0; u < U2; u++) {
-      a[u] = io::load_whole(xa, c + u * step, m, ala);
-      b[u] = io::load_whole(xb, c + u * step, m, alb);
-      ga[u] = io::load_whole(wa, c + u * step, m, alwa);
-      gb[u] = io::load_whole(wb, c + u * step, m, alwb);
-    }
+      for (int u = 0; u < U2; u++) {
+        a[u] = io::load_whole(xa, c + u * step, m, ala);
+        b[u] = io::load_whole(xb, c + u * step, m, alb);
+        ga[u] = io::load_whole(wa, c + u * step, m, alwa);
+        gb[u] = io::load_whole(wb, c + u * step, m, alwb);
+      }
 #pragma unroll
-    for (int u = 0; u < U2; u++) {
-      float v[VEC];
-      rmsnorm_swiglu_out<T, VEC>(a[u], b[u], ga[u], gb[u], rs, v);
-      kp_store_whole<T, VEC>(yr, c + u * step, m, v);
+      for (int u = 0; u < U2; u++) {
+        float v[VEC];
+        rmsnorm_swiglu_out<T, VEC>(a[u], b[u], ga[u], gb[u], rs, v);
+        kp_store_whole<T, VEC>(yr, c + u * step, m, v);
+      }
     }
   }
 }
@@ -296,6 +357,10 @@ local function emit(dt, kind, p)
     call = string.format("rmsnorm_swiglu_loop<%s, %d, %d, %d>", T, vec, p.threads, p.unroll)
     max_cols = nil
     rank = vec > 1 and 100 or 0
+    if p.pairs then -- pass 2 on a 4-byte grid (rmsnorm_swiglu_pairs), rows off the grid
+      name = name .. "_pairs"
+      rank = p.rank or 99 - p.threads // 128
+    end
   end
   p.kind = kind
   -- the peeling copy (any alignment of the element size), ranked just below
@@ -303,6 +368,10 @@ local function emit(dt, kind, p)
   local peel = p.peel and vec > 1
   if peel then
     name = name .. "_p"
+    call = call:gsub(">$", ", true>")
+  end
+  if p.pairs then
+    assert(peel and esize(dt) == 2, "a pairs loop peels 16-bit rows")
     call = call:gsub(">$", ", true>")
   end
   if p.cl then
@@ -318,8 +387,8 @@ local function emit(dt, kind, p)
     name = name, dtype = dt, params = p, targets = targets,
     block = block, rows_per_block = rpb,
     cluster = p.cl, split = p.cl, min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
-    max_cols = max_cols,
-    align = peel and esize(dt) or vec * esize(dt),
+    max_cols = p.max_cols or max_cols, min_cols = p.min_cols,
+    align = peel and esize(dt) or vec * esize(dt), max_align = p.pairs and 8 or nil,
     cols_mult = vec > 1 and not peel and vec or nil,
     rank = 2 * rank + (vec > 1 and not peel and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
@@ -358,6 +427,19 @@ for _, dt in ipairs(DTYPES) do
     end
   end
   for _, p in ipairs(peels({ vec = vec, threads = 512, unroll = 4 })) do emit(dt, "loop", p) end
+  -- 16-bit rows off the 16-byte grid (calls aligned to 8 bytes or less:
+  -- max_align): pass 2 on a 4-byte grid, ranked over every other variant
+  -- for 513..16384 outputs, { threads, min_cols, max_cols }.  kp tune, H100,
+  -- bf16, 2026-11-26 (bench/results/2026-11-26-s14/call2): 131072 x 1001
+  -- 323 us (the peeling 128 x 1: 416), 16384 x 4097 166 (256 x 4: 238),
+  -- 8192 x 11007 240 (the peeling loop: 258); from 32001 up the peeling
+  -- loop kept its lead (400 against 467 at 32001, 424 against 427 at 199999).
+  if esize(dt) == 2 then
+    for _, c in ipairs({ { 128, 513, 2048 }, { 256, 2049, 8192 }, { 512, 8193, 16384 } }) do
+      emit(dt, "loop", { vec = vec, threads = c[1], unroll = 4, peel = true, pairs = true,
+                         min_cols = c[2], max_cols = c[3], rank = 400 })
+    end
+  end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
 end
 

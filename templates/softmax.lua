@@ -130,7 +130,11 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
 // slice kp_cluster_slice gives it, their (max, sum) pairs combined through
 // distributed shared memory: few rows in flight, so that the second pass
 // finds its slice in L2 even for rows of 100K+ elements.
-template <class T, int VEC, int THREADS, bool PEEL = false, int CL = 1>
+// U > 1 (16-byte vectors): each step of a pass takes U whole vectors per
+// thread, their loads all issued before any use and checked whole, not
+// element by element; the row's partial vector once, ahead of each pass
+// (rmsnorm_loop's shape).  One (max, sum) update per step, not per vector.
+template <class T, int VEC, int THREADS, bool PEEL = false, int CL = 1, int U = 1>
 __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long ldx,
                                              T *__restrict__ y, long long ldy, int rows,
                                              int cols) {
@@ -154,43 +158,121 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
   }
   const bool al = !P || kp_al16(xb);
   float m = e, s = e == -KP_INF ? 0.f : 1.f;
-  for (long long c = (long long)threadIdx.x * VEC; c < n; c += (long long)THREADS * VEC) {
-    float v[VEC];
-    kp_load_tail<T, VEC>(xb, c, n, -KP_INF, v, al);
-    float cm = v[0];
+  if constexpr (U > 1 && VEC * sizeof(T) == 16) {
+    typedef kp_raw_io<T, VEC> io;
+    constexpr int S = THREADS * VEC;
+    constexpr kp_u32 NI = kp_bits<T>::NEG_INF;
+    const long long c0 = (long long)threadIdx.x * VEC;
+    const kp_part tail = kp_part_of<T, VEC, S, KP_ALL>(c0, n);
+    // (max, sum) of v[U][VEC] folded into (m, s); elements of -inf count nothing
+    auto fold = [&](const uint4 *r, int nr) {
+      float cm = -KP_INF;
 #pragma unroll
-    for (int i = 1; i < VEC; i++) cm = fmaxf(cm, v[i]);
-    const float nm = fmaxf(m, cm);
-    if (nm != -KP_INF) {
-      s *= kp_exp(m - nm);
+      for (int u = 0; u < U; u++) {
+        if (u >= nr) break;
+        float v[VEC];
+        io::unpack(r[u], v);
 #pragma unroll
-      for (int i = 0; i < VEC; i++) s += kp_exp(v[i] - nm);
-      m = nm;
+        for (int i = 0; i < VEC; i++) cm = fmaxf(cm, v[i]);
+      }
+      const float nm = fmaxf(m, cm);
+      if (nm != -KP_INF) {
+        s *= kp_exp(m - nm);
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+          if (u >= nr) break;
+          float v[VEC];
+          io::unpack(r[u], v);
+#pragma unroll
+          for (int i = 0; i < VEC; i++) s += kp_exp(v[i] - nm);
+        }
+        m = nm;
+      }
+    };
+    if (tail.k >= 0) {
+      const uint4 q = kp_part_load<T, VEC>(xb, tail, NI, al);
+      fold(&q, 1);
     }
-  }
-  float M = kp_block_max<THREADS>(m, scratch);
-  float S = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
-  if constexpr (CL > 1) { // the row's (max, sum) from the slices'
-    __shared__ float slot[2];
-    float g[CL][2];
-    kp_cluster_gather<CL, 2>({M, S}, slot, g);
-    M = g[0][0];
+#pragma unroll 1
+    for (long long c = c0; c < n; c += U * S) {
+      uint4 r[U];
 #pragma unroll
-    for (int r = 1; r < CL; r++) M = fmaxf(M, g[r][0]);
-    S = 0.f;
+      for (int u = 0; u < U; u++)
+        r[u] = c + u * S + VEC <= n ? kp_ld16_al<0>(xb + c + u * S, al) : make_uint4(NI, NI, NI, NI);
+      fold(r, U);
+    }
+    float M = kp_block_max<THREADS>(m, scratch);
+    float S1 = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
+    if constexpr (CL > 1) { // the row's (max, sum) from the slices'
+      __shared__ float slot[2];
+      float g[CL][2];
+      kp_cluster_gather<CL, 2>({M, S1}, slot, g);
+      M = g[0][0];
 #pragma unroll
-    for (int r = 0; r < CL; r++) S = fmaf(g[r][1], kp_exp(g[r][0] - M), S);
-  }
-  const float inv = 1.f / S;
-  if (P && (int)threadIdx.x < h) kp_store1(yr + threadIdx.x, kp_exp(e - M) * inv);
-  for (long long c = (long long)threadIdx.x * VEC; c < n; c += (long long)THREADS * VEC) {
-    float v[VEC];
-    kp_load_tail<T, VEC>(xb, c, n, -KP_INF, v, al);
+      for (int r = 1; r < CL; r++) M = fmaxf(M, g[r][0]);
+      S1 = 0.f;
 #pragma unroll
-    for (int i = 0; i < VEC; i++) v[i] = kp_exp(v[i] - M) * inv;
-    kp_store_tail<T, VEC>(yb, c, n, v);
+      for (int r = 0; r < CL; r++) S1 = fmaf(g[r][1], kp_exp(g[r][0] - M), S1);
+    }
+    const float inv = 1.f / S1;
+    if (P && (int)threadIdx.x < h) kp_store1(yr + threadIdx.x, kp_exp(e - M) * inv);
+    auto out = [&](uint4 q) {
+      float v[VEC];
+      io::unpack(q, v);
+#pragma unroll
+      for (int i = 0; i < VEC; i++) v[i] = kp_exp(v[i] - M) * inv;
+      return io::pack(v);
+    };
+    if (tail.k >= 0) kp_part_store<T, VEC>(yb, tail, out(kp_part_load<T, VEC>(xb, tail, NI, al)));
+#pragma unroll 1
+    for (long long c = c0; c < n; c += U * S) {
+      uint4 r[U];
+#pragma unroll
+      for (int u = 0; u < U; u++) r[u] = io::load_whole(xb, c + u * S, n, al);
+#pragma unroll
+      for (int u = 0; u < U; u++)
+        if (c + u * S + VEC <= n) *reinterpret_cast<uint4 *>(yb + c + u * S) = out(r[u]);
+    }
+    if constexpr (CL > 1) kp_cluster_done();
+  } else {
+    for (long long c = (long long)threadIdx.x * VEC; c < n; c += (long long)THREADS * VEC) {
+      float v[VEC];
+      kp_load_tail<T, VEC>(xb, c, n, -KP_INF, v, al);
+      float cm = v[0];
+#pragma unroll
+      for (int i = 1; i < VEC; i++) cm = fmaxf(cm, v[i]);
+      const float nm = fmaxf(m, cm);
+      if (nm != -KP_INF) {
+        s *= kp_exp(m - nm);
+#pragma unroll
+        for (int i = 0; i < VEC; i++) s += kp_exp(v[i] - nm);
+        m = nm;
+      }
+    }
+    float M = kp_block_max<THREADS>(m, scratch);
+    float S = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
+    if constexpr (CL > 1) { // the row's (max, sum) from the slices'
+      __shared__ float slot[2];
+      float g[CL][2];
+      kp_cluster_gather<CL, 2>({M, S}, slot, g);
+      M = g[0][0];
+#pragma unroll
+      for (int r = 1; r < CL; r++) M = fmaxf(M, g[r][0]);
+      S = 0.f;
+#pragma unroll
+      for (int r = 0; r < CL; r++) S = fmaf(g[r][1], kp_exp(g[r][0] - M), S);
+    }
+    const float inv = 1.f / S;
+    if (P && (int)threadIdx.x < h) kp_store1(yr + threadIdx.x, kp_exp(e - M) * inv);
+    for (long long c = (long long)threadIdx.x * VEC; c < n; c += (long long)THREADS * VEC) {
+      float v[VEC];
+      kp_load_tail<T, VEC>(xb, c, n, -KP_INF, v, al);
+#pragma unroll
+      for (int i = 0; i < VEC; i++) v[i] = kp_exp(v[i] - M) * inv;
+      kp_store_tail<T, VEC>(yb, c, n, v);
+    }
+    if constexpr (CL > 1) kp_cluster_done();
   }
-  if constexpr (CL > 1) kp_cluster_done();
 }
 ]]
 
@@ -202,15 +284,21 @@ ${name}(const ${T} *x, long long ldx, ${T} *y, long long ldy, int rows, int cols
 }
 ]]
 
--- The cluster variants the ranking picks: { min_cols, rank } (measured: see
--- the variant list below), by shape; the others are there for the tuner.
+-- The variants the ranking picks past 16K columns: { min_cols, rank[,
+-- max_cols] } (measured: see the variant lists below), by shape; the others
+-- are there for the tuner.  16-bit rows: 16K-24K over 4 CTAs of 256 x 4,
+-- 24K-32K the one-CTA loop of 4 vectors a step (past 16K where there are no
+-- clusters; ranked from 1 column: the any-shape fallback, below every
+-- register shape up to 28K), 32K-64K in 8 CTAs of 128 x 8, past 64K the
+-- loop over 4 CTAs.
 local function ranked(dt, kind, p)
-  local key = string.format("%s t%d n%s c%d", kind, p.threads, p.nv or "-", p.cl)
+  local key = string.format("%s t%d n%s c%s u%s", kind, p.threads, p.nv or "-", p.cl or "-",
+                            p.unroll or "-")
   if esize(dt) == 2 then -- (16-bit rows: 32K in 4 CTAs of 256 x 4, 64K in 8 of 128 x 8)
-    if key == "block t256 n4 c4" then return { 16385, 170 } end
-    if key == "block t128 n8 c8" then return { 32769, 137 } end
+    return ({ ["block t256 n4 c4 u-"] = { 16385, 172, 24576 }, ["loop t512 n- c- u4"] = { 1, 171 },
+              ["block t128 n8 c8 u-"] = { 32769, 172 }, ["loop t512 n- c4 u4"] = { 65537, 173 } })[key]
   end
-  return ({ ["loop t512 n- c4"] = { 32769, 135 }, ["loop t512 n- c8"] = { 65537, 136 } })[key]
+  return ({ ["loop t512 n- c4 u-"] = { 32769, 135 }, ["loop t512 n- c8 u-"] = { 65537, 136 } })[key]
 end
 
 local function emit(dt, kind, p)
@@ -240,6 +328,7 @@ local function emit(dt, kind, p)
     call = string.format("softmax_loop<%s, %d, %d>", T, vec, p.threads)
     max_cols = nil
     rank = vec > 1 and 100 or 0
+    if p.unroll then name = name .. "_u" .. p.unroll end -- (U vectors a step: the call below)
     if p.cl then -- the loop over a cluster (sm_90a; PEEL): for the tuner unless ranked
       name = name .. "_c" .. p.cl
       rank = 80 - p.cl
@@ -247,9 +336,10 @@ local function emit(dt, kind, p)
   end
   p.kind = kind
   local min_cols
-  if p.cl then -- (ranked() below)
+  if kind ~= "warp" then -- (ranked() above)
     local r = ranked(dt, kind, p)
-    if r then min_cols, rank = r[1], r[2] end
+    if r then min_cols, rank, max_cols = r[1] > 1 and r[1] or nil, r[2], r[3] or max_cols
+    elseif p.unroll then rank = rank - 1 end -- (below its one-vector twin: for the tuner)
   end
   local whole = p.whole and vec > 1 -- rows of a multiple of vec (twins())
   if whole then name = name .. "_w" end
@@ -261,6 +351,11 @@ local function emit(dt, kind, p)
   if p.cl then
     assert(peel, "a cluster variant peels") -- (the loop's call, too, takes CL after PEEL)
     call = call:gsub(">$", ", " .. p.cl .. ">")
+  end
+  if p.unroll then
+    assert(kind == "loop" and peel, "an unrolled loop peels")
+    call = string.format("softmax_loop<%s, %d, %d, true, %d, %d>", T, vec, p.threads, p.cl or 1,
+                         p.unroll)
   end
   variant {
     name = name, dtype = dt, params = p,
@@ -310,6 +405,17 @@ for _, dt in ipairs(DTYPES) do
                          { 256, 16 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], cl = c[2] })
     end
+    -- the same with U vectors a step (softmax_loop's U): { threads, unroll,
+    -- cl }.  kp tune, H100, bf16, 2026-11-26 (bench/results/2026-11-26-s14/
+    -- call2), us: 4096 x 32001 192.6 one CTA, U = 4 (the 256 x 4 over 4
+    -- CTAs ranked before: 207.9); 1024 x 128257 217.4 over 4 CTAs, U = 4
+    -- (the loop over 8, ranked before: 242.6), 512 x 151937 143.7 (152.2),
+    -- 512 x 199999 204.1 (214.8; 187.5 for 512 x 2 over 8, but 238.7 at
+    -- 128257); 2048 x 50257 keeps 128 x 8 over 8 CTAs (172.6 against 188.0).
+    for _, c in ipairs({ { 512, 4 }, { 512, 4, 4 }, { 512, 4, 8 }, { 512, 2, 4 }, { 512, 2, 8 },
+                         { 256, 4, 8 }, { 256, 4, 16 }, { 1024, 2, 8 } }) do
+      emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3] })
+    end
   end
 end
 
@@ -327,7 +433,7 @@ family_space {
     return steps(p, axes, function(q)
       local threads = q.kind == "warp" and 128 or q.threads
       return q.vec * esize(dt) <= 16 and (q.kind == "loop" or q.nv * q.vec <= regs(threads, 1) // 2)
-             and (not q.cl or q.vec * esize(dt) == 16) -- (a cluster variant peels)
+             and (not (q.cl or q.unroll) or q.vec * esize(dt) == 16) -- (those peel)
     end)
   end,
 }

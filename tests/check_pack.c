@@ -585,9 +585,10 @@ END_TEST
 
 /* The per-dimension fields (bytes 160..279: min, max, multiple and tile of
 ** each of 5 dimensions) and forms, written in place with every CRC
-** resealed, read back as written; reserved bytes 148..159 and 280..287 must
-** stay zero; a version-5 pack (256-byte entries of 4 dimensions) is refused
-** by its version, with a message to rebuild. */
+** resealed, read back as written, and so is max_align (byte 148: 0, or a
+** power of two >= align); reserved bytes 152..159 and 280..287 must stay
+** zero; a version-6 pack (no max_align) is refused by its version, with a
+** message to rebuild. */
 START_TEST(test_entry_late_fields) {
   size_t n;
   uint8_t *buf = build_pack(3, &n);
@@ -601,6 +602,7 @@ START_TEST(test_entry_late_fields) {
   kp_wr32(entry_rec(b, 2) + KE_TILE + 4 * KP_COLS, 4096);
   kp_wr32(entry_rec(b, 1) + KE_FORMS, 2);
   kp_wr32(entry_rec(b, 1) + KE_DMULT + 4 * KP_COLS, 8);
+  kp_wr32(entry_rec(b, 1) + KE_MAX_ALIGN, 8);
   reseal(b);
   kpk_pack pk;
   char err[512];
@@ -611,10 +613,19 @@ START_TEST(test_entry_late_fields) {
   ck_assert_uint_eq(pk.entries[1].dmult[KP_COLS], 8);
   ck_assert_uint_eq(pk.entries[0].forms, 0);
   ck_assert_uint_eq(pk.entries[0].dmult[KP_COLS], 0);
+  ck_assert_uint_eq(pk.entries[1].max_align, 8);
+  ck_assert_uint_eq(pk.entries[0].max_align, 0);
   kpk_close(&pk);
+  kp_wr32(entry_rec(b, 1) + KE_MAX_ALIGN, 12); /* not a power of two */
+  reseal(b);
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "max alignment 12");
+  kp_wr32(entry_rec(b, 1) + KE_MAX_ALIGN, 1); /* below the entry's align */
+  reseal(b);
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "max alignment 1");
+  kp_wr32(entry_rec(b, 1) + KE_MAX_ALIGN, 0);
   entry_rec(b, 0)[KE_RESERVED + 3] = 1;
   reseal(b);
-  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "reserved byte 151");
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "reserved byte 155");
   entry_rec(b, 0)[KE_RESERVED + 3] = 0;
   entry_rec(b, 1)[KE_TAIL + 7] = 1;
   reseal(b);
@@ -624,9 +635,9 @@ START_TEST(test_entry_late_fields) {
   reseal(b);
   expect_fail(b, n, KP_ERR_PACK_CORRUPT, "split 2 needs a cluster of 2");
   kp_wr32(entry_rec(b, 0) + KE_SPLIT, 0);
-  kp_wr32(b + KH_VERSION, 5);
+  kp_wr32(b + KH_VERSION, 6);
   reseal(b);
-  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 5, this library reads version 6");
+  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 6, this library reads version 7");
   free(b);
   free(buf);
 }

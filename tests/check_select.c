@@ -63,18 +63,29 @@ START_TEST(test_rank_and_range) {
 }
 END_TEST
 
-/* A call with less alignment than a vectorised variant needs falls back. */
+/* A call with less alignment than a vectorised variant needs falls back;
+** a variant with max_align (for rows off the 16-byte grid) takes the calls
+** aligned to at most that, however it ranks, and never a better-aligned one. */
 START_TEST(test_alignment) {
-  kpk_entry e[] = {mk("swiglu", KP_F32, 1, 100, 16, 10), mk("swiglu", KP_F32, 1, 100, 4, 1)};
-  kpk_pack pk = fake_pack(e, 2);
+  kpk_entry e[] = {mk("swiglu", KP_F32, 1, 100, 16, 10), mk("swiglu", KP_F32, 1, 100, 4, 1),
+                   mk("swiglu", KP_F32, 1, 100, 4, 99)};
+  e[2].max_align = 8;
+  kpk_pack pk = fake_pack(e, 3);
   kp_devprops d = {80, 163 * 1024, 132};
   kp_call c = {KP_FAM_SWIGLU, KP_F32, 16, 0, {1, 64, 1, 1}};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
-  c.align = 8;
-  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
   char why[200];
+  ck_assert(!kp_entry_applies(&e[2], &c, &d, why, sizeof why));
+  ck_assert_ptr_nonnull(strstr(why, "at most 8 bytes, call has 16"));
+  c.align = 8;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
   ck_assert(!kp_entry_applies(&e[0], &c, &d, why, sizeof why));
   ck_assert_ptr_nonnull(strstr(why, "16-byte alignment"));
+  c.align = 4;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
+  e[2].max_align = 0; /* without it the ranking takes every call */
+  c.align = 16;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
 }
 END_TEST
 
@@ -397,6 +408,7 @@ START_TEST(test_real_pack_covers) {
               ck_assert_msg(i >= 0, "%s", why);
               const kpk_entry *e = &pk.entries[i];
               ck_assert_uint_le(e->align, a);
+              ck_assert(!e->max_align || a <= e->max_align);
               ck_assert_uint_le(e->dmin[KP_ROWS], rows);
               ck_assert_str_eq(e->signature, kp_family_signature((kp_family)f));
               ck_assert(e->dmult[KP_COLS] <= 1 || cols[k] % e->dmult[KP_COLS] == 0);

@@ -309,18 +309,20 @@ static void print_table(const kpk_pack *pk) {
     if (lp > wp) wp = lp;
     if ((int)strlen(dims) > wd) wd = (int)strlen(dims);
   }
-  printf("%-14s %-5s %-*s %-*s %-*s %5s %6s %5s %6s %4s %5s %9s %s\n", "family", "dtype", wn,
+  printf("%-14s %-5s %-*s %-*s %-*s %6s %6s %5s %6s %4s %5s %9s %s\n", "family", "dtype", wn,
          "name", wp, "params", wd, "dims", "align", "rank", "block", "smem", "regs", "stack",
          "spills", "image");
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
-    char spills[24], fam[256], name[512], params[1024];
+    char spills[24], fam[256], name[512], params[1024], align[24];
     dims_str(e, dims, sizeof dims);
     snprintf(spills, sizeof spills, "%u/%u", e->spill_stores, e->spill_loads);
-    printf("%-14s %-5s %-*s %-*s %-*s %5u %6d %5u %6u %4u %5u %9s %s %" PRIu64 "\n",
+    if (e->max_align) snprintf(align, sizeof align, "%u-%u", e->align, e->max_align); /* "2-8" */
+    else snprintf(align, sizeof align, "%u", e->align);
+    printf("%-14s %-5s %-*s %-*s %-*s %6s %6d %5u %6u %4u %5u %9s %s %" PRIu64 "\n",
            clean(e->family, fam, sizeof fam), dtype_str(e->dtype), wn,
            clean(e->name, name, sizeof name), wp,
-           e->params[0] ? clean(e->params, params, sizeof params) : "-", wd, dims, e->align,
+           e->params[0] ? clean(e->params, params, sizeof params) : "-", wd, dims, align,
            e->rank, e->block, e->smem, e->regs, e->stack, spills, e->is_ptx ? "ptx" : "cubin",
            e->image_size);
   }
@@ -398,7 +400,7 @@ static void json_entry(const kpk_entry *e) {
              a == 0 ? e->dmin[d] : a == 1 ? e->dmax[d] : a == 2 ? (uint64_t)e->dmult[d] : (uint64_t)e->tile[d]);
     printf("]");
   }
-  printf(", \"align\": %u", e->align);
+  printf(", \"align\": %u, \"max_align\": %u", e->align, e->max_align);
   printf(", \"min_sm\": %u, \"max_sm\": %u, \"rank\": %d, \"block\": %u", e->min_sm,
          e->max_sm, e->rank, e->block);
   printf(", \"persistent\": %u, \"cluster\": %u, \"split\": %u, \"aux\": %u, \"forms\": %u",
