@@ -268,25 +268,21 @@ __device__ __forceinline__ bool kp_al16(const void *p) {
   return ((unsigned long long)p & 15) == 0;
 }
 // The 16 bytes at p (element-aligned, not 16-byte aligned, all 16 inside the
-// tensor): the two aligned vectors holding them, shifted.  Both contain bytes
-// of [p, p + 16), so neither reaches an unmapped page; the second may read up
-// to 14 bytes past the tensor's end, inside the same 16-byte block.
+// tensor): the 4-byte words holding them, and for 2-byte elements off the
+// 4-byte grid a byte permute of each two neighbours.  The words' addresses
+// do what a shift across two aligned vectors did with a dozen selects (the
+// word the result starts at); they read at most 2 bytes past p + 16, inside
+// the same 4-byte word.  Five 4-byte loads take more L1 wavefronts than two
+// 16-byte ones; these inputs (a norm's weight, rows at another residue than
+// the output's) are L1 hits or read once.
 __device__ __forceinline__ uint4 kp_ld16_shift(const void *p) {
   const unsigned long long a = (unsigned long long)p;
-  const uint4 *b = reinterpret_cast<const uint4 *>(a & ~15ull);
-  const uint4 lo = b[0], hi = b[1];
-  const int q = (int)(a >> 2) & 3, r = ((int)a & 3) * 8; // whole words, then bits
-  const kp_u32 w0 = q == 0 ? lo.x : q == 1 ? lo.y : q == 2 ? lo.z : lo.w;
-  const kp_u32 w1 = q == 0 ? lo.y : q == 1 ? lo.z : q == 2 ? lo.w : hi.x;
-  const kp_u32 w2 = q == 0 ? lo.z : q == 1 ? lo.w : q == 2 ? hi.x : hi.y;
-  const kp_u32 w3 = q == 0 ? lo.w : q == 1 ? hi.x : q == 2 ? hi.y : hi.z;
-  const kp_u32 w4 = q == 0 ? hi.x : q == 1 ? hi.y : q == 2 ? hi.z : hi.w;
-  uint4 o;
-  o.x = (kp_u32)((((unsigned long long)w1 << 32) | w0) >> r);
-  o.y = (kp_u32)((((unsigned long long)w2 << 32) | w1) >> r);
-  o.z = (kp_u32)((((unsigned long long)w3 << 32) | w2) >> r);
-  o.w = (kp_u32)((((unsigned long long)w4 << 32) | w3) >> r);
-  return o;
+  const kp_u32 *b = reinterpret_cast<const kp_u32 *>(a & ~3ull);
+  const bool half = (a & 2) != 0;
+  const kp_u32 w0 = b[0], w1 = b[1], w2 = b[2], w3 = b[3], w4 = half ? b[4] : 0u;
+  const kp_u32 s = half ? 0x5432u : 0x3210u; // bytes 2..5 of each pair, or its first word
+  return make_uint4(__byte_perm(w0, w1, s), __byte_perm(w1, w2, s), __byte_perm(w2, w3, s),
+                    __byte_perm(w3, w4, s));
 }
 // The first cnt (< 16 / sizeof(T)) elements at p, any alignment, one load
 // each, as a 16-byte vector whose other bytes are the pad pattern.

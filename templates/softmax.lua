@@ -123,6 +123,27 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
   }
 }
 
+// The row's (max, sum) from each thread's running (m, s): over the block,
+// then (CL > 1) over the cluster's slices (a slice of -inf only has max
+// -inf and sum 0: it counts nothing).
+template <int THREADS, int CL>
+__device__ __forceinline__ void softmax_row_stats(float m, float s, float *scratch, float &M,
+                                                  float &S) {
+  M = kp_block_max<THREADS>(m, scratch);
+  S = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
+  if constexpr (CL > 1) {
+    __shared__ float slot[2];
+    float g[CL][2];
+    kp_cluster_gather<CL, 2>({M, S}, slot, g);
+    M = g[0][0];
+#pragma unroll
+    for (int r = 1; r < CL; r++) M = fmaxf(M, g[r][0]);
+    S = 0.f;
+#pragma unroll
+    for (int r = 0; r < CL; r++) S = fmaf(g[r][1], kp_exp(g[r][0] - M), S);
+  }
+}
+
 // Any length: pass 1 keeps a running (max, sum) per thread (online softmax),
 // pass 2 re-reads the row (from L2 when it fits) and writes.
 // PEEL (16-byte vectors): as softmax_regs'; thread i < h holds head element i.
@@ -201,19 +222,8 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
         r[u] = c + u * S + VEC <= n ? kp_ld16_al<0>(xb + c + u * S, al) : make_uint4(NI, NI, NI, NI);
       fold(r, U);
     }
-    float M = kp_block_max<THREADS>(m, scratch);
-    float S1 = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
-    if constexpr (CL > 1) { // the row's (max, sum) from the slices'
-      __shared__ float slot[2];
-      float g[CL][2];
-      kp_cluster_gather<CL, 2>({M, S1}, slot, g);
-      M = g[0][0];
-#pragma unroll
-      for (int r = 1; r < CL; r++) M = fmaxf(M, g[r][0]);
-      S1 = 0.f;
-#pragma unroll
-      for (int r = 0; r < CL; r++) S1 = fmaf(g[r][1], kp_exp(g[r][0] - M), S1);
-    }
+    float M, S1;
+    softmax_row_stats<THREADS, CL>(m, s, scratch, M, S1);
     const float inv = 1.f / S1;
     if (P && (int)threadIdx.x < h) kp_store1(yr + threadIdx.x, kp_exp(e - M) * inv);
     auto out = [&](uint4 q) {
@@ -249,19 +259,8 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
         m = nm;
       }
     }
-    float M = kp_block_max<THREADS>(m, scratch);
-    float S = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
-    if constexpr (CL > 1) { // the row's (max, sum) from the slices'
-      __shared__ float slot[2];
-      float g[CL][2];
-      kp_cluster_gather<CL, 2>({M, S}, slot, g);
-      M = g[0][0];
-#pragma unroll
-      for (int r = 1; r < CL; r++) M = fmaxf(M, g[r][0]);
-      S = 0.f;
-#pragma unroll
-      for (int r = 0; r < CL; r++) S = fmaf(g[r][1], kp_exp(g[r][0] - M), S);
-    }
+    float M, S;
+    softmax_row_stats<THREADS, CL>(m, s, scratch, M, S);
     const float inv = 1.f / S;
     if (P && (int)threadIdx.x < h) kp_store1(yr + threadIdx.x, kp_exp(e - M) * inv);
     for (long long c = (long long)threadIdx.x * VEC; c < n; c += (long long)THREADS * VEC) {
