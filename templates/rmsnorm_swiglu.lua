@@ -218,41 +218,32 @@ __device__ __forceinline__ void rmsnorm_swiglu_pairs(const T *__restrict__ xr,
 // PEEL: pass 1 on x's own 16-byte grid (its head elements one per thread,
 // its partial vector ahead of the loop); pass 2 on y's, as
 // rmsnorm_swiglu_regs (thread i < h: head column i).
-template <class T, int VEC, int THREADS, int U, bool PEEL = false, bool WORDS = false>
-__device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, long long ldx,
-                                                    const T *__restrict__ w, T *__restrict__ y,
-                                                    long long ldy, int rows, int cols,
-                                                    float eps) {
+// This thread's share of the sum of squares of the len elements at p, on
+// p's own 16-byte grid: (PEEL) its head elements one per thread, its
+// partial vector ahead of the loop, whole vectors U a step.
+template <class T, int VEC, int THREADS, int U, bool PEEL>
+__device__ __forceinline__ float rmsnorm_swiglu_sumsq(const T *__restrict__ p, long long len) {
   typedef kp_raw_io<T, VEC> io;
-  __shared__ float scratch[32];
-  const long long row = blockIdx.x;
-  if (row >= rows) return;
-  const T *xr = x + row * ldx;
-  T *yr = y + row * ldy;
-  const long long n = cols;
-  const long long n2 = 2 * n; // up to 2^32 - 2 inputs: 64-bit indices
   const long long step = (long long)THREADS * VEC;
   const long long c0 = (long long)threadIdx.x * VEC;
-  const int tid = threadIdx.x;
-  const int h1 = PEEL ? kp_head(xr, n2) : 0;
-  const float x1h = PEEL && tid < h1 ? kp_load1(xr + tid) : 0.f;
-  float s = x1h * x1h;
-  const T *x1 = xr + h1;
-  const long long m2 = n2 - h1;
+  const int h = PEEL ? kp_head(p, len) : 0;
+  const float e = PEEL && (int)threadIdx.x < h ? kp_load1(p + threadIdx.x) : 0.f;
+  float s = e * e;
+  p += h, len -= h;
   if constexpr (PEEL) {
-    const kp_part t1 = kp_part_of<T, VEC, THREADS * VEC, KP_ALL>(c0, m2);
-    if (t1.k >= 0) {
+    const kp_part t = kp_part_of<T, VEC, THREADS * VEC, KP_ALL>(c0, len);
+    if (t.k >= 0) {
       float v[VEC];
-      io::unpack(kp_part_load<T, VEC>(x1, t1, 0u), v);
+      io::unpack(kp_part_load<T, VEC>(p, t, 0u), v);
 #pragma unroll
       for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
     }
   }
 #pragma unroll 1
-  for (long long c = c0; c < m2; c += U * step) {
+  for (long long c = c0; c < len; c += U * step) {
     typename io::raw r[U];
 #pragma unroll
-    for (int u = 0; u < U; u++) r[u] = io::load_whole(x1, c + u * step, m2);
+    for (int u = 0; u < U; u++) r[u] = io::load_whole(p, c + u * step, len);
 #pragma unroll
     for (int u = 0; u < U; u++) {
       float v[VEC];
@@ -261,17 +252,59 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
       for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
     }
   }
-  const float rs = rsqrtf(kp_block_sum<THREADS>(s, scratch) / (float)n2 + eps);
+  return s;
+}
+
+// CL > 1 (PEEL, not WORDS): the row over a cluster of CL CTAs, each taking
+// the output columns kp_cluster_slice gives it of those past y's head (rank
+// 0 also the head): pass 1 sums its columns of both halves (two segments,
+// each on its own grid), the sums combine through distributed shared memory
+// (kp_cluster_sum), pass 2 writes its columns.  Few rows in flight, so that
+// pass 2 finds its inputs in L2 on rows of 100K+ outputs.
+template <class T, int VEC, int THREADS, int U, bool PEEL = false, bool WORDS = false, int CL = 1>
+__device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, long long ldx,
+                                                    const T *__restrict__ w, T *__restrict__ y,
+                                                    long long ldy, int rows, int cols,
+                                                    float eps) {
+  static_assert(CL == 1 || (PEEL && !WORDS), "a cluster loop peels, on the 16-byte grid");
+  typedef kp_raw_io<T, VEC> io;
+  __shared__ float scratch[32];
+  const long long row = blockIdx.x / CL;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0;
+  if (row >= rows) return;
+  const T *xr = x + row * ldx;
+  T *yr = y + row * ldy;
+  const long long n = cols;
+  const long long n2 = 2 * n; // up to 2^32 - 2 inputs: 64-bit indices
+  const long long step = (long long)THREADS * VEC;
+  const long long c0 = (long long)threadIdx.x * VEC;
+  const int tid = threadIdx.x;
+  const int h = PEEL ? kp_head(yr, n) : 0; // y's head columns (rank 0's)
+  long long off = 0, m = n - h;            // this CTA's columns past the head
+  if constexpr (CL > 1) {
+    long long len;
+    off = kp_cluster_slice<CL, VEC>(n - h, crank, &len);
+    m = len;
+  }
+  float s;
+  if constexpr (CL > 1) {
+    const long long lo = crank == 0 ? 0 : h + off, cnt = h + off + m - lo;
+    s = rmsnorm_swiglu_sumsq<T, VEC, THREADS, U, PEEL>(xr + lo, cnt) +
+        rmsnorm_swiglu_sumsq<T, VEC, THREADS, U, PEEL>(xr + n + lo, cnt);
+  } else {
+    s = rmsnorm_swiglu_sumsq<T, VEC, THREADS, U, PEEL>(xr, n2); // one row of 2*cols
+  }
+  s = kp_block_sum<THREADS>(s, scratch);
+  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  const float rs = rsqrtf(s / (float)n2 + eps);
   if constexpr (WORDS) {
     rmsnorm_swiglu_pairs<T, THREADS, U>(xr, w, yr, (int)n, rs);
   } else {
-    const int h = PEEL ? kp_head(yr, n) : 0;
-    if (PEEL && tid < h)
+    if (PEEL && crank == 0 && tid < h)
       kp_store1(yr + tid, kp_silu(kp_load1(xr + tid) * rs * kp_load1(w + tid)) *
                               (kp_load1(xr + n + tid) * rs * kp_load1(w + n + tid)));
-    const T *xa = xr + h, *xb = xr + n + h, *wa = w + h, *wb = w + n + h;
-    yr += h;
-    const long long m = n - h;
+    const T *xa = xr + h + off, *xb = xr + n + h + off, *wa = w + h + off, *wb = w + n + h + off;
+    yr += h + off;
     const bool ala = !PEEL || kp_al16(xa), alb = !PEEL || kp_al16(xb);
     const bool alwa = !PEEL || kp_al16(wa), alwb = !PEEL || kp_al16(wb);
     if constexpr (PEEL) {
@@ -304,6 +337,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
       }
     }
   }
+  if constexpr (CL > 1) kp_cluster_done();
 }
 ]]
 
@@ -361,6 +395,10 @@ local function emit(dt, kind, p)
       name = name .. "_pairs"
       rank = p.rank or 99 - p.threads // 128
     end
+    if p.cl then -- the loop over a cluster (sm_90a; PEEL): for the tuner unless ranked
+      name = string.format("%s_u%d_c%d", name, p.unroll, p.cl)
+      rank = p.rank or 80 - p.cl
+    end
   end
   p.kind = kind
   -- the peeling copy (any alignment of the element size), ranked just below
@@ -376,7 +414,7 @@ local function emit(dt, kind, p)
   end
   if p.cl then
     assert(peel, "a cluster variant peels")
-    call = call:gsub(">$", ", " .. p.cl .. ">")
+    call = call:gsub(">$", (kind == "loop" and ", false, " or ", ") .. p.cl .. ">")
   end
   -- (sm_120's ptxas holds 512-thread blocks to 64 registers: the bf16
   -- peeling copy of 512 x 2, a shape for the tuner, spilled there)
@@ -438,6 +476,24 @@ for _, dt in ipairs(DTYPES) do
     for _, c in ipairs({ { 128, 513, 2048 }, { 256, 2049, 8192 }, { 512, 8193, 16384 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = 4, peel = true, pairs = true,
                          min_cols = c[2], max_cols = c[3], rank = 400 })
+    end
+  end
+  -- The loop over a cluster of CTAs (sm_90a): rows of 64K+ outputs, where
+  -- one CTA a row keeps too many rows in flight for pass 2 to find them in
+  -- L2.  512 x 4 over 8 CTAs is ranked past 64K outputs at any alignment,
+  -- the others are for the tuner: kp tune, H100, bf16, 2026-11-26
+  -- (bench/results/2026-11-26-s14/call5), us, against the one-CTA loop:
+  -- 1024 x 128257 467.7 (515.6), 512 x 151937 303.6 (317.0), 512 x 199999
+  -- 371.3 (414.3), aligned 1024 x 128256 373.2 (449.9), 512 x 200000 300.0
+  -- (362.1); 256 x 4 over 16 CTAs was within 5% (1780 against 1816 us
+  -- summed), over 8 CTAs 4% behind; at 32001 and 50257 the one-CTA loop
+  -- kept its lead (389.6 against 568.6, 380.9 against 386.4).
+  -- { threads, unroll, cl[, min_cols, rank] }
+  if vec > 1 then
+    for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8, 65537, 101 }, { 256, 4, 8 }, { 256, 4, 16 },
+                         { 1024, 2, 4 } }) do
+      emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3], peel = true,
+                         min_cols = c[4], rank = c[5] })
     end
   end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
