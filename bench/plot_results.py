@@ -6,7 +6,9 @@
 Reads the JSON that bench/side_by_side.py --json and bench/gemm_bench.py
 --json write (by default every *.json under bench/results/) and, for each
 device, takes its newest file of each kind (by the date inside; a tie goes
-to the file with more shapes).  Writes PNGs:
+to the file with more shapes): for a family's picture the newest sweep of it
+(four shapes or more, torch.compile beside), else the newest file that has
+it; for the overview the newest file that has every family.  Writes PNGs:
 
   <op>.png       one per family: GB/s (bytes read + written once) against
                  shape, one line per implementation (kernpack, PyTorch eager,
@@ -74,11 +76,20 @@ def load(paths):
                 else None)
         if kind == "sbs" and is_odd_sweep(d):
             kind = "odd"  # (its own picture: not the families' shape sweep)
-        elif kind == "sbs" and len({r.get("shape") for r in d["results"]}) < 2:
-            kind = None  # one shape (a spot check): not a sweep to draw
         if kind:
             by_dev.setdefault(d["device"], []).append((kind, d, p))
     return by_dev
+
+
+def ops_swept(d):
+    """The ops of a side-by-side file swept: measured at four shapes or more,
+    torch.compile beside them (a run without it, or at a few shapes, is a
+    spot check, not the picture of a family)."""
+    per = {}
+    for r in d["results"]:
+        if r.get("gbps", {}).get("compile") is not None:
+            per.setdefault(r.get("op"), set()).add(r.get("shape"))
+    return {op for op, v in per.items() if len(v) >= 4}
 
 
 def is_odd_sweep(d):
@@ -87,10 +98,19 @@ def is_odd_sweep(d):
     return bool(cols) and all(c % 2 for c in cols)
 
 
-def newest(files, kind):
-    """The newest file of a kind: by date, then by its time where it has one
-    (side_by_side's date, the benchmarks' "time"), the number of records,
-    and last the path (a later session's directory sorts later)."""
+def newest(files, kind, op=None):
+    """The newest file of a kind (side-by-side, given op: of those that sweep
+    it, else of those that have it at all; no op: of those that have every
+    op): by date, then by its time where it has one (side_by_side's date,
+    the benchmarks' "time"), the number of records, and last the path (a
+    later session's directory sorts later)."""
+    def has(d, o):
+        return any(r.get("op") == o for r in d["results"])
+    if kind == "sbs" and op:
+        swept = [(k, d, p) for k, d, p in files if k == kind and op in ops_swept(d)]
+        files = swept or [(k, d, p) for k, d, p in files if k == kind and has(d, op)]
+    elif kind == "sbs":
+        files = [(k, d, p) for k, d, p in files if k == kind and all(has(d, o) for o in OPS)]
     cands = [(d, p) for k, d, p in files if k == kind]
     if not cands:
         return None, None
@@ -330,20 +350,29 @@ def main():
     files = args.files or sorted(glob.glob(os.path.join(HERE, "results", "**", "*.json"),
                                            recursive=True))
     by_dev = load(files)
+    # each family from the newest sweep of it; the overview from the newest
+    # sweep of every family; GEMM from the newest GEMM table
+    per_op = {op: {} for op in OPS}
     sbs, gemm = {}, {}
     for dev in sorted(by_dev):
+        for op in OPS:
+            d, p = newest(by_dev[dev], "sbs", op)
+            if d:
+                per_op[op][dev] = (d, p)
         d, p = newest(by_dev[dev], "sbs")
         if d:
             sbs[dev] = (d, p)
         d, p = newest(by_dev[dev], "gemm")
         if d:
             gemm[dev] = (d, p)
-    if not sbs and not gemm:
+    if not any(per_op.values()) and not gemm:
         ap.error("no side-by-side or gemm results among the inputs")
     os.makedirs(args.out, exist_ok=True)
-    for dev, (d, p) in list(sbs.items()) + list(gemm.items()):
-        print(f"{short_device(dev)}: {os.path.relpath(p)}")
-    written = [plot_family(op, sbs, args.out) for op in OPS]
+    for dev in sorted(by_dev):
+        used = sorted({os.path.relpath(c[dev][1]) for c in list(per_op.values()) + [sbs, gemm]
+                       if dev in c})
+        print(f"{short_device(dev)}: {', '.join(used)}")
+    written = [plot_family(op, per_op[op], args.out) for op in OPS]
     written += [plot_overview(sbs, args.out), plot_gemm(gemm, args.out, args.peak),
                 plot_odd(by_dev, args.out)]
     for w in filter(None, written):
