@@ -138,9 +138,7 @@ kp_status kp_add_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, v
 static void glu_flatten(opcheck *k, const void *g, const void *u, const void *y, int64_t *ldin,
                         int64_t *ldy, int64_t *rows, int64_t *cols) {
   if (*rows < 2 || *ldin != *cols || *ldy != *cols || (k->align >= 16 && *cols <= 16384)) return;
-  if (kp_align_of((uintptr_t)g) < 16 || kp_align_of((uintptr_t)u) < 16 ||
-      kp_align_of((uintptr_t)y) < 16)
-    return;
+  if (((uintptr_t)g | (uintptr_t)u | (uintptr_t)y) & 15) return;
   int t = __builtin_ctzll((unsigned long long)*rows) + __builtin_ctzll((unsigned long long)*cols);
   int64_t c = (int64_t)1 << (t < 13 ? t : 13);
   if (c < 64 || c == *cols) return;

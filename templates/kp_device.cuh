@@ -682,6 +682,15 @@ __device__ __forceinline__ void kp_glu_step(const T *__restrict__ gr, const T *_
 // lane, the rest from there.  A row whose gate or up is at another residue
 // than y's goes element by element (the shifted loads of both inputs, at
 // the register caps the GLU shapes run at, spilled on sm_90a).
+// y[i] = Op::f(gate[i], up[i]) one element at a time, for i = i0, i0 +
+// stride, ... below end: a peeled head, or a row at another residue.
+template <class T, class Op>
+__device__ __forceinline__ void kp_glu_elems(const T *gr, const T *ur, T *yr, long long i0,
+                                             long long end, int stride) {
+  for (long long i = i0; i < end; i += stride)
+    kp_store1(yr + i, Op::f(kp_load1(gr + i), kp_load1(ur + i)));
+}
+
 template <class T, int VEC, int TX, int TY, int U, class Op, int H = 0, bool PEEL = false>
 __device__ __forceinline__ void kp_glu_rows(const T *__restrict__ gate, const T *__restrict__ up,
                                            long long ldin, T *__restrict__ y, long long ldy,
@@ -698,8 +707,7 @@ __device__ __forceinline__ void kp_glu_rows(const T *__restrict__ gate, const T 
   if constexpr (PEEL && VEC * sizeof(T) == 16) {
     const int h = kp_head(yr, n);
     const long long e = kp_al16(gr + h) && kp_al16(ur + h) ? h : n; // scalar: the head, or all
-    for (long long i = tx; i < e; i += TX)
-      kp_store1(yr + i, Op::f(kp_load1(gr + i), kp_load1(ur + i)));
+    kp_glu_elems<T, Op>(gr, ur, yr, tx, e, TX);
     gr += h, ur += h, yr += h;
     n = e == h ? n - h : 0;
   }
@@ -801,9 +809,7 @@ __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T
   if constexpr (PEEL) {
     const int h = kp_head(yr, n);
     if (!kp_al16(gr + h) || !kp_al16(ur + h)) { // inputs at another residue than y's
-      const long long end = base + CH < n ? base + CH : n;
-      for (long long i = base + threadIdx.x; i < end; i += TX)
-        kp_store1(yr + i, Op::f(kp_load1(gr + i), kp_load1(ur + i)));
+      kp_glu_elems<T, Op>(gr, ur, yr, base + threadIdx.x, base + CH < n ? base + CH : n, TX);
       return;
     }
     if (base == 0 && (int)threadIdx.x < h)

@@ -45,6 +45,11 @@ local KERNELS = [[
 // these kernels measured 4-10% slower on 8K outputs and 15-35% slower on
 // 512-1K outputs on H200 (bf16).
 
+// y for one output from gate a, up b and their weights ga, gb.
+__device__ __forceinline__ float rmsnorm_swiglu_f(float a, float b, float ga, float gb, float rs) {
+  return kp_silu(a * rs * ga) * (b * rs * gb);
+}
+
 // y for VEC outputs from gate a, up b and their weights ga, gb (raw forms).
 template <class T, int VEC>
 __device__ __forceinline__ void rmsnorm_swiglu_out(typename kp_raw_io<T, VEC>::raw a,
@@ -59,7 +64,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_out(typename kp_raw_io<T, VEC>::r
   io::unpack(ga, gav);
   io::unpack(gb, gbv);
 #pragma unroll
-  for (int i = 0; i < VEC; i++) y[i] = kp_silu(av[i] * rs * gav[i]) * (bv[i] * rs * gbv[i]);
+  for (int i = 0; i < VEC; i++) y[i] = rmsnorm_swiglu_f(av[i], bv[i], gav[i], gbv[i], rs);
 }
 
 // Row in registers: LANES threads share one row: the whole block when
@@ -147,8 +152,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
   }
   kp_part_store<T, VEC>(yr, p, keep);
   if (PEEL && lane < h)
-    kp_store1(yr - h + lane, kp_silu(ha * rs * kp_load1(wa - h + lane)) *
-                                 (hb * rs * kp_load1(wb - h + lane)));
+    kp_store1(yr - h + lane,
+              rmsnorm_swiglu_f(ha, hb, kp_load1(wa - h + lane), kp_load1(wb - h + lane), rs));
   if constexpr (CL > 1) kp_cluster_done();
 }
 
@@ -172,8 +177,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_pairs(const T *__restrict__ xr,
   const int m = n - hy;
   const int np = m >= 1 ? (m - 1) / 2 : 0; // pairs whose words stay inside every input
   auto one = [&](int c) {
-    kp_store1(yr + c, kp_silu(kp_load1(xr + c) * rs * kp_load1(w + c)) *
-                          (kp_load1(xr + n + c) * rs * kp_load1(w + n + c)));
+    kp_store1(yr + c, rmsnorm_swiglu_f(kp_load1(xr + c), kp_load1(xr + n + c), kp_load1(w + c),
+                                       kp_load1(w + n + c), rs));
   };
   if (hy && tid == 0) one(0);
   if (tid < m - 2 * np) one(hy + 2 * np + tid); // the last 1 or 2 columns
@@ -202,22 +207,13 @@ __device__ __forceinline__ void rmsnorm_swiglu_pairs(const T *__restrict__ xr,
       kp_pair<T>::unpack(v[u][1], u0, u1);
       kp_pair<T>::unpack(v[u][2], wg0, wg1);
       kp_pair<T>::unpack(v[u][3], wu0, wu1);
-      const kp_u32 o = kp_pair<T>::pack(kp_silu(g0 * rs * wg0) * (u0 * rs * wu0),
-                                        kp_silu(g1 * rs * wg1) * (u1 * rs * wu1));
+      const kp_u32 o = kp_pair<T>::pack(rmsnorm_swiglu_f(g0, u0, wg0, wu0, rs),
+                                        rmsnorm_swiglu_f(g1, u1, wg1, wu1, rs));
       if (p + u * THREADS < np) yw[p + u * THREADS] = o;
     }
   }
 }
 
-// Any length.  Each step of a pass handles U vectors per thread, loads all
-// issued before any use, so U * THREADS * VEC elements are in flight per
-// block; the steps take whole vectors only (past the row end: read as 0,
-// not stored), so the last step needs no loop of its own.  Pass 1 walks
-// the input row as one row of 2*cols; pass 2 walks output columns and
-// reads column c of both halves of x and w: U/2 of each per step.
-// PEEL: pass 1 on x's own 16-byte grid (its head elements one per thread,
-// its partial vector ahead of the loop); pass 2 on y's, as
-// rmsnorm_swiglu_regs (thread i < h: head column i).
 // This thread's share of the sum of squares of the len elements at p, on
 // p's own 16-byte grid: (PEEL) its head elements one per thread, its
 // partial vector ahead of the loop, whole vectors U a step.
@@ -255,6 +251,15 @@ __device__ __forceinline__ float rmsnorm_swiglu_sumsq(const T *__restrict__ p, l
   return s;
 }
 
+// Any length.  Each step of a pass handles U vectors per thread, loads all
+// issued before any use, so U * THREADS * VEC elements are in flight per
+// block; the steps take whole vectors only (past the row end: read as 0,
+// not stored), so the last step needs no loop of its own.  Pass 1 walks
+// the input row as one row of 2*cols; pass 2 walks output columns and
+// reads column c of both halves of x and w: U/2 of each per step.
+// PEEL: pass 1 on x's own 16-byte grid (its head elements one per thread,
+// its partial vector ahead of the loop); pass 2 on y's, as
+// rmsnorm_swiglu_regs (thread i < h: head column i).
 // CL > 1 (PEEL, not WORDS): the row over a cluster of CL CTAs, each taking
 // the output columns kp_cluster_slice gives it of those past y's head (rank
 // 0 also the head): pass 1 sums its columns of both halves (two segments,
@@ -301,8 +306,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
     rmsnorm_swiglu_pairs<T, THREADS, U>(xr, w, yr, (int)n, rs);
   } else {
     if (PEEL && crank == 0 && tid < h)
-      kp_store1(yr + tid, kp_silu(kp_load1(xr + tid) * rs * kp_load1(w + tid)) *
-                              (kp_load1(xr + n + tid) * rs * kp_load1(w + n + tid)));
+      kp_store1(yr + tid, rmsnorm_swiglu_f(kp_load1(xr + tid), kp_load1(xr + n + tid),
+                                           kp_load1(w + tid), kp_load1(w + n + tid), rs));
     const T *xa = xr + h + off, *xb = xr + n + h + off, *wa = w + h + off, *wb = w + n + h + off;
     yr += h + off;
     const bool ala = !PEEL || kp_al16(xa), alb = !PEEL || kp_al16(xb);
