@@ -224,6 +224,101 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
   }
   if constexpr (CL > 1) kp_cluster_done();
 }
+
+// Long rows, one DRAM read of each input: each CTA's slices of x and res
+// (CL > 1: the row over a cluster of CL CTAs, as add_rmsnorm_loop's) staged
+// in shared memory by bulk copies (kp_stage_issue: two images, two sets of
+// barriers), pass 1 adding them piece by piece as the pieces arrive -- h
+// stored to res and kept in res's image (each thread re-reads in pass 2
+// exactly the vectors it wrote) -- and the write pass from shared memory
+// (softmax_stage's shape; w from global memory, an L2 hit).  The grid is
+// res's 16-byte grid (its image at offset 0); x and y at other residues
+// take shifted reads and element stores.  SMEM: the bytes of whole vectors
+// of one input a CTA holds (the variant's max_cols).
+template <class T, int VEC, int THREADS, int CL, int U, int SMEM>
+__device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long long ldx,
+                                                  T *__restrict__ res, long long ldr,
+                                                  const T *__restrict__ w, T *__restrict__ y,
+                                                  long long ldy, int rows, int cols, float eps) {
+  static_assert(VEC * sizeof(T) == 16, "16-byte vectors");
+  constexpr int PV = THREADS * U, NB = (SMEM / 16 + PV - 1) / PV, IMG = SMEM + 16;
+  typedef kp_raw_io<T, VEC> io;
+  extern __shared__ __align__(16) char kp_img[]; // x's image, then res's
+  __shared__ unsigned long long bar[2 * NB];
+  __shared__ float scratch[32];
+  const long long row = blockIdx.x / CL;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0, t = threadIdx.x;
+  if (row >= rows) return;
+  const T *xr = x + row * ldx;
+  T *rr = res + row * ldr, *yr = y + row * ldy;
+  const int hh = kp_head(rr, cols), h = crank == 0 ? hh : 0; // the row's head, rank 0
+  xr += hh, rr += hh, yr += hh, w += hh;
+  long long n = cols - hh;
+  if constexpr (CL > 1) {
+    long long len;
+    const long long c = kp_cluster_slice<CL, VEC>(n, crank, &len);
+    xr += c, rr += c, yr += c, w += c, n = len;
+  }
+  const int nv = (int)(n / VEC), np = (nv + PV - 1) / PV;
+  char *ri = kp_img + IMG;
+  kp_stage_issue<T, VEC, PV, NB>(rr, nv, ri, bar + NB);
+  const int off = kp_stage_issue<T, VEC, PV, NB>(xr, nv, kp_img, bar);
+  const bool xal = off == 0, wal = kp_al16(w), yal = kp_al16(yr);
+  float hv = 0.f, s = 0.f; // (rank 0) head element x + res, rounded as stored
+  if (t < h) {
+    hv = kp_to_f32(kp_from_f32<T>(kp_load1(xr - h + t) + kp_load1(rr - h + t)));
+    kp_store1(rr - h + t, hv);
+    s = hv * hv;
+  }
+  const kp_part tail = {n % VEC && t == nv % THREADS ? 0 : -1, n};
+  uint4 pq = make_uint4(0u, 0u, 0u, 0u);
+  if (tail.k >= 0) {
+    pq = add_rmsnorm_add<T, VEC>(kp_part_load<T, VEC>(xr, tail, 0u, xal),
+                                 kp_part_load<T, VEC>(rr, tail, 0u), s);
+    kp_part_store<T, VEC>(rr, tail, pq);
+  }
+#pragma unroll 1
+  for (int q = 0; q < np; q++) {
+    kp_mbar_wait(&bar[q], 0);
+    kp_mbar_wait(&bar[NB + q], 0);
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = q * PV + u * THREADS + t;
+      if (k < nv) {
+        const uint4 hk = add_rmsnorm_add<T, VEC>(kp_stage_vec(kp_img, off, k, xal),
+                                                 reinterpret_cast<const uint4 *>(ri)[k], s);
+        *reinterpret_cast<uint4 *>(rr + (long long)k * VEC) = hk;
+        reinterpret_cast<uint4 *>(ri)[k] = hk;
+      }
+    }
+  }
+  s = kp_block_sum<THREADS>(s, scratch);
+  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  const float rs = rsqrtf(s / (float)cols + eps);
+  if (t < h) kp_store1(yr - h + t, hv * rs * kp_load1(w - h + t));
+  if (tail.k >= 0)
+    kp_part_store<T, VEC>(yr, tail,
+                          kp_norm_scale<T, VEC>(pq, kp_part_load<T, VEC>(w, tail, 0u, wal), rs), yal);
+#pragma unroll 1
+  for (int k0 = t; k0 < nv; k0 += PV) {
+    uint4 g[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = k0 + u * THREADS;
+      g[u] = k < nv ? kp_ld16_al<0>(w + (long long)k * VEC, wal) : make_uint4(0u, 0u, 0u, 0u);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = k0 + u * THREADS;
+      if (k < nv) {
+        const uint4 o = kp_norm_scale<T, VEC>(reinterpret_cast<const uint4 *>(ri)[k], g[u], rs);
+        if (yal) *reinterpret_cast<uint4 *>(yr + (long long)k * VEC) = o;
+        else kp_st16_elems(yr + (long long)k * VEC, o, VEC);
+      }
+    }
+  }
+  if constexpr (CL > 1) kp_cluster_done();
+}
 ]]
 
 local ENTRY = [[
@@ -271,6 +366,17 @@ local function emit(dt, kind, p)
       max_cols = max_cols * p.cl
       rank = 60 - p.cl
     end
+  elseif kind == "stage" then -- (sm_90a: bulk copies; peels; for the tuner unless ranked)
+    local cl = p.cl or 1
+    name = string.format("add_rmsnorm_%s_stage_t%d_v%d_u%d_s%d", dt, p.threads, vec, p.unroll,
+                         p.kb)
+    if p.cl then name = name .. "_c" .. p.cl end
+    block, rpb = p.threads, 1
+    call = string.format("add_rmsnorm_stage<%s, %d, %d, %d, %d, %d>", T, vec, p.threads, cl,
+                         p.unroll, p.kb * 1024)
+    max_cols = cl * vec * (p.kb * 1024 // 16)
+    rank = p.rank or 70 - cl -- (ranked: 16-bit rows off the grid, max_align below)
+    min_cols, max_cols = p.min_cols, p.max_cols or max_cols
   else
     name = string.format("add_rmsnorm_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
@@ -292,8 +398,9 @@ local function emit(dt, kind, p)
   -- each row (PEEL): any alignment of the element size, vectorised; the
   -- twins and the hinted ones keep the 16-byte requirement and their code
   local peel = vec * esize(dt) == 16 and not whole and not p.hint
-  if peel then call = call:gsub(">$", kind == "loop" and ", true>" or ", 0, 0, true>") end
-  if p.cl then
+  if kind == "stage" then peel = true -- (its call above)
+  elseif peel then call = call:gsub(">$", kind == "loop" and ", true>" or ", 0, 0, true>") end
+  if p.cl and kind ~= "stage" then
     assert(peel, "a cluster variant peels")
     call = call:gsub(">$", ", " .. p.cl .. ">")
   end
@@ -301,9 +408,11 @@ local function emit(dt, kind, p)
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb, min_cols = min_cols,
     cluster = p.cl, split = p.cl,
-    -- (cluster variants: sm_90a code; `only90` ones: measured there alone)
-    targets = (p.cl or p.only90) and { "sm_90a" } or nil,
-    min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
+    smem = kind == "stage" and 2 * (p.kb * 1024 + 16) or nil,
+    max_align = kind == "stage" and p.rank and 8 or nil,
+    -- (cluster and stage variants: sm_90a code; `only90` ones: measured there alone)
+    targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
+    min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
     max_cols = max_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
@@ -363,6 +472,25 @@ for _, dt in ipairs(DTYPES) do
     for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8 }, { 512, 4, 16 }, { 1024, 2, 8 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3] })
     end
+    -- each CTA's slices of x and res staged in shared memory
+    -- (add_rmsnorm_stage: two images of `kb` KiB): { threads, unroll, kb,
+    -- cl[, min_cols, max_cols] }; 16-bit rows off the 16-byte grid
+    -- (max_align 8) take the ranked ones (min_cols) over every other
+    -- variant.  kp tune, H100, bf16, 2026-11-27, one run
+    -- (bench/results/2026-11-27-s15/call3), us, against the ranking before:
+    -- 16384 x 4097 198.8 (256 x 3: 210.0), 8192 x 11007 268.9 (512 x 3:
+    -- 282.4), 4096 x 32001 380.5 (1024 x 4: 397.9), 2048 x 50257 313.6 (the
+    -- one-CTA loop: 363.1), 1024 x 128257 402.1 (the loop over 4 CTAs:
+    -- 430.4), 512 x 151937 255.5 (274.0), 512 x 199999 320.5 (370.1).
+    local r16 = esize(dt) == 2 and 400 or nil
+    for _, c in ipairs({ { 256, 1, 16, nil, 4097, 8192 }, { 512, 1, 24, nil, 8193, 12288 },
+                         { 512, 2, 32, 2, 24577 }, { 512, 2, 32, 4, 32769 },
+                         { 256, 2, 32, 8, 65537 }, { 512, 2, 50, 8, 131073 }, { 512, 2, 32 },
+                         { 512, 2, 64, 2 }, { 512, 2, 64, 4 }, { 512, 2, 50, 4 } }) do
+      emit(dt, "stage", { vec = vec, threads = c[1], unroll = c[2], kb = c[3], cl = c[4],
+                          min_cols = r16 and c[5], max_cols = r16 and c[6],
+                          rank = c[5] and r16 })
+    end
   end
 end
 
@@ -375,5 +503,10 @@ family_space {
   name_omits = { unroll = "u" },
   make = function(dt, p) emit(dt, p.kind, p) end,
   -- the raw vectors of x, res and w: 3 per n or unroll step
-  neighbours = function(dt, p) return norm_neighbours(p, 3) end,
+  neighbours = function(dt, p)
+    if p.kind == "stage" then -- (shared memory holds the row: threads and unroll only)
+      return steps(p, { threads = { 256, 512, 1024 }, unroll = { 1, 2, 4 } })
+    end
+    return norm_neighbours(p, 3)
+  end,
 }

@@ -925,6 +925,69 @@ __device__ __forceinline__ void kp_tma_load3_mc(void *dst, const kp_tmap *map, i
       "l"((unsigned long long)map), "r"(x), "r"(y), "r"(z), "r"(kp_smem_addr(bar)), "h"(mask)
       : "memory");
 }
+// n bytes (a multiple of 16, both addresses 16-byte aligned) global -> this
+// CTA's shared memory by the bulk-copy engine, completing on `bar`
+__device__ __forceinline__ void kp_bulk_load(void *dst, const void *src, kp_u32 n,
+                                             unsigned long long *bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+               " [%0], [%1], %2, [%3];" ::"r"(kp_smem_addr(dst)),
+               "l"((unsigned long long)src), "r"(n), "r"(kp_smem_addr(bar))
+               : "memory");
+}
+
+// ---- a row's slice staged in shared memory (the row families' `_stage_` variants)
+//
+// kp_stage_issue copies the nv whole 16-byte vectors at src (element-aligned)
+// into the image `img` (16-byte aligned shared memory, 16 * (nv + 1) bytes):
+// the bytes of the 16-byte chunks that hold them, from src's chunk on, so
+// that vector k sits at img + off + 16 k with off = src mod 16 (returned).
+// The chunks wholly inside the vectors come by bulk copies (one DRAM read,
+// every byte in flight at once), in pieces of PV vectors: piece q < (nv +
+// PV - 1) / PV completes on bar[q] (NB barriers, one use each: parity 0),
+// so that a pass can start on the first piece while the others arrive; the
+// two chunks that reach outside the vectors (off != 0) are filled element
+// by element, so nothing outside the vectors is read.  Every thread of the
+// block calls it (a barrier inside), once a kernel.
+template <class T, int VEC, int PV, int NB>
+__device__ __forceinline__ int kp_stage_issue(const T *src, int nv, char *img,
+                                              unsigned long long *bar) {
+  const unsigned long long a = (unsigned long long)src;
+  const int off = (int)(a & 15), sh = off ? 1 : 0;
+  const char *g = (const char *)(a - off);
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int q = 0; q < NB; q++) kp_mbar_init(&bar[q], 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  if (off && nv > 0) { // the first chunk's bytes from off, the last one's below off
+    const int e0 = (16 - off) / (int)sizeof(T), e1 = off / (int)sizeof(T), t = threadIdx.x;
+    const int d = t < e0 ? off + (int)sizeof(T) * t : 16 * nv + (int)sizeof(T) * (t - e0);
+    const int i = t < e0 ? t : VEC * nv - e1 + (t - e0);
+    if (t < VEC) {
+      if constexpr (sizeof(T) == 2)
+        *reinterpret_cast<kp_u16 *>(img + d) = reinterpret_cast<const kp_u16 *>(src)[i];
+      else
+        *reinterpret_cast<kp_u32 *>(img + d) = reinterpret_cast<const kp_u32 *>(src)[i];
+    }
+  }
+  __syncthreads(); // (the barriers initialised, the edges written)
+  if (threadIdx.x == 0) {
+    const int np = (nv + PV - 1) / PV;
+#pragma unroll 1
+    for (int q = 0; q < np; q++) {
+      const int k0 = max(sh, q * PV + sh), k1 = min(nv, (q + 1) * PV + sh);
+      const kp_u32 n = k1 > k0 ? 16u * (kp_u32)(k1 - k0) : 0u;
+      kp_mbar_expect_tx(&bar[q], n);
+      if (n) kp_bulk_load(img + 16 * k0, g + 16 * k0, n, &bar[q]);
+    }
+  }
+  return off;
+}
+// vector k of a staged slice (kp_stage_issue): al is off == 0
+__device__ __forceinline__ uint4 kp_stage_vec(const char *img, int off, int k, bool al) {
+  return al ? reinterpret_cast<const uint4 *>(img)[k] : kp_ld16_shift(img + off + 16 * k);
+}
+
 __device__ __forceinline__ kp_u32 kp_cluster_rank() {
   kp_u32 r;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));

@@ -203,6 +203,87 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
   }
   if constexpr (CL > 1) kp_cluster_done();
 }
+
+// Long rows, one DRAM read: each CTA's slice of x (CL > 1: the row over a
+// cluster of CL CTAs, as rmsnorm_loop's) staged in shared memory by bulk
+// copies (kp_stage_issue), the sum of squares over it piece by piece as the
+// pieces arrive, the write pass from shared memory again (softmax_stage's
+// shape; w from global memory, an L2 hit).  SMEM: the bytes of whole
+// vectors a CTA holds (the variant's max_cols); U vectors a thread a step;
+// peeling as rmsnorm_loop's; the row's partial vector from global memory.
+template <class T, int VEC, int THREADS, int CL, int U, int SMEM>
+__device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long ldx,
+                                              const T *__restrict__ w, T *__restrict__ y,
+                                              long long ldy, int rows, int cols, float eps) {
+  static_assert(VEC * sizeof(T) == 16, "16-byte vectors");
+  constexpr int PV = THREADS * U, NB = (SMEM / 16 + PV - 1) / PV;
+  typedef kp_raw_io<T, VEC> io;
+  extern __shared__ __align__(16) char kp_img[];
+  __shared__ unsigned long long bar[NB];
+  __shared__ float scratch[32];
+  const long long row = blockIdx.x / CL;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0, t = threadIdx.x;
+  if (row >= rows) return;
+  const T *xr = x + row * ldx;
+  T *yr = y + row * ldy;
+  const int hh = kp_head(yr, cols), h = crank == 0 ? hh : 0; // the row's head, rank 0
+  xr += hh, yr += hh, w += hh;
+  long long n = cols - hh;
+  if constexpr (CL > 1) {
+    long long len;
+    const long long c = kp_cluster_slice<CL, VEC>(n, crank, &len);
+    xr += c, yr += c, w += c, n = len;
+  }
+  const int nv = (int)(n / VEC), np = (nv + PV - 1) / PV;
+  const int off = kp_stage_issue<T, VEC, PV, NB>(xr, nv, kp_img, bar);
+  const bool al = off == 0, wal = kp_al16(w);
+  const float xh = t < h ? kp_load1(xr - h + t) : 0.f;
+  const kp_part tail = {n % VEC && t == nv % THREADS ? 0 : -1, n};
+  const uint4 pq = kp_part_load<T, VEC>(xr, tail, 0u, al);
+  float s = xh * xh;
+  auto sumsq = [&](uint4 r) {
+    float v[VEC];
+    io::unpack(r, v);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+  };
+  if (tail.k >= 0) sumsq(pq);
+#pragma unroll 1
+  for (int q = 0; q < np; q++) {
+    kp_mbar_wait(&bar[q], 0);
+    uint4 r[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = q * PV + u * THREADS + t;
+      r[u] = k < nv ? kp_stage_vec(kp_img, off, k, al) : make_uint4(0u, 0u, 0u, 0u);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++) sumsq(r[u]);
+  }
+  s = kp_block_sum<THREADS>(s, scratch);
+  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  const float rs = rsqrtf(s / (float)cols + eps);
+  if (t < h) kp_store1(yr - h + t, xh * rs * kp_load1(w - h + t));
+  if (tail.k >= 0)
+    kp_part_store<T, VEC>(yr, tail, kp_norm_scale<T, VEC>(pq, kp_part_load<T, VEC>(w, tail, 0u, wal), rs));
+#pragma unroll 1
+  for (int k0 = t; k0 < nv; k0 += PV) {
+    uint4 g[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = k0 + u * THREADS;
+      g[u] = k < nv ? kp_ld16_al<0>(w + (long long)k * VEC, wal) : make_uint4(0u, 0u, 0u, 0u);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = k0 + u * THREADS;
+      if (k < nv)
+        *reinterpret_cast<uint4 *>(yr + (long long)k * VEC) =
+            kp_norm_scale<T, VEC>(kp_stage_vec(kp_img, off, k, al), g[u], rs);
+    }
+  }
+  if constexpr (CL > 1) kp_cluster_done();
+}
 ]]
 
 local ENTRY = [[
@@ -259,6 +340,16 @@ local function emit(dt, kind, p)
         min_cols, rank = p.cl == 8 and 32769 or 65537, p.cl == 8 and 102 or 103
       end
     end
+  elseif kind == "stage" then -- (sm_90a: bulk copies; peels; for the tuner unless ranked)
+    local cl = p.cl or 1
+    name = string.format("rmsnorm_%s_stage_t%d_v%d_u%d_s%d", dt, p.threads, vec, p.unroll, p.kb)
+    if p.cl then name = name .. "_c" .. p.cl end
+    block, rpb = p.threads, 1
+    call = string.format("rmsnorm_stage<%s, %d, %d, %d, %d, %d>", T, vec, p.threads, cl, p.unroll,
+                         p.kb * 1024)
+    max_cols = cl * vec * (p.kb * 1024 // 16)
+    rank = p.rank or 70 - cl -- (ranked: 16-bit rows off the grid, max_align below)
+    min_cols, max_cols = p.min_cols, p.max_cols or max_cols
   else
     name = string.format("rmsnorm_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
@@ -297,11 +388,11 @@ local function emit(dt, kind, p)
   -- of the element size, vectorised; the twins and the tuner's shapes keep
   -- the 16-byte requirement and their code as it was
   local peel = vec * esize(dt) == 16 and not whole and not p.hint and not p.minb and not p.u2
-  if kind == "loop" and p.cl then peel = true -- (its call above)
+  if (kind == "loop" and p.cl) or kind == "stage" then peel = true -- (its call above)
   elseif peel then
     call = call:gsub(">$", kind == "loop" and ", false, " .. p.unroll .. ", true>" or ", 0, 0, true>")
   end
-  if p.cl and kind ~= "loop" then
+  if p.cl and kind ~= "loop" and kind ~= "stage" then
     assert(peel, "a cluster variant peels")
     call = call:gsub(">$", ", " .. p.cl .. ">")
   end
@@ -310,8 +401,10 @@ local function emit(dt, kind, p)
     block = block, rows_per_block = rpb,
     cluster = p.cl, split = p.cl,
     -- (cluster variants: sm_90a code; `only90` ones: measured there alone)
-    targets = (p.cl or p.only90) and { "sm_90a" } or nil,
-    min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
+    smem = kind == "stage" and p.kb * 1024 + 16 or nil,
+    max_align = kind == "stage" and p.rank and 8 or nil,
+    targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
+    min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
     max_cols = max_cols, min_rows = p.min_rows, min_cols = min_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
@@ -373,6 +466,28 @@ for _, dt in ipairs(DTYPES) do
   end
   for _, p in ipairs(twins({ vec = vec, threads = 512, unroll = 4 })) do emit(dt, "loop", p) end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
+  -- each CTA's slice staged in shared memory (rmsnorm_stage): { threads,
+  -- unroll, KiB of whole vectors a CTA, cl[, min_cols, max_cols] }; 16-bit
+  -- rows off the 16-byte grid (max_align 8) take the ranked ones (min_cols)
+  -- over every other variant.  kp tune, H100, bf16, 2026-11-27, two runs
+  -- (bench/results/2026-11-27-s15/call1, call2), us, against the ranking
+  -- before: 16384 x 4097 98.9 / 101.5 (256 x 3: 104.8 / 104.7), 8192 x
+  -- 11007 129.4 / 135.0 (512 x 3: 145.7 / 146.2), 4096 x 32001 190.6 /
+  -- 195.3 (1024 x 4: 198.5 / 198.7), 2048 x 50257 166.0 / 164.4 (128 x 8
+  -- over 8 CTAs: 172.3 / 172.9), 1024 x 128257 208.9 / 208.2 (128 x 8
+  -- over 16: 215.8 / 216.5), 512 x 151937 136.4 / 135.4 (the loop over 4
+  -- CTAs: 144.8 / 145.0), 512 x 199999 173.0 / 172.7 (201.9 / 202.5).
+  if vec > 1 then
+    local r16 = esize(dt) == 2 and 400 or nil
+    for _, c in ipairs({ { 256, 1, 16, nil, 4097, 8192 }, { 512, 1, 24, nil, 8193, 12288 },
+                         { 512, 2, 64, nil, 24577 }, { 512, 2, 64, 2, 32769 },
+                         { 512, 2, 64, 4, 65537 }, { 512, 2, 100, 4, 131073 }, { 512, 2, 32, 8 },
+                         { 512, 2, 50, 8 }, { 256, 2, 32, 8 }, { 128, 2, 16 }, { 256, 2, 24 } }) do
+      emit(dt, "stage", { vec = vec, threads = c[1], unroll = c[2], kb = c[3], cl = c[4],
+                          min_cols = r16 and c[5], max_cols = r16 and c[6],
+                          rank = c[5] and r16 })
+    end
+  end
   -- the loop over a cluster: { threads, unroll, cl, hint }
   if vec > 1 then
     for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8 }, { 512, 4, 16 }, { 512, 2, 8, true },
@@ -428,5 +543,10 @@ family_space {
   name_omits = { unroll = "u" },
   make = function(dt, p) emit(dt, p.kind, p) end,
   -- the raw vectors of x and w: 2 per n or unroll step
-  neighbours = function(dt, p) return norm_neighbours(p, 2) end,
+  neighbours = function(dt, p)
+    if p.kind == "stage" then -- (shared memory holds the row: threads and unroll only)
+      return steps(p, { threads = { 256, 512, 1024 }, unroll = { 1, 2, 4 } })
+    end
+    return norm_neighbours(p, 2)
+  end,
 }

@@ -144,6 +144,45 @@ __device__ __forceinline__ void softmax_row_stats(float m, float s, float *scrat
   }
 }
 
+// The loops' steps (16-byte vectors, packed): (max, sum) of r[0..nr), nr <=
+// U, folded into the running (m, s), one rescale a step (elements of -inf
+// count nothing); and one output vector, exp(v - M) * inv, packed.
+template <class T, int VEC, int U>
+__device__ __forceinline__ void softmax_fold(const uint4 *r, int nr, float &m, float &s) {
+  typedef kp_raw_io<T, VEC> io;
+  float cm = -KP_INF;
+#pragma unroll
+  for (int u = 0; u < U; u++) {
+    if (u >= nr) break;
+    float v[VEC];
+    io::unpack(r[u], v);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) cm = fmaxf(cm, v[i]);
+  }
+  const float nm = fmaxf(m, cm);
+  if (nm != -KP_INF) {
+    s *= kp_exp(m - nm);
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      if (u >= nr) break;
+      float v[VEC];
+      io::unpack(r[u], v);
+#pragma unroll
+      for (int i = 0; i < VEC; i++) s += kp_exp(v[i] - nm);
+    }
+    m = nm;
+  }
+}
+template <class T, int VEC>
+__device__ __forceinline__ uint4 softmax_out(uint4 q, float M, float inv) {
+  typedef kp_raw_io<T, VEC> io;
+  float v[VEC];
+  io::unpack(q, v);
+#pragma unroll
+  for (int i = 0; i < VEC; i++) v[i] = kp_exp(v[i] - M) * inv;
+  return io::pack(v);
+}
+
 // Any length: pass 1 keeps a running (max, sum) per thread (online softmax),
 // pass 2 re-reads the row (from L2 when it fits) and writes.
 // PEEL (16-byte vectors): as softmax_regs'; thread i < h holds head element i.
@@ -185,31 +224,7 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
     constexpr kp_u32 NI = kp_bits<T>::NEG_INF;
     const long long c0 = (long long)threadIdx.x * VEC;
     const kp_part tail = kp_part_of<T, VEC, S, KP_ALL>(c0, n);
-    // (max, sum) of v[U][VEC] folded into (m, s); elements of -inf count nothing
-    auto fold = [&](const uint4 *r, int nr) {
-      float cm = -KP_INF;
-#pragma unroll
-      for (int u = 0; u < U; u++) {
-        if (u >= nr) break;
-        float v[VEC];
-        io::unpack(r[u], v);
-#pragma unroll
-        for (int i = 0; i < VEC; i++) cm = fmaxf(cm, v[i]);
-      }
-      const float nm = fmaxf(m, cm);
-      if (nm != -KP_INF) {
-        s *= kp_exp(m - nm);
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-          if (u >= nr) break;
-          float v[VEC];
-          io::unpack(r[u], v);
-#pragma unroll
-          for (int i = 0; i < VEC; i++) s += kp_exp(v[i] - nm);
-        }
-        m = nm;
-      }
-    };
+    auto fold = [&](const uint4 *r, int nr) { softmax_fold<T, VEC, U>(r, nr, m, s); };
     if (tail.k >= 0) {
       const uint4 q = kp_part_load<T, VEC>(xb, tail, NI, al);
       fold(&q, 1);
@@ -226,13 +241,7 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
     softmax_row_stats<THREADS, CL>(m, s, scratch, M, S1);
     const float inv = 1.f / S1;
     if (P && (int)threadIdx.x < h) kp_store1(yr + threadIdx.x, kp_exp(e - M) * inv);
-    auto out = [&](uint4 q) {
-      float v[VEC];
-      io::unpack(q, v);
-#pragma unroll
-      for (int i = 0; i < VEC; i++) v[i] = kp_exp(v[i] - M) * inv;
-      return io::pack(v);
-    };
+    auto out = [&](uint4 q) { return softmax_out<T, VEC>(q, M, inv); };
     if (tail.k >= 0) kp_part_store<T, VEC>(yb, tail, out(kp_part_load<T, VEC>(xb, tail, NI, al)));
 #pragma unroll 1
     for (long long c = c0; c < n; c += U * S) {
@@ -273,6 +282,79 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
     if constexpr (CL > 1) kp_cluster_done();
   }
 }
+
+// Long rows, one DRAM read: each CTA's slice of the row (CL > 1: the row
+// over a cluster of CL CTAs, as softmax_loop's) staged in shared memory by
+// bulk copies (kp_stage_issue), the online (max, sum) pass over it piece by
+// piece as the pieces arrive, the write pass from shared memory again.  The
+// loops' second pass re-reads the row from L2, and past 128K partly from
+// DRAM (bench/NOTES.md 44).  SMEM: the bytes of whole vectors a CTA holds
+// (the variant's max_cols; its image takes 16 more, for the edge); U
+// vectors a thread a step (a piece is one step of the block); peeling as
+// softmax_loop's; the row's partial vector from global memory.  (Persistent
+// CTAs with two images, the next row copied during this one, ran 7-40%
+// slower than a row a CTA: bench/NOTES.md 45.)
+template <class T, int VEC, int THREADS, int CL, int U, int SMEM>
+__device__ __forceinline__ void softmax_stage(const T *__restrict__ x, long long ldx,
+                                              T *__restrict__ y, long long ldy, int rows,
+                                              int cols) {
+  static_assert(VEC * sizeof(T) == 16, "16-byte vectors");
+  constexpr int PV = THREADS * U, NB = (SMEM / 16 + PV - 1) / PV;
+  constexpr kp_u32 NI = kp_bits<T>::NEG_INF;
+  extern __shared__ __align__(16) char kp_img[];
+  __shared__ unsigned long long bar[NB];
+  __shared__ float scratch[32];
+  const long long row = blockIdx.x / CL;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0, t = threadIdx.x;
+  if (row >= rows) return;
+  const T *xr = x + row * ldx;
+  T *yr = y + row * ldy;
+  const int hh = kp_head(yr, cols), h = crank == 0 ? hh : 0; // the row's head, rank 0
+  long long n = cols - hh;
+  const T *xb = xr + hh;
+  T *yb = yr + hh;
+  if constexpr (CL > 1) {
+    long long len;
+    const long long c = kp_cluster_slice<CL, VEC>(n, crank, &len);
+    xb += c, yb += c, n = len;
+  }
+  const int nv = (int)(n / VEC), np = (nv + PV - 1) / PV;
+  const int off = kp_stage_issue<T, VEC, PV, NB>(xb, nv, kp_img, bar);
+  const bool al = off == 0;
+  const float e = t < h ? kp_load1(xr + t) : -KP_INF;
+  const kp_part tail = {n % VEC && t == nv % THREADS ? 0 : -1, n};
+  const uint4 pq = kp_part_load<T, VEC>(xb, tail, NI, al);
+  float m = e, s = e == -KP_INF ? 0.f : 1.f;
+  auto fold = [&](const uint4 *r, int nr) { softmax_fold<T, VEC, U>(r, nr, m, s); };
+  if (tail.k >= 0) fold(&pq, 1);
+#pragma unroll 1
+  for (int q = 0; q < np; q++) {
+    kp_mbar_wait(&bar[q], 0);
+    uint4 r[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = q * PV + u * THREADS + t;
+      r[u] = k < nv ? kp_stage_vec(kp_img, off, k, al) : make_uint4(NI, NI, NI, NI);
+    }
+    fold(r, U);
+  }
+  float M, S1;
+  softmax_row_stats<THREADS, CL>(m, s, scratch, M, S1);
+  const float inv = 1.f / S1;
+  auto out = [&](uint4 q) { return softmax_out<T, VEC>(q, M, inv); };
+  if (t < h) kp_store1(yr + t, kp_exp(e - M) * inv);
+  if (tail.k >= 0) kp_part_store<T, VEC>(yb, tail, out(pq));
+#pragma unroll 1
+  for (int k0 = t; k0 < nv; k0 += PV) {
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = k0 + u * THREADS;
+      if (k < nv)
+        *reinterpret_cast<uint4 *>(yb + (long long)k * VEC) = out(kp_stage_vec(kp_img, off, k, al));
+    }
+  }
+  if constexpr (CL > 1) kp_cluster_done();
+}
 ]]
 
 local ENTRY = [[
@@ -303,7 +385,7 @@ end
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, block, rpb, rank
+  local name, call, max_cols, block, rpb, rank, min_cols
   if kind == "warp" then
     name = string.format("softmax_%s_warp_v%d_n%d", dt, vec, p.nv)
     block, rpb = 128, 4
@@ -321,6 +403,16 @@ local function emit(dt, kind, p)
       max_cols = max_cols * p.cl
       rank = 60 - p.cl
     end
+  elseif kind == "stage" then -- (sm_90a: bulk copies; peels; for the tuner unless ranked)
+    local cl = p.cl or 1
+    name = string.format("softmax_%s_stage_t%d_v%d_u%d_s%d", dt, p.threads, vec, p.unroll, p.kb)
+    if p.cl then name = name .. "_c" .. p.cl end
+    block, rpb = p.threads, 1
+    call = string.format("softmax_stage<%s, %d, %d, %d, %d, %d>", T, vec, p.threads, cl, p.unroll,
+                         p.kb * 1024)
+    max_cols = cl * vec * (p.kb * 1024 // 16)
+    rank = p.rank or 70 - cl -- (ranked: 16-bit rows off the grid, max_align below)
+    min_cols, max_cols = p.min_cols, p.max_cols or max_cols
   else
     name = string.format("softmax_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
@@ -334,8 +426,7 @@ local function emit(dt, kind, p)
     end
   end
   p.kind = kind
-  local min_cols
-  if kind ~= "warp" then -- (ranked() above)
+  if kind == "block" or kind == "loop" then -- (ranked() above)
     local r = ranked(dt, kind, p)
     if r then min_cols, rank, max_cols = r[1] > 1 and r[1] or nil, r[2], r[3] or max_cols
     elseif p.unroll then rank = rank - 1 end -- (below its one-vector twin: for the tuner)
@@ -346,21 +437,23 @@ local function emit(dt, kind, p)
   -- any alignment of the element size, vectorised; the twins keep the
   -- 16-byte requirement and the aligned code as it was
   local peel = vec * esize(dt) == 16 and not whole
-  if peel then call = call:gsub(">$", ", true>") end
-  if p.cl then
+  if peel and kind ~= "stage" then call = call:gsub(">$", ", true>") end
+  if p.cl and kind ~= "stage" then
     assert(peel, "a cluster variant peels") -- (the loop's call, too, takes CL after PEEL)
     call = call:gsub(">$", ", " .. p.cl .. ">")
   end
-  if p.unroll then
-    assert(kind == "loop" and peel, "an unrolled loop peels")
+  if p.unroll and kind == "loop" then
+    assert(peel, "an unrolled loop peels")
     call = string.format("softmax_loop<%s, %d, %d, true, %d, %d>", T, vec, p.threads, p.cl or 1,
                          p.unroll)
   end
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb, min_cols = min_cols,
-    cluster = p.cl, split = p.cl, targets = p.cl and { "sm_90a" } or nil,
-    min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
+    cluster = p.cl, split = p.cl, smem = kind == "stage" and p.kb * 1024 + 16 or nil,
+    max_align = kind == "stage" and p.rank and 8 or nil,
+    targets = (p.cl or kind == "stage") and { "sm_90a" } or nil,
+    min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
     max_cols = max_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
@@ -415,6 +508,25 @@ for _, dt in ipairs(DTYPES) do
                          { 256, 4, 8 }, { 256, 4, 16 }, { 1024, 2, 8 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3] })
     end
+    -- each CTA's slice staged in shared memory (softmax_stage): { threads,
+    -- unroll, KiB of whole vectors a CTA, cl[, min_cols, max_cols] }; 16-bit
+    -- rows off the 16-byte grid (max_align 8) take the ranked ones (min_cols)
+    -- over every other variant.  kp tune, H100, bf16, 2026-11-27, two runs
+    -- (bench/results/2026-11-27-s15/call1, call2), us, against the ranking
+    -- before: 16384 x 4097 98.5 / 99.0 (256 x 3: 100.9 / 100.4), 1024 x
+    -- 128257 206.2 / 205.6 (the loop over 4 CTAs: 216.3 / 216.6), 512 x
+    -- 151937 131.5 / 129.8 (142.8 / 143.1), 512 x 199999 162.4 / 161.2
+    -- (203.6 / 203.9).  At 11007, 32001 and 50257 the picks before kept
+    -- their lead or tied (one run each way).
+    local r16 = esize(dt) == 2 and 400 or nil
+    for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 2, 64, 4, 65537 },
+                         { 512, 2, 100, 4, 131073 }, { 512, 2, 64 }, { 512, 2, 64, 2 },
+                         { 512, 2, 32, 8 }, { 512, 2, 50, 8 }, { 256, 2, 32, 8 }, { 256, 1, 16 },
+                         { 256, 2, 24 }, { 512, 1, 24 }, { 1024, 2, 100, 4 } }) do
+      emit(dt, "stage", { vec = vec, threads = c[1], unroll = c[2], kb = c[3], cl = c[4],
+                          min_cols = r16 and c[5], max_cols = r16 and c[6],
+                          rank = c[5] and r16 })
+    end
   end
 end
 
@@ -424,14 +536,18 @@ end
 family_space {
   make = function(dt, p) emit(dt, p.kind, p) end,
   neighbours = function(dt, p)
+    if p.kind == "stage" then -- (shared memory holds the row: threads and unroll only)
+      return steps(p, { threads = { 256, 512, 1024 }, unroll = { 1, 2, 4 } })
+    end
     local axes = { vec = { 1, 2, 4, 8 } }
-    if p.kind ~= "loop" then axes.nv = { 1, 2, 3, 4, 6, 8 } end
+    if p.kind ~= "loop" and p.kind ~= "stage" then axes.nv = { 1, 2, 3, 4, 6, 8 } end
     if p.kind ~= "warp" then axes.threads = { 64, 128, 256, 512, 1024 } end
     -- 16-byte accesses at most; a row held in registers (nv * vec floats)
     -- takes at most half of a thread's registers
     return steps(p, axes, function(q)
       local threads = q.kind == "warp" and 128 or q.threads
-      return q.vec * esize(dt) <= 16 and (q.kind == "loop" or q.nv * q.vec <= regs(threads, 1) // 2)
+      return q.vec * esize(dt) <= 16
+             and (q.kind == "loop" or q.kind == "stage" or q.nv * q.vec <= regs(threads, 1) // 2)
              and (not (q.cl or q.unroll) or q.vec * esize(dt) == 16) -- (those peel)
     end)
   end,
