@@ -341,7 +341,7 @@ end
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, block, rpb, rank, min_cols
+  local name, call, max_cols, block, rpb, rank, min_cols, st
   if kind == "warp" then
     local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
     name = string.format("add_rmsnorm_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
@@ -367,16 +367,9 @@ local function emit(dt, kind, p)
       rank = 60 - p.cl
     end
   elseif kind == "stage" then -- (sm_90a: bulk copies; peels; for the tuner unless ranked)
-    local cl = p.cl or 1
-    name = string.format("add_rmsnorm_%s_stage_t%d_v%d_u%d_s%d", dt, p.threads, vec, p.unroll,
-                         p.kb)
-    if p.cl then name = name .. "_c" .. p.cl end
+    st = stage_fields("add_rmsnorm", dt, p, T, vec, 2)
+    name, call, max_cols, min_cols, rank = st.name, st.call, st.max_cols, st.min_cols, st.rank
     block, rpb = p.threads, 1
-    call = string.format("add_rmsnorm_stage<%s, %d, %d, %d, %d, %d>", T, vec, p.threads, cl,
-                         p.unroll, p.kb * 1024)
-    max_cols = cl * vec * (p.kb * 1024 // 16)
-    rank = p.rank or 70 - cl -- (ranked: 16-bit rows off the grid, max_align below)
-    min_cols, max_cols = p.min_cols, p.max_cols or max_cols
   else
     name = string.format("add_rmsnorm_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
@@ -408,8 +401,8 @@ local function emit(dt, kind, p)
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb, min_cols = min_cols,
     cluster = p.cl, split = p.cl,
-    smem = kind == "stage" and 2 * (p.kb * 1024 + 16) or nil,
-    max_align = kind == "stage" and p.rank and 8 or nil,
+    smem = st and st.smem,
+    max_align = st and st.max_align,
     -- (cluster and stage variants: sm_90a code; `only90` ones: measured there alone)
     targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
     min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
@@ -504,9 +497,7 @@ family_space {
   make = function(dt, p) emit(dt, p.kind, p) end,
   -- the raw vectors of x, res and w: 3 per n or unroll step
   neighbours = function(dt, p)
-    if p.kind == "stage" then -- (shared memory holds the row: threads and unroll only)
-      return steps(p, { threads = { 256, 512, 1024 }, unroll = { 1, 2, 4 } })
-    end
+    if p.kind == "stage" then return stage_neighbours(p) end
     return norm_neighbours(p, 3)
   end,
 }

@@ -309,7 +309,7 @@ local function block_rank(max_cols, alt) return 200 - max_cols // 512 - alt end
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, block, rpb, rank, min_cols
+  local name, call, max_cols, block, rpb, rank, min_cols, st
   if kind == "warp" then
     local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
     name = string.format("rmsnorm_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
@@ -341,15 +341,9 @@ local function emit(dt, kind, p)
       end
     end
   elseif kind == "stage" then -- (sm_90a: bulk copies; peels; for the tuner unless ranked)
-    local cl = p.cl or 1
-    name = string.format("rmsnorm_%s_stage_t%d_v%d_u%d_s%d", dt, p.threads, vec, p.unroll, p.kb)
-    if p.cl then name = name .. "_c" .. p.cl end
+    st = stage_fields("rmsnorm", dt, p, T, vec, 1)
+    name, call, max_cols, min_cols, rank = st.name, st.call, st.max_cols, st.min_cols, st.rank
     block, rpb = p.threads, 1
-    call = string.format("rmsnorm_stage<%s, %d, %d, %d, %d, %d>", T, vec, p.threads, cl, p.unroll,
-                         p.kb * 1024)
-    max_cols = cl * vec * (p.kb * 1024 // 16)
-    rank = p.rank or 70 - cl -- (ranked: 16-bit rows off the grid, max_align below)
-    min_cols, max_cols = p.min_cols, p.max_cols or max_cols
   else
     name = string.format("rmsnorm_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
@@ -401,8 +395,8 @@ local function emit(dt, kind, p)
     block = block, rows_per_block = rpb,
     cluster = p.cl, split = p.cl,
     -- (cluster variants: sm_90a code; `only90` ones: measured there alone)
-    smem = kind == "stage" and p.kb * 1024 + 16 or nil,
-    max_align = kind == "stage" and p.rank and 8 or nil,
+    smem = st and st.smem,
+    max_align = st and st.max_align,
     targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
     min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
     max_cols = max_cols, min_rows = p.min_rows, min_cols = min_cols,
@@ -544,9 +538,7 @@ family_space {
   make = function(dt, p) emit(dt, p.kind, p) end,
   -- the raw vectors of x and w: 2 per n or unroll step
   neighbours = function(dt, p)
-    if p.kind == "stage" then -- (shared memory holds the row: threads and unroll only)
-      return steps(p, { threads = { 256, 512, 1024 }, unroll = { 1, 2, 4 } })
-    end
+    if p.kind == "stage" then return stage_neighbours(p) end
     return norm_neighbours(p, 2)
   end,
 }

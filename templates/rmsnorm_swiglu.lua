@@ -344,6 +344,104 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
   }
   if constexpr (CL > 1) kp_cluster_done();
 }
+
+// Long rows, one DRAM read: each CTA's slices of the gate and up halves
+// (CL > 1: the outputs over a cluster of CL CTAs, as rmsnorm_swiglu_loop's)
+// staged in shared memory by bulk copies (kp_stage_issue: two images, two
+// sets of barriers), the sum of squares over both piece by piece as the
+// pieces arrive, the write pass from shared memory again (softmax_stage's
+// shape; w's halves from global memory, L2 hits).  y's grid, as the
+// peeling loop's: its head columns (rank 0's) one per thread, the images
+// at their own offsets (shifted reads), the partial vector from global
+// memory.  SMEM: the bytes of whole vectors of one half a CTA holds (the
+// variant's max_cols, in outputs).
+template <class T, int VEC, int THREADS, int CL, int U, int SMEM>
+__device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, long long ldx,
+                                                     const T *__restrict__ w, T *__restrict__ y,
+                                                     long long ldy, int rows, int cols,
+                                                     float eps) {
+  static_assert(VEC * sizeof(T) == 16, "16-byte vectors");
+  constexpr int PV = THREADS * U, NB = (SMEM / 16 + PV - 1) / PV, IMG = SMEM + 16;
+  typedef kp_raw_io<T, VEC> io;
+  extern __shared__ __align__(16) char kp_img[]; // the gate slice's image, then up's
+  __shared__ unsigned long long bar[2 * NB];
+  __shared__ float scratch[32];
+  const long long row = blockIdx.x / CL;
+  const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0, t = threadIdx.x;
+  if (row >= rows) return;
+  const long long n = cols;
+  const T *xr = x + row * ldx;
+  T *yr = y + row * ldy;
+  const int hh = kp_head(yr, n), h = crank == 0 ? hh : 0; // y's head columns, rank 0
+  long long off = hh, m = n - hh; // this CTA's first column and count past the head
+  if constexpr (CL > 1) {
+    long long len;
+    off += kp_cluster_slice<CL, VEC>(n - hh, crank, &len);
+    m = len;
+  }
+  const T *xa = xr + off, *xb = xr + n + off, *wa = w + off, *wb = w + n + off;
+  yr += off;
+  const int nv = (int)(m / VEC), np = (nv + PV - 1) / PV;
+  const int ob = kp_stage_issue<T, VEC, PV, NB>(xb, nv, kp_img + IMG, bar + NB);
+  const int oa = kp_stage_issue<T, VEC, PV, NB>(xa, nv, kp_img, bar);
+  const bool ala = oa == 0, alb = ob == 0, alwa = kp_al16(wa), alwb = kp_al16(wb);
+  float ha = 0.f, hb = 0.f; // (rank 0) the head column's gate and up
+  if (t < h) ha = kp_load1(xa - h + t), hb = kp_load1(xb - h + t);
+  float s = ha * ha + hb * hb;
+  auto sumsq = [&](uint4 r) {
+    float v[VEC];
+    io::unpack(r, v);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+  };
+  const kp_part tail = {m % VEC && t == nv % THREADS ? 0 : -1, m};
+  const uint4 pa = kp_part_load<T, VEC>(xa, tail, 0u, ala), pb = kp_part_load<T, VEC>(xb, tail, 0u, alb);
+  if (tail.k >= 0) sumsq(pa), sumsq(pb);
+#pragma unroll 1
+  for (int q = 0; q < np; q++) {
+    kp_mbar_wait(&bar[q], 0);
+    kp_mbar_wait(&bar[NB + q], 0);
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = q * PV + u * THREADS + t;
+      if (k < nv) {
+        sumsq(kp_stage_vec(kp_img, oa, k, ala));
+        sumsq(kp_stage_vec(kp_img + IMG, ob, k, alb));
+      }
+    }
+  }
+  s = kp_block_sum<THREADS>(s, scratch);
+  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  const float rs = rsqrtf(s / (float)(2 * n) + eps);
+  if (t < h) kp_store1(yr - h + t, rmsnorm_swiglu_f(ha, hb, kp_load1(wa - h + t), kp_load1(wb - h + t), rs));
+  if (tail.k >= 0) {
+    float v[VEC];
+    rmsnorm_swiglu_out<T, VEC>(pa, pb, kp_part_load<T, VEC>(wa, tail, 0u, alwa),
+                               kp_part_load<T, VEC>(wb, tail, 0u, alwb), rs, v);
+    kp_part_store<T, VEC>(yr, tail, io::pack(v));
+  }
+#pragma unroll 1
+  for (int k0 = t; k0 < nv; k0 += PV) {
+    uint4 ga[U], gb[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const long long c = (long long)(k0 + u * THREADS) * VEC;
+      ga[u] = io::load_whole(wa, c, (long long)nv * VEC, alwa);
+      gb[u] = io::load_whole(wb, c, (long long)nv * VEC, alwb);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = k0 + u * THREADS;
+      if (k < nv) {
+        float v[VEC];
+        rmsnorm_swiglu_out<T, VEC>(kp_stage_vec(kp_img, oa, k, ala),
+                                   kp_stage_vec(kp_img + IMG, ob, k, alb), ga[u], gb[u], rs, v);
+        *reinterpret_cast<uint4 *>(yr + (long long)k * VEC) = io::pack(v);
+      }
+    }
+  }
+  if constexpr (CL > 1) kp_cluster_done();
+}
 ]]
 
 local ENTRY = [[
@@ -405,6 +503,10 @@ local function emit(dt, kind, p)
       rank = p.rank or 80 - p.cl
     end
   end
+  local st = kind == "stage" and stage_fields("rmsnorm_swiglu", dt, p, T, vec, 2) or nil
+  if st then -- (sm_90a: bulk copies; any residue; for the tuner unless ranked)
+    name, call, max_cols, rank, block, rpb = st.name, st.call, st.max_cols, st.rank, p.threads, 1
+  end
   p.kind = kind
   -- the peeling copy (any alignment of the element size), ranked just below
   -- the whole-rows one, which declares its rows whole (cols_mult)
@@ -417,21 +519,23 @@ local function emit(dt, kind, p)
     assert(peel and esize(dt) == 2, "a pairs loop peels 16-bit rows")
     call = call:gsub(">$", ", true>")
   end
-  if p.cl then
+  if p.cl and kind ~= "stage" then
     assert(peel, "a cluster variant peels")
     call = call:gsub(">$", (kind == "loop" and ", false, " or ", ") .. p.cl .. ">")
   end
+  if st then peel = true end -- (any residue: its call above)
   -- (sm_120's ptxas holds 512-thread blocks to 64 registers: the bf16
   -- peeling copy of 512 x 2, a shape for the tuner, spilled there)
   local targets = peel and block == 512 and kind == "block"
                   and { "sm_80", "sm_86", "sm_89", "sm_90a", "compute_80" } or nil
-  if p.cl then targets = { "sm_90a" } end
+  if p.cl or st then targets = { "sm_90a" } end
   variant {
     name = name, dtype = dt, params = p, targets = targets,
-    block = block, rows_per_block = rpb,
-    cluster = p.cl, split = p.cl, min_sm = p.cl and 90 or nil, max_sm = p.cl and 90 or nil,
+    block = block, rows_per_block = rpb, smem = st and st.smem,
+    cluster = p.cl, split = p.cl,
+    min_sm = (p.cl or st) and 90 or nil, max_sm = (p.cl or st) and 90 or nil,
     max_cols = p.max_cols or max_cols, min_cols = p.min_cols,
-    align = peel and esize(dt) or vec * esize(dt), max_align = p.pairs and 8 or nil,
+    align = peel and esize(dt) or vec * esize(dt), max_align = p.pairs and 8 or st and st.max_align,
     cols_mult = vec > 1 and not peel and vec or nil,
     rank = 2 * rank + (vec > 1 and not peel and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
@@ -500,6 +604,24 @@ for _, dt in ipairs(DTYPES) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3], peel = true,
                          min_cols = c[4], rank = c[5] })
     end
+    -- each CTA's slices of the two halves staged in shared memory
+    -- (rmsnorm_swiglu_stage: two images of `kb` KiB): { threads, unroll,
+    -- kb, cl[, min_cols] }; 16-bit rows off the 16-byte grid (max_align 8)
+    -- take the ranked ones (min_cols) over every other variant.  kp tune,
+    -- H100, bf16, 2026-11-27, one run (bench/results/2026-11-27-s15/call6),
+    -- us, against the ranking before: 2048 x 50257 317.2 over 2 CTAs (the
+    -- one-CTA loop: 381.1), 512 x 151937 293.6 over 8 (the loop over 8:
+    -- 303.9), 512 x 199999 358.6 (371.7); the picks before kept their lead
+    -- at 4097 and 32001 (165.6 against 188.5, 390.8 against 429.8), 11007
+    -- and 128257 within 1% either way.  The crossover between 32001 and
+    -- 50257 is not measured: the ranked range starts halfway.
+    local r16 = esize(dt) == 2 and 400 or nil
+    for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 }, { 256, 1, 16 },
+                         { 512, 1, 24 }, { 512, 2, 32, 2 }, { 512, 2, 32, 4 }, { 256, 2, 32, 8 },
+                         { 512, 2, 64, 4 } }) do
+      emit(dt, "stage", { vec = vec, threads = c[1], unroll = c[2], kb = c[3], cl = c[4],
+                          min_cols = r16 and c[5], rank = c[5] and r16 })
+    end
   end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
 end
@@ -513,5 +635,8 @@ family_space {
   name_omits = { unroll = "u" },
   make = function(dt, p) emit(dt, p.kind, p) end,
   -- the raw vectors of gate, up and both halves of w: 4 per n or unroll step
-  neighbours = function(dt, p) return norm_neighbours(p, 4) end,
+  neighbours = function(dt, p)
+    if p.kind == "stage" then return stage_neighbours(p) end
+    return norm_neighbours(p, 4)
+  end,
 }
