@@ -946,8 +946,10 @@ __device__ __forceinline__ void kp_bulk_load(void *dst, const void *src, kp_u32 
 // PV - 1) / PV completes on bar[q] (NB barriers, one use each: parity 0),
 // so that a pass can start on the first piece while the others arrive; the
 // two chunks that reach outside the vectors (off != 0) are filled element
-// by element, so nothing outside the vectors is read.  Every thread of the
-// block calls it (a barrier inside), once a kernel.
+// by element, so nothing outside the vectors is read.  (off != 0: vector k
+// spans chunks k and k + 1, so piece q carries chunks q PV + 1 .. (q + 1) PV,
+// chunks 0 and nv being the edges.)  Every thread of the block calls it (a
+// barrier inside), once a kernel.
 template <class T, int VEC, int PV, int NB>
 __device__ __forceinline__ int kp_stage_issue(const T *src, int nv, char *img,
                                               unsigned long long *bar) {
