@@ -475,14 +475,11 @@ for _, dt in ipairs(DTYPES) do
     -- 282.4), 4096 x 32001 380.5 (1024 x 4: 397.9), 2048 x 50257 313.6 (the
     -- one-CTA loop: 363.1), 1024 x 128257 402.1 (the loop over 4 CTAs:
     -- 430.4), 512 x 151937 255.5 (274.0), 512 x 199999 320.5 (370.1).
-    local r16 = esize(dt) == 2 and 400 or nil
     for _, c in ipairs({ { 256, 1, 16, nil, 4097, 8192 }, { 512, 1, 24, nil, 8193, 12288 },
                          { 512, 2, 32, 2, 24577 }, { 512, 2, 32, 4, 32769 },
                          { 256, 2, 32, 8, 65537 }, { 512, 2, 50, 8, 131073 }, { 512, 2, 32 },
                          { 512, 2, 64, 2 }, { 512, 2, 64, 4 }, { 512, 2, 50, 4 } }) do
-      emit(dt, "stage", { vec = vec, threads = c[1], unroll = c[2], kb = c[3], cl = c[4],
-                          min_cols = r16 and c[5], max_cols = r16 and c[6],
-                          rank = c[5] and r16 })
+      emit(dt, "stage", stage_params(dt, vec, c))
     end
   end
 end

@@ -472,14 +472,11 @@ for _, dt in ipairs(DTYPES) do
   -- over 16: 215.8 / 216.5), 512 x 151937 136.4 / 135.4 (the loop over 4
   -- CTAs: 144.8 / 145.0), 512 x 199999 173.0 / 172.7 (201.9 / 202.5).
   if vec > 1 then
-    local r16 = esize(dt) == 2 and 400 or nil
     for _, c in ipairs({ { 256, 1, 16, nil, 4097, 8192 }, { 512, 1, 24, nil, 8193, 12288 },
                          { 512, 2, 64, nil, 24577 }, { 512, 2, 64, 2, 32769 },
                          { 512, 2, 64, 4, 65537 }, { 512, 2, 100, 4, 131073 }, { 512, 2, 32, 8 },
                          { 512, 2, 50, 8 }, { 256, 2, 32, 8 }, { 128, 2, 16 }, { 256, 2, 24 } }) do
-      emit(dt, "stage", { vec = vec, threads = c[1], unroll = c[2], kb = c[3], cl = c[4],
-                          min_cols = r16 and c[5], max_cols = r16 and c[6],
-                          rank = c[5] and r16 })
+      emit(dt, "stage", stage_params(dt, vec, c))
     end
   end
   -- the loop over a cluster: { threads, unroll, cl, hint }

@@ -615,12 +615,10 @@ for _, dt in ipairs(DTYPES) do
     -- at 4097 and 32001 (165.6 against 188.5, 390.8 against 429.8), 11007
     -- and 128257 within 1% either way.  The crossover between 32001 and
     -- 50257 is not measured: the ranked range starts halfway.
-    local r16 = esize(dt) == 2 and 400 or nil
     for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 }, { 256, 1, 16 },
                          { 512, 1, 24 }, { 512, 2, 32, 2 }, { 512, 2, 32, 4 }, { 256, 2, 32, 8 },
                          { 512, 2, 64, 4 } }) do
-      emit(dt, "stage", { vec = vec, threads = c[1], unroll = c[2], kb = c[3], cl = c[4],
-                          min_cols = r16 and c[5], rank = c[5] and r16 })
+      emit(dt, "stage", stage_params(dt, vec, c))
     end
   end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })

@@ -512,14 +512,11 @@ for _, dt in ipairs(DTYPES) do
     -- 151937 131.5 / 129.8 (142.8 / 143.1), 512 x 199999 162.4 / 161.2
     -- (203.6 / 203.9).  At 11007, 32001 and 50257 the picks before kept
     -- their lead or tied (one run each way).
-    local r16 = esize(dt) == 2 and 400 or nil
     for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 2, 64, 4, 65537 },
                          { 512, 2, 100, 4, 131073 }, { 512, 2, 64 }, { 512, 2, 64, 2 },
                          { 512, 2, 32, 8 }, { 512, 2, 50, 8 }, { 256, 2, 32, 8 }, { 256, 1, 16 },
                          { 256, 2, 24 }, { 512, 1, 24 }, { 1024, 2, 100, 4 } }) do
-      emit(dt, "stage", { vec = vec, threads = c[1], unroll = c[2], kb = c[3], cl = c[4],
-                          min_cols = r16 and c[5], max_cols = r16 and c[6],
-                          rank = c[5] and r16 })
+      emit(dt, "stage", stage_params(dt, vec, c))
     end
   end
 end
