@@ -305,7 +305,7 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
 #pragma unroll
     for (int u = 0; u < U; u++) {
       const int k = k0 + u * THREADS;
-      g[u] = k < nv ? kp_ld16_al<0>(w + (long long)k * VEC, wal) : make_uint4(0u, 0u, 0u, 0u);
+      g[u] = k < nv ? kp_ld16_al<0>(w + (long long)k * VEC, wal, k + 1 < nv) : make_uint4(0u, 0u, 0u, 0u);
     }
 #pragma unroll
     for (int u = 0; u < U; u++) {

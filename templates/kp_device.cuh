@@ -309,9 +309,36 @@ template <class T> __device__ __forceinline__ void kp_st16_elems(T *p, uint4 r, 
       else reinterpret_cast<kp_u32 *>(p)[i] = u.w[i];
     }
 }
-// A whole 16-byte vector of an input that is (al) or is not at the grid's residue.
-template <int H> __device__ __forceinline__ uint4 kp_ld16_al(const void *p, bool al) {
-  return al ? kp_ld16_hint<H>(p) : kp_ld16_shift(p);
+// The 16 bytes from byte `off` (0..15) of the 32 bytes a, b (two neighbouring
+// 16-byte chunks): the five words that hold them picked by off / 4 (selects:
+// off is uniform where it is a row's or an image's residue), then a byte
+// permute of each two neighbours for off % 4.
+__device__ __forceinline__ uint4 kp_shift16(uint4 a, uint4 b, kp_u32 off) {
+  const kp_u32 w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  kp_u32 v[6], u[5];
+#pragma unroll
+  for (int j = 0; j < 6; j++) v[j] = (off & 8) ? w[j + 2] : w[j];
+#pragma unroll
+  for (int j = 0; j < 5; j++) u[j] = (off & 4) ? v[j + 1] : v[j];
+  const kp_u32 s = 0x3210u + (off & 3) * 0x1111u;
+  return make_uint4(__byte_perm(u[0], u[1], s), __byte_perm(u[1], u[2], s),
+                    __byte_perm(u[2], u[3], s), __byte_perm(u[3], u[4], s));
+}
+// kp_ld16_shift's twin where the 16-byte chunk after p's is inside the
+// tensor too (the caller knows: 16 more bytes of the row follow the vector):
+// the two aligned chunks that hold the vector, two 16-byte loads -- a
+// warp's five 4-byte loads at a 16-byte stride took 20 L1 wavefronts, these
+// take 9 -- and kp_shift16.
+template <int H> __device__ __forceinline__ uint4 kp_ld16_shift2(const void *p) {
+  const unsigned long long a = (unsigned long long)p;
+  const char *c = reinterpret_cast<const char *>(a & ~15ull);
+  return kp_shift16(kp_ld16_hint<H>(c), kp_ld16_hint<H>(c + 16), (kp_u32)(a & 15));
+}
+// A whole 16-byte vector of an input that is (al) or is not at the grid's
+// residue; wide: the 16 bytes after the vector are in the tensor too.
+template <int H> __device__ __forceinline__ uint4 kp_ld16_al(const void *p, bool al,
+                                                           bool wide = false) {
+  return al ? kp_ld16_hint<H>(p) : wide ? kp_ld16_shift2<H>(p) : kp_ld16_shift(p);
 }
 
 // Load N elements starting at element `c` of a row of `cols`, filling the
@@ -420,10 +447,13 @@ template <class T, int VEC, int H = 0> struct kp_raw_io {
     return u.r;
   }
   // Rows of a multiple of VEC (an alignment the runtime checks): whole
-  // vectors only, one past the row's end reads as 0.
+  // vectors only, one past the row's end reads as 0.  wide: kp_ld16_al's
+  // (where the registers allow: 8 a vector in flight, not 5)
   template <class I>
-  static __device__ __forceinline__ raw load_whole(const T *row, I c, I n, bool al = true) {
-    return c + VEC <= n ? kp_ld16_al<H>(row + c, al) : make_uint4(0u, 0u, 0u, 0u);
+  static __device__ __forceinline__ raw load_whole(const T *row, I c, I n, bool al = true,
+                                                   bool wide = false) {
+    return c + VEC <= n ? kp_ld16_al<H>(row + c, al, wide && c + 2 * VEC <= n)
+                        : make_uint4(0u, 0u, 0u, 0u);
   }
   static __device__ __forceinline__ void unpack(raw r, float *v) {
     union { uint4 r; kp_u32 w[4]; } u;
@@ -985,9 +1015,12 @@ __device__ __forceinline__ int kp_stage_issue(const T *src, int nv, char *img,
   }
   return off;
 }
-// vector k of a staged slice (kp_stage_issue): al is off == 0
+// vector k of a staged slice (kp_stage_issue): al is off == 0; else the
+// vector spans chunks k and k + 1 of the image (16-byte loads, no bank
+// conflicts: 4-byte loads at a 16-byte stride met four-way ones)
 __device__ __forceinline__ uint4 kp_stage_vec(const char *img, int off, int k, bool al) {
-  return al ? reinterpret_cast<const uint4 *>(img)[k] : kp_ld16_shift(img + off + 16 * k);
+  const uint4 *c = reinterpret_cast<const uint4 *>(img);
+  return al ? c[k] : kp_shift16(c[k], c[k + 1], (kp_u32)off);
 }
 
 __device__ __forceinline__ kp_u32 kp_cluster_rank() {

@@ -272,7 +272,7 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
 #pragma unroll
     for (int u = 0; u < U; u++) {
       const int k = k0 + u * THREADS;
-      g[u] = k < nv ? kp_ld16_al<0>(w + (long long)k * VEC, wal) : make_uint4(0u, 0u, 0u, 0u);
+      g[u] = k < nv ? kp_ld16_al<0>(w + (long long)k * VEC, wal, k + 1 < nv) : make_uint4(0u, 0u, 0u, 0u);
     }
 #pragma unroll
     for (int u = 0; u < U; u++) {
@@ -471,11 +471,17 @@ for _, dt in ipairs(DTYPES) do
   -- over 8 CTAs: 172.3 / 172.9), 1024 x 128257 208.9 / 208.2 (128 x 8
   -- over 16: 215.8 / 216.5), 512 x 151937 136.4 / 135.4 (the loop over 4
   -- CTAs: 144.8 / 145.0), 512 x 199999 173.0 / 172.7 (201.9 / 202.5).
+  -- Past 140000, at any alignment (c.any), 512 x 2 over 8 CTAs (sixteenth
+  -- session, calls 1-2, one run each): aligned 512 x 151936 132.9 (the loop
+  -- over 4 CTAs: 136.7), 512 x 200000 163.7 (202.0); odd 151937 134.2 and
+  -- 199999 168.6 (over 4 CTAs: 135.3, 172.2); at 128256 it lost (221.0
+  -- against 207.7).
   if vec > 1 then
     for _, c in ipairs({ { 256, 1, 16, nil, 4097, 8192 }, { 512, 1, 24, nil, 8193, 12288 },
                          { 512, 2, 64, nil, 24577 }, { 512, 2, 64, 2, 32769 },
-                         { 512, 2, 64, 4, 65537 }, { 512, 2, 100, 4, 131073 }, { 512, 2, 32, 8 },
-                         { 512, 2, 50, 8 }, { 256, 2, 32, 8 }, { 128, 2, 16 }, { 256, 2, 24 } }) do
+                         { 512, 2, 64, 4, 65537 }, { 512, 2, 100, 4, 131073, 140000 },
+                         { 512, 2, 50, 8, 140001, any = true }, { 512, 2, 32, 8 },
+                         { 256, 2, 32, 8 }, { 128, 2, 16 }, { 256, 2, 24 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end
   end

@@ -426,8 +426,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
 #pragma unroll
     for (int u = 0; u < U; u++) {
       const long long c = (long long)(k0 + u * THREADS) * VEC;
-      ga[u] = io::load_whole(wa, c, (long long)nv * VEC, alwa);
-      gb[u] = io::load_whole(wb, c, (long long)nv * VEC, alwb);
+      ga[u] = io::load_whole(wa, c, (long long)nv * VEC, alwa, true);
+      gb[u] = io::load_whole(wb, c, (long long)nv * VEC, alwb, true);
     }
 #pragma unroll
     for (int u = 0; u < U; u++) {
@@ -596,11 +596,16 @@ for _, dt in ipairs(DTYPES) do
   -- 371.3 (414.3), aligned 1024 x 128256 373.2 (449.9), 512 x 200000 300.0
   -- (362.1); 256 x 4 over 16 CTAs was within 5% (1780 against 1816 us
   -- summed), over 8 CTAs 4% behind; at 32001 and 50257 the one-CTA loop
-  -- kept its lead (389.6 against 568.6, 380.9 against 386.4).
+  -- kept its lead (389.6 against 568.6, 380.9 against 386.4).  256 x 4
+  -- over 8 CTAs from 40961 and over 16 from 131073 (2026-11-27, sixteenth
+  -- session, calls 1-2, one run each): aligned 2048 x 50256 285.9 (the
+  -- one-CTA loop: 339.7), 512 x 151936 250.4 (512 x 4 over 8: 267.3), 512 x
+  -- 200000 286.7 (300.3); odd 1024 x 128257 434.9 (467.4); odd 50257 386.7
+  -- (the one-CTA loop 381.2; the stage variants take it, below).
   -- { threads, unroll, cl[, min_cols, rank] }
   if vec > 1 then
-    for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8, 65537, 101 }, { 256, 4, 8 }, { 256, 4, 16 },
-                         { 1024, 2, 4 } }) do
+    for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8, 65537, 101 }, { 256, 4, 8, 40961, 103 },
+                         { 256, 4, 16, 131073, 104 }, { 1024, 2, 4 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3], peel = true,
                          min_cols = c[4], rank = c[5] })
     end
@@ -614,10 +619,14 @@ for _, dt in ipairs(DTYPES) do
     -- 303.9), 512 x 199999 358.6 (371.7); the picks before kept their lead
     -- at 4097 and 32001 (165.6 against 188.5, 390.8 against 429.8), 11007
     -- and 128257 within 1% either way.  The crossover between 32001 and
-    -- 50257 is not measured: the ranked range starts halfway.
+    -- 50257 is not measured: the ranked range starts halfway.  After the
+    -- two-chunk shifted reads (kp_shift16; sixteenth session, call 2):
+    -- 2048 x 50257 305.8, 512 x 151937 281.0, 512 x 199999 346.4; 1024 x
+    -- 128257 420.9 for 256 x 2 over 8 CTAs (ranked from 98305; the loop of
+    -- 256 x 4 over 8: 434.9).
     for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 }, { 256, 1, 16 },
-                         { 512, 1, 24 }, { 512, 2, 32, 2 }, { 512, 2, 32, 4 }, { 256, 2, 32, 8 },
-                         { 512, 2, 64, 4 } }) do
+                         { 512, 1, 24 }, { 512, 2, 32, 2 }, { 512, 2, 32, 4 },
+                         { 256, 2, 32, 8, 98305 }, { 512, 2, 64, 4 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end
   end

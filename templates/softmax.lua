@@ -511,9 +511,14 @@ for _, dt in ipairs(DTYPES) do
     -- 128257 206.2 / 205.6 (the loop over 4 CTAs: 216.3 / 216.6), 512 x
     -- 151937 131.5 / 129.8 (142.8 / 143.1), 512 x 199999 162.4 / 161.2
     -- (203.6 / 203.9).  At 11007, 32001 and 50257 the picks before kept
-    -- their lead or tied (one run each way).
+    -- their lead or tied (one run each way).  Aligned rows (c.any) past
+    -- 128K (2026-11-27, sixteenth session, calls 1-2: the loops' 512 x
+    -- 200000 203.2 us against 182.0 for 1024 x 2 over 4 CTAs staged, 179.0
+    -- for 512 x 2 over 8; 512 x 151936 140.5 against 147.7 / 144.6) take
+    -- 512 x 2 over 4 too: where the same variants ran both, aligned rows
+    -- ran them 6-7% slower than odd ones (151936 / 151937).
     for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 2, 64, 4, 65537 },
-                         { 512, 2, 100, 4, 131073 }, { 512, 2, 64 }, { 512, 2, 64, 2 },
+                         { 512, 2, 100, 4, 131073, any = true }, { 512, 2, 64 }, { 512, 2, 64, 2 },
                          { 512, 2, 32, 8 }, { 512, 2, 50, 8 }, { 256, 2, 32, 8 }, { 256, 1, 16 },
                          { 256, 2, 24 }, { 512, 1, 24 }, { 1024, 2, 100, 4 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
