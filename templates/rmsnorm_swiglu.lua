@@ -483,10 +483,10 @@ local function emit(dt, kind, p)
                          w_early(p.threads, p.nv, p.peel))
     max_cols = p.threads * vec * p.nv
     rank = 200 - max_cols // 512 - p.alt
-    if p.cl then -- the row over a cluster of cl CTAs (sm_90a): for the tuner
+    if p.cl then -- the row over a cluster of cl CTAs (sm_90a): for the tuner unless ranked
       name = name .. "_c" .. p.cl
       max_cols = max_cols * p.cl
-      rank = 60 - p.cl
+      rank = p.rank or 60 - p.cl
     end
   else
     name = string.format("rmsnorm_swiglu_%s_loop_t%d_v%d", dt, p.threads, vec)
@@ -566,11 +566,17 @@ for _, dt in ipairs(DTYPES) do
   -- Long rows over a cluster of CTAs (sm_90a, kp_cluster_gather), for the
   -- tuner: on an H100 (bf16, odd lengths, 2026-11-25) they lost to the
   -- one-CTA loop everywhere (4096 x 32001: 520 us against 400; bench/NOTES.md
-  -- 35).  { threads, nv, cl }
+  -- 35).  256 x 4 over 16 CTAs is ranked for 16-bit rows of 98305..131072
+  -- (where odd rows take a stage variant, below): aligned 1024 x 128256
+  -- 337.2 us against 396.4 for the loop of 256 x 4 over 8 (2026-11-27,
+  -- sixteenth session, call 3; odd 128257: 461.0 against 420.9 staged).
+  -- { threads, nv, cl[, min_cols, rank (16-bit)] }
   if vec > 1 then
     for _, c in ipairs({ { 256, 2, 2 }, { 256, 2, 4 }, { 256, 2, 8 }, { 256, 2, 16 },
-                         { 256, 4, 16 }, { 512, 4, 16 } }) do
-      emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], cl = c[3], alt = 0, peel = true })
+                         { 256, 4, 16, 98305, 105 }, { 512, 4, 16 } }) do
+      local r = esize(dt) == 2 and c[4] ~= nil
+      emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], cl = c[3], alt = 0, peel = true,
+                          min_cols = r and c[4] or nil, rank = r and c[5] or nil })
     end
   end
   for _, p in ipairs(peels({ vec = vec, threads = 512, unroll = 4 })) do emit(dt, "loop", p) end
@@ -601,13 +607,16 @@ for _, dt in ipairs(DTYPES) do
   -- session, calls 1-2, one run each): aligned 2048 x 50256 285.9 (the
   -- one-CTA loop: 339.7), 512 x 151936 250.4 (512 x 4 over 8: 267.3), 512 x
   -- 200000 286.7 (300.3); odd 1024 x 128257 434.9 (467.4); odd 50257 386.7
-  -- (the one-CTA loop 381.2; the stage variants take it, below).
+  -- (the one-CTA loop 381.2; the stage variants take it, below).  Those
+  -- two for 16-bit rows (b16) only: f32 is not measured.
   -- { threads, unroll, cl[, min_cols, rank] }
   if vec > 1 then
-    for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8, 65537, 101 }, { 256, 4, 8, 40961, 103 },
-                         { 256, 4, 16, 131073, 104 }, { 1024, 2, 4 } }) do
+    for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8, 65537, 101 },
+                         { 256, 4, 8, 40961, 103, b16 = true },
+                         { 256, 4, 16, 131073, 104, b16 = true }, { 1024, 2, 4 } }) do
+      local r = c[4] ~= nil and (not c.b16 or esize(dt) == 2)
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3], peel = true,
-                         min_cols = c[4], rank = c[5] })
+                         min_cols = r and c[4] or nil, rank = r and c[5] or nil })
     end
     -- each CTA's slices of the two halves staged in shared memory
     -- (rmsnorm_swiglu_stage: two images of `kb` KiB): { threads, unroll,

@@ -511,16 +511,18 @@ for _, dt in ipairs(DTYPES) do
     -- 128257 206.2 / 205.6 (the loop over 4 CTAs: 216.3 / 216.6), 512 x
     -- 151937 131.5 / 129.8 (142.8 / 143.1), 512 x 199999 162.4 / 161.2
     -- (203.6 / 203.9).  At 11007, 32001 and 50257 the picks before kept
-    -- their lead or tied (one run each way).  Aligned rows (c.any) past
-    -- 128K (2026-11-27, sixteenth session, calls 1-2: the loops' 512 x
-    -- 200000 203.2 us against 182.0 for 1024 x 2 over 4 CTAs staged, 179.0
-    -- for 512 x 2 over 8; 512 x 151936 140.5 against 147.7 / 144.6) take
-    -- 512 x 2 over 4 too: where the same variants ran both, aligned rows
-    -- ran them 6-7% slower than odd ones (151936 / 151937).
-    for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 2, 64, 4, 65537 },
+    -- their lead or tied (one run each way).  Aligned rows (c.any) too
+    -- (2026-11-27, sixteenth session; calls 1-2 measured, call 3 ranked):
+    -- past 128K 512 x 2 over 4 CTAs, 512 x 151936 127.0 (the loop of 256 x
+    -- 4 over 8: 140.5), 512 x 200000 160.0 (the loop over 4: 203.2); from
+    -- 98305 to 131072 256 x 2 over 8, aligned 1024 x 128256 206.0 / 207.7
+    -- (calls 1, 3; the loop over 4: 214.7 / 215.0), odd 128257 203.7 /
+    -- 206.4 (512 x 2 over 4: 205.6 / 206.2, fifteenth session's calls 1-2).
+    for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 2, 64, 4, 65537, 98304 },
+                         { 256, 2, 32, 8, 98305, any = true },
                          { 512, 2, 100, 4, 131073, any = true }, { 512, 2, 64 }, { 512, 2, 64, 2 },
-                         { 512, 2, 32, 8 }, { 512, 2, 50, 8 }, { 256, 2, 32, 8 }, { 256, 1, 16 },
-                         { 256, 2, 24 }, { 512, 1, 24 }, { 1024, 2, 100, 4 } }) do
+                         { 512, 2, 32, 8 }, { 512, 2, 50, 8 }, { 256, 1, 16 }, { 256, 2, 24 },
+                         { 512, 1, 24 }, { 1024, 2, 100, 4 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end
   end

@@ -539,17 +539,20 @@ END_TEST
 
 
 /* On the real sm_90a pack: 16-bit softmax and RMSNorm rows past 128K
-** columns take the `_stage_` variants at any alignment (ranked for aligned
-** rows too: the list entries' `any`), shorter aligned rows never do, and
-** odd rows of the lengths the stage ranking covers do; f32 keeps its
-** register variants (its stage variants are for the tuner). */
+** columns (softmax's from 98305) take the `_stage_` variants at any
+** alignment (ranked for aligned rows too: the list entries' `any`), shorter
+** aligned rows never do, and odd rows of the lengths the stage ranking
+** covers do; f32 keeps its register variants (its stage variants are for
+** the tuner). */
 START_TEST(test_real_pack_stage_ranking) {
   kpk_pack pk;
   open_built(&pk, "sm_90a");
   const kp_devprops d = {90, 227 * 1024, 132};
-  static const struct { uint64_t cols; uint32_t align; int stage16; } K[] = {
-      {151936, 16, 1}, {200000, 16, 1}, {151937, 2, 1}, {199999, 2, 1},
-      {128256, 16, 0}, {32000, 16, 0},  {4096, 16, 0},  {50257, 2, 1},
+  /* stage[f]: whether family F[f] takes a stage variant (16-bit) */
+  static const struct { uint64_t cols; uint32_t align; int stage[2]; } K[] = {
+      {151936, 16, {1, 1}}, {200000, 16, {1, 1}}, {151937, 2, {1, 1}}, {199999, 2, {1, 1}},
+      {128256, 16, {1, 0}}, {98304, 16, {0, 0}},  {32000, 16, {0, 0}},  {4096, 16, {0, 0}},
+      {50257, 2, {0, 1}},
   };
   static const kp_family F[] = {KP_FAM_SOFTMAX, KP_FAM_RMSNORM};
   for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
@@ -560,9 +563,7 @@ START_TEST(test_real_pack_stage_ranking) {
         const kp_call c = {F[f], (kp_dtype)dt, al, 0, {512, K[k].cols, 1, 1}};
         const int i = kp_select_variant(&pk, &c, &d, NULL, 0);
         ck_assert_int_ge(i, 0);
-        /* (softmax's odd 50257 keeps its register variant over 8 CTAs) */
-        const int want =
-            es == 2 && K[k].stage16 && !(F[f] == KP_FAM_SOFTMAX && K[k].cols == 50257);
+        const int want = es == 2 && K[k].stage[f];
         ck_assert_msg((strstr(pk.entries[i].name, "_stage_") != NULL) == want,
                       "%s %s 512 x %llu at align %u: %s", kp_family_name(F[f]),
                       kp_dtype_name((kp_dtype)dt), (unsigned long long)K[k].cols, al,
