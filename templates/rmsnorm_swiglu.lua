@@ -420,14 +420,19 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
                                kp_part_load<T, VEC>(wb, tail, 0u, alwb), rs, v);
     kp_part_store<T, VEC>(yr, tail, io::pack(v));
   }
+  // (this thread's w and y vectors by pointers stepped PV vectors a step)
+  const T *wak = kp_opaque(wa + (long long)t * VEC), *wbk = kp_opaque(wb + (long long)t * VEC);
+  T *yk = kp_opaque(yr + (long long)t * VEC);
 #pragma unroll 1
-  for (int k0 = t; k0 < nv; k0 += PV) {
+  for (int k0 = t; k0 < nv; k0 += PV, wak += PV * VEC, wbk += PV * VEC, yk += PV * VEC) {
     uint4 ga[U], gb[U];
 #pragma unroll
     for (int u = 0; u < U; u++) {
-      const long long c = (long long)(k0 + u * THREADS) * VEC;
-      ga[u] = io::load_whole(wa, c, (long long)nv * VEC, alwa, true);
-      gb[u] = io::load_whole(wb, c, (long long)nv * VEC, alwb, true);
+      const int k = k0 + u * THREADS;
+      ga[u] = k < nv ? kp_ld16_al<0>(wak + u * THREADS * VEC, alwa, k + 1 < nv)
+                     : make_uint4(0u, 0u, 0u, 0u);
+      gb[u] = k < nv ? kp_ld16_al<0>(wbk + u * THREADS * VEC, alwb, k + 1 < nv)
+                     : make_uint4(0u, 0u, 0u, 0u);
     }
 #pragma unroll
     for (int u = 0; u < U; u++) {
@@ -436,7 +441,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
         float v[VEC];
         rmsnorm_swiglu_out<T, VEC>(kp_stage_vec(kp_img, oa, k, ala),
                                    kp_stage_vec(kp_img + IMG, ob, k, alb), ga[u], gb[u], rs, v);
-        *reinterpret_cast<uint4 *>(yr + (long long)k * VEC) = io::pack(v);
+        *reinterpret_cast<uint4 *>(yk + u * THREADS * VEC) = io::pack(v);
       }
     }
   }
@@ -566,14 +571,15 @@ for _, dt in ipairs(DTYPES) do
   -- Long rows over a cluster of CTAs (sm_90a, kp_cluster_gather), for the
   -- tuner: on an H100 (bf16, odd lengths, 2026-11-25) they lost to the
   -- one-CTA loop everywhere (4096 x 32001: 520 us against 400; bench/NOTES.md
-  -- 35).  256 x 4 over 16 CTAs is ranked for 16-bit rows of 98305..131072
-  -- (where odd rows take a stage variant, below): aligned 1024 x 128256
-  -- 337.2 us against 396.4 for the loop of 256 x 4 over 8 (2026-11-27,
-  -- sixteenth session, call 3; odd 128257: 461.0 against 420.9 staged).
+  -- 35).  256 x 4 over 16 CTAs is ranked for 16-bit rows of 114689..131072
+  -- (its slices at least 7/8 full; odd rows take a stage variant, below):
+  -- aligned 1024 x 128256 337.2 / 338.0 us against 396.4 for the loop of
+  -- 256 x 4 over 8 (2026-11-27, sixteenth session, calls 3-4; odd 128257:
+  -- 461.0 against 420.9 staged), but 1024 x 100000 306.9 against 274.3.
   -- { threads, nv, cl[, min_cols, rank (16-bit)] }
   if vec > 1 then
     for _, c in ipairs({ { 256, 2, 2 }, { 256, 2, 4 }, { 256, 2, 8 }, { 256, 2, 16 },
-                         { 256, 4, 16, 98305, 105 }, { 512, 4, 16 } }) do
+                         { 256, 4, 16, 114689, 105 }, { 512, 4, 16 } }) do
       local r = esize(dt) == 2 and c[4] ~= nil
       emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], cl = c[3], alt = 0, peel = true,
                           min_cols = r and c[4] or nil, rank = r and c[5] or nil })

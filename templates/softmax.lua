@@ -344,13 +344,14 @@ __device__ __forceinline__ void softmax_stage(const T *__restrict__ x, long long
   auto out = [&](uint4 q) { return softmax_out<T, VEC>(q, M, inv); };
   if (t < h) kp_store1(yr + t, kp_exp(e - M) * inv);
   if (tail.k >= 0) kp_part_store<T, VEC>(yb, tail, out(pq));
+  T *yk = kp_opaque(yb + (long long)t * VEC); // (stepped PV vectors a step)
 #pragma unroll 1
-  for (int k0 = t; k0 < nv; k0 += PV) {
+  for (int k0 = t; k0 < nv; k0 += PV, yk += PV * VEC) {
 #pragma unroll
     for (int u = 0; u < U; u++) {
       const int k = k0 + u * THREADS;
       if (k < nv)
-        *reinterpret_cast<uint4 *>(yb + (long long)k * VEC) = out(kp_stage_vec(kp_img, off, k, al));
+        *reinterpret_cast<uint4 *>(yk + u * THREADS * VEC) = out(kp_stage_vec(kp_img, off, k, al));
     }
   }
   if constexpr (CL > 1) kp_cluster_done();
