@@ -6,6 +6,8 @@
 # default shapes; (lane 1) kp tune over aligned long rows (shapes beside
 # this script), to decide whether the stage variants should also take
 # aligned calls (NOTES 45, Open leads), then every GPU suite.
+# As run in the sixteenth session's call 1: lane 0's default sweep replaced
+# by the PDL chain (pdl_bench.py), the baseline for an L2 prefetch.
 # Copy this script and shapes_aligned.txt to build/carry/ first.
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
 lane0() {
@@ -13,8 +15,9 @@ lane0() {
   el "odd sweep"
   timeout $(left 250) python3 bench/side_by_side.py --shapes-file bench/shapes_odd.txt \
     --json $R/side_odd.json 2>&1 | grep -vE "$F" > $R/side_odd.log; echo "odd rc=$?"
-  timeout $(left 320) python3 bench/side_by_side.py --json $R/side_default.json 2>&1 \
-    | grep -vE "$F" > $R/side_default.log; echo "default rc=$?"
+  PYTHONPATH=python timeout $(left 400) python3 bench/pdl_bench.py --json $R/pdl.json 2>&1 \
+    | grep -vE "$F" > $R/pdl.log; echo "pdl rc=$?"
+  tail -12 $R/pdl.log
   el "lane0 done"
 }
 lane1() {
