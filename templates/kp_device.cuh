@@ -447,13 +447,10 @@ template <class T, int VEC, int H = 0> struct kp_raw_io {
     return u.r;
   }
   // Rows of a multiple of VEC (an alignment the runtime checks): whole
-  // vectors only, one past the row's end reads as 0.  wide: kp_ld16_al's
-  // (where the registers allow: 8 a vector in flight, not 5)
+  // vectors only, one past the row's end reads as 0.
   template <class I>
-  static __device__ __forceinline__ raw load_whole(const T *row, I c, I n, bool al = true,
-                                                   bool wide = false) {
-    return c + VEC <= n ? kp_ld16_al<H>(row + c, al, wide && c + 2 * VEC <= n)
-                        : make_uint4(0u, 0u, 0u, 0u);
+  static __device__ __forceinline__ raw load_whole(const T *row, I c, I n, bool al = true) {
+    return c + VEC <= n ? kp_ld16_al<H>(row + c, al) : make_uint4(0u, 0u, 0u, 0u);
   }
   static __device__ __forceinline__ void unpack(raw r, float *v) {
     union { uint4 r; kp_u32 w[4]; } u;

@@ -659,6 +659,12 @@ family_space {
   -- the raw vectors of gate, up and both halves of w: 4 per n or unroll step
   neighbours = function(dt, p)
     if p.kind == "stage" then return stage_neighbours(p) end
-    return norm_neighbours(p, 4)
+    local out = norm_neighbours(p, 4)
+    if p.kind == "block" and p.min_cols then
+      -- a step changes the columns a cluster holds: the ranked range was
+      -- the variant's own, its neighbours are for the tuner
+      for _, q in ipairs(out) do q.min_cols, q.rank = nil, nil end
+    end
+    return out
   end,
 }
