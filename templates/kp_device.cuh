@@ -1012,16 +1012,15 @@ __device__ __forceinline__ int kp_stage_issue(const T *src, int nv, char *img,
   }
   return off;
 }
-// p (a global-memory pointer) unchanged, but opaque to the compiler: a
-// loop's pointer kept in its register (ptxas otherwise recomputed a row's
-// head and slice offsets in every step of the stage kernels' write passes);
-// still known to be global (LDG/STG, not generic loads)
+// p unchanged, but opaque to the compiler: a loop's pointer kept in its
+// register (ptxas otherwise recomputed a row's head and slice offsets in
+// every step of the stage kernels' write passes).  Accesses through it are
+// generic (LD/ST, not LDG/STG; an assumed __isGlobal did not change that),
+// no slower there (bench/NOTES.md 46).
 template <class T> __device__ __forceinline__ T *kp_opaque(T *p) {
   unsigned long long a = (unsigned long long)p;
   asm volatile("" : "+l"(a));
-  T *q = (T *)a;
-  __builtin_assume(__isGlobal(q));
-  return q;
+  return (T *)a;
 }
 // vector k of a staged slice (kp_stage_issue): al is off == 0; else the
 // vector spans chunks k and k + 1 of the image (16-byte loads, no bank

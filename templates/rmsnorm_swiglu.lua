@@ -638,7 +638,8 @@ for _, dt in ipairs(DTYPES) do
     -- two-chunk shifted reads (kp_shift16; sixteenth session, call 2):
     -- 2048 x 50257 305.8, 512 x 151937 281.0, 512 x 199999 346.4; 1024 x
     -- 128257 420.9 for 256 x 2 over 8 CTAs (ranked from 98305; the loop of
-    -- 256 x 4 over 8: 434.9).
+    -- 256 x 4 over 8: 434.9); with the write pass's stepped pointers (call
+    -- 5): 289.0, 262.8, 325.4, 398.0.
     for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 }, { 256, 1, 16 },
                          { 512, 1, 24 }, { 512, 2, 32, 2 }, { 512, 2, 32, 4 },
                          { 256, 2, 32, 8, 98305 }, { 512, 2, 64, 4 } }) do
