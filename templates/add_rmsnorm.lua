@@ -299,28 +299,8 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
   if (tail.k >= 0)
     kp_part_store<T, VEC>(yr, tail,
                           kp_norm_scale<T, VEC>(pq, kp_part_load<T, VEC>(w, tail, 0u, wal), rs), yal);
-  // (this thread's w and y vectors by pointers stepped PV vectors a step)
-  const T *wk = kp_opaque(w + (long long)t * VEC);
-  T *yk = kp_opaque(yr + (long long)t * VEC);
-#pragma unroll 1
-  for (int k0 = t; k0 < nv; k0 += PV, wk += PV * VEC, yk += PV * VEC) {
-    uint4 g[U];
-#pragma unroll
-    for (int u = 0; u < U; u++) {
-      const int k = k0 + u * THREADS;
-      g[u] = k < nv ? kp_ld16_al<0>(wk + u * THREADS * VEC, wal, k + 1 < nv)
-                    : make_uint4(0u, 0u, 0u, 0u);
-    }
-#pragma unroll
-    for (int u = 0; u < U; u++) {
-      const int k = k0 + u * THREADS;
-      if (k < nv) {
-        const uint4 o = kp_norm_scale<T, VEC>(reinterpret_cast<const uint4 *>(ri)[k], g[u], rs);
-        if (yal) *reinterpret_cast<uint4 *>(yk + u * THREADS * VEC) = o;
-        else kp_st16_elems(yk + u * THREADS * VEC, o, VEC);
-      }
-    }
-  }
+  kp_stage_norm_out<T, VEC, THREADS, U>(
+      [&](int k) { return reinterpret_cast<const uint4 *>(ri)[k]; }, w, wal, yr, yal, nv, rs);
   if constexpr (CL > 1) kp_cluster_done();
 }
 ]]

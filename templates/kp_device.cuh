@@ -1029,6 +1029,38 @@ __device__ __forceinline__ uint4 kp_stage_vec(const char *img, int off, int k, b
   const uint4 *c = reinterpret_cast<const uint4 *>(img);
   return al ? c[k] : kp_shift16(c[k], c[k + 1], (kp_u32)off);
 }
+// The write pass of a staged norm (RMSNorm's, add+RMSNorm's): y = x * rs * w
+// for this thread's whole vectors k = t + j THREADS < nv, U a step, x's
+// vector k from src(k) (shared memory), w and y by pointers stepped a step
+// at a time; wal: w at the grid's residue; yal: y at it (else y element by
+// element).
+template <class T, int VEC, int THREADS, int U, class Src>
+__device__ __forceinline__ void kp_stage_norm_out(Src src, const T *w, bool wal, T *y, bool yal,
+                                                  int nv, float rs) {
+  constexpr int PV = THREADS * U;
+  const int t = threadIdx.x;
+  const T *wk = kp_opaque(w + (long long)t * VEC);
+  T *yk = kp_opaque(y + (long long)t * VEC);
+#pragma unroll 1
+  for (int k0 = t; k0 < nv; k0 += PV, wk += PV * VEC, yk += PV * VEC) {
+    uint4 g[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = k0 + u * THREADS;
+      g[u] = k < nv ? kp_ld16_al<0>(wk + u * THREADS * VEC, wal, k + 1 < nv)
+                    : make_uint4(0u, 0u, 0u, 0u);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int k = k0 + u * THREADS;
+      if (k < nv) {
+        const uint4 o = kp_norm_scale<T, VEC>(src(k), g[u], rs);
+        if (yal) *reinterpret_cast<uint4 *>(yk + u * THREADS * VEC) = o;
+        else kp_st16_elems(yk + u * THREADS * VEC, o, VEC);
+      }
+    }
+  }
+}
 
 __device__ __forceinline__ kp_u32 kp_cluster_rank() {
   kp_u32 r;

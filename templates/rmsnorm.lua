@@ -266,26 +266,8 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
   if (t < h) kp_store1(yr - h + t, xh * rs * kp_load1(w - h + t));
   if (tail.k >= 0)
     kp_part_store<T, VEC>(yr, tail, kp_norm_scale<T, VEC>(pq, kp_part_load<T, VEC>(w, tail, 0u, wal), rs));
-  // (this thread's w and y vectors by pointers stepped PV vectors a step)
-  const T *wk = kp_opaque(w + (long long)t * VEC);
-  T *yk = kp_opaque(yr + (long long)t * VEC);
-#pragma unroll 1
-  for (int k0 = t; k0 < nv; k0 += PV, wk += PV * VEC, yk += PV * VEC) {
-    uint4 g[U];
-#pragma unroll
-    for (int u = 0; u < U; u++) {
-      const int k = k0 + u * THREADS;
-      g[u] = k < nv ? kp_ld16_al<0>(wk + u * THREADS * VEC, wal, k + 1 < nv)
-                    : make_uint4(0u, 0u, 0u, 0u);
-    }
-#pragma unroll
-    for (int u = 0; u < U; u++) {
-      const int k = k0 + u * THREADS;
-      if (k < nv)
-        *reinterpret_cast<uint4 *>(yk + u * THREADS * VEC) =
-            kp_norm_scale<T, VEC>(kp_stage_vec(kp_img, off, k, al), g[u], rs);
-    }
-  }
+  kp_stage_norm_out<T, VEC, THREADS, U>([&](int k) { return kp_stage_vec(kp_img, off, k, al); },
+                                         w, wal, yr, true, nv, rs);
   if constexpr (CL > 1) kp_cluster_done();
 }
 ]]
