@@ -21,7 +21,7 @@
 -- The grid rule also multiplies by `split` and caps persistent cluster grids
 -- at the clusters that fit (runtime/launch.c).
 --
--- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>[_c2|_k<S>][_e<EC>]_<nk|kn>`):
+-- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>[_c2|_k<S>][_e<EC>][_w0]_<nk|kn>`):
 -- warp-specialised, persistent.  Warpgroups 0 and 1 are the consumers, the
 -- last one the producer: one thread
 -- issues TMA loads (cp.async.bulk.tensor, 128-byte swizzle; A as (k, m,
@@ -32,10 +32,13 @@
 -- m64nNk16 (both operands from shared memory, descriptors with 128-byte
 -- swizzle) over its 64-row (or, with BM = 64, 64-column-half) slice, keeps
 -- one wgmma group in flight, and frees a stage (its `empty` mbarrier) once
--- the group that read it has retired.  The epilogue (alpha, beta * C, bias,
+-- the group that read it has retired (`_w0`: waits for each k-tile's group
+-- before the next, the other consumer's keeping the tensor cores busy, and
+-- frees its stage a k-tile sooner).  The epilogue (alpha, beta * C, bias,
 -- activation, rounding) runs in the accumulator registers while the
--- producer already loads the next tile's stages; `_e<EC>` variants then
--- write the outputs to shared memory, EC columns at a time, and two more
+-- producer already loads the next tile's stages (skipped whole when there
+-- is no term); `_e<EC>` variants then write the outputs to shared memory
+-- (stmatrix), EC columns at a time, and two more
 -- producer warps store them to D, coalesced, while the consumers start the
 -- next tile (f32 output, and the variants without `_e`, store from the
 -- registers).  Needs 16-byte aligned
@@ -279,6 +282,10 @@ ${name}(${params}) {
   // bar.arrive on the consumer's side compute-sanitizer's racecheck flagged
   // the two-pass variants; a rendezvous costs nothing here.
   constexpr int EC = ${ec};
+  // W0: a consumer waits for each k-tile's wgmma group before the next
+  // (the other consumer's group keeps the tensor cores busy meanwhile), so
+  // it holds one stage, not two: one more stage of lookahead for the loads
+  constexpr bool W0 = ${w0};
   static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64), "epilogue chunks");
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
   static_assert(MB == 1 || (SK == 1 && !MC), "two row blocks a consumer: no split, no multicast");
@@ -380,11 +387,18 @@ ${name}(${params}) {
     float d[MB * WN / 2]; // row block mb: d + mb WN / 2
     int stage = 0, phase = 0;
     const unsigned long long da0 = kp_wg_desc(sa + a_off), db0 = ${b_desc}(sb + b_off);
-    for (int t = first; t < total; t += step) {
+    // the tile's coordinates (three integer divisions, some 400 cycles
+    // in a row): the `_e` epilogue needs them only for its terms, so they
+    // are decoded there, not in the gap between two tiles' wgmmas
+    const bool late = EC > 0 && SK == 1;
+    auto decode = [&](int t) {
       kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
       if (MC) tm = tm * CL + rank;
+    };
+    for (int t = first; t < total; t += step) {
+      if (!late) decode(t);
       int prev = -1;
-      if (kt0 == kt1) // K split finer than its k-tiles: this part is zero
+      if (SK > 1 && kt0 == kt1) // K split finer than its k-tiles: this part is zero
 #pragma unroll
         for (int i = 0; i < MB * WN / 2; i++) d[i] = 0.f;
       for (int kt = kt0; kt < kt1; kt++) {
@@ -401,9 +415,14 @@ ${name}(${params}) {
             kp_wgmma_${ab}_n${wn}${tname}(d + mb * (WN / 2), da + mb * (8192 >> 4) + 2 * kk,
                                          db + ${b_step} * kk, kt > kt0 || kk > 0);
         kp_wg_commit();
-        kp_wg_wait<1>(); // the group before this one has read its stage
-        if (prev >= 0 && threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
-        prev = stage;
+        if (W0) { // this group done: its stage is free a k-tile sooner
+          kp_wg_wait<0>();
+          if (threadIdx.x % 128 == 0) kp_gemm_release(&empty[stage]);
+        } else {
+          kp_wg_wait<1>(); // the group before this one has read its stage
+          if (prev >= 0 && threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
+          prev = stage;
+        }
         if (++stage == STAGES) stage = 0, phase ^= 1;
       }
       kp_wg_wait<0>();
@@ -413,32 +432,45 @@ ${name}(${params}) {
       const int row0 = ${row_base} + warp * 16 + lane / 4;
       const int col0 = ${col_base} + 2 * (lane % 4);
       if (SK == 1) {
-        const void *Cb = C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
-        void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
+        auto cterm = [&]() { // batch b's C
+          return C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
+        };
         if (EC > 0 && !out_f32) {
-          // this lane's rows warp * 16 + lane / 4 (+ 8) of the 64; chunk j at j ^ (lane / 4)
-          const kp_u32 eb = kp_smem_addr(ebuf) + cw * (64 * EC * 2) +
-                            (warp * 16 + lane / 4) * (EC * 2) + 4 * (lane % 4);
-          const kp_u32 sw = (lane / 4) << 4;
+          // stmatrix.x4 stores n8 blocks j, j + 1 of the warp's 16 rows: lane L
+          // gives the address of row L % 8 of matrix L / 8 (block j + L / 16,
+          // rows 8 (L / 8 % 2) on), whose 16-byte chunk j' sits at j' ^ (row % 8)
+          const kp_u32 erow = kp_smem_addr(ebuf) + cw * (64 * EC * 2) +
+                              (warp * 16 + (lane >> 3 & 1) * 8 + (lane & 7)) * (EC * 2);
+          const kp_u32 esw = ((lane >> 4) ^ (lane & 7)) << 4; // j even: (j + L / 16) ^ (L % 8)
+          // no term to apply: the tile's coordinates, C and bias stay untouched
+          const bool plain = alpha == 1.f && !bias && !(C && beta != 0.f) && act == 0;
 #pragma unroll
           for (int mb = 0; mb < MB; mb++) {
-          kp_gemm_terms<${T}, 1, WN / 8>(d + mb * (WN / 2), tm * BM + row0 + 64 * mb,
-                                         tn * BN + col0, M, N, Cb, ldc, bias, alpha, beta, act, 0);
+          if (!plain) {
+            decode(t);
+            kp_gemm_terms<${T}, 1, WN / 8>(d + mb * (WN / 2), tm * BM + row0 + 64 * mb,
+                                           tn * BN + col0, M, N, cterm(), ldc, bias, alpha, beta,
+                                           act, 0);
+          }
 #pragma unroll
           for (int p = 0; p < WN / EC; p++) {
             kp_bar_sync(4 + cw, 160); // the store warp is done with the last pass
 #pragma unroll
-            for (int j = 0; j < EC / 8; j++)
-#pragma unroll
-              for (int h = 0; h < 2; h++) {
-                const float *f = d + mb * (WN / 2) + 4 * (p * EC / 8 + j) + 2 * h;
-                asm volatile("st.shared.b32 [%0], %1;" ::"r"(eb + (sw ^ (j << 4)) + h * 8 * EC * 2),
-                             "r"(kp_pair<${T}>::pack(f[0], f[1])) : "memory");
-              }
+            for (int j = 0; j < EC / 8; j += 2) {
+              const float *f = d + mb * (WN / 2) + 4 * (p * EC / 8 + j);
+              asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};"
+                           ::"r"(erow + (esw ^ (j << 4))),
+                           "r"(kp_pair<${T}>::pack(f[0], f[1])), "r"(kp_pair<${T}>::pack(f[2], f[3])),
+                           "r"(kp_pair<${T}>::pack(f[4], f[5])), "r"(kp_pair<${T}>::pack(f[6], f[7]))
+                           : "memory");
+            }
             kp_bar_sync(2 + cw, 160);
           }
           }
-        } else
+        } else {
+          if (late) decode(t);
+          const void *Cb = cterm();
+          void *Db = (char *)D + b * sD * (out_f32 ? 4 : ${es});
 #pragma unroll
           for (int mb = 0; mb < MB; mb++) {
             // (the row offset opaque and the block before stored first: with
@@ -449,6 +481,7 @@ ${name}(${params}) {
                                              tn * BN + col0, M, N, Cb, ldc, Db, ldd, bias, alpha,
                                              beta, act, out_f32);
           }
+        }
       } else {
         // this CTA's partial tile into its (now idle) stage memory, once
         // both consumers' last wgmma has read it
@@ -503,6 +536,7 @@ local function emit_wg(dt, p)
                              sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "",
                              "", p.form or "nk")
   if ec > 0 then name = name:gsub("_(%a%a)$", "_e" .. ec .. "_%1") end
+  if p.w0 then name = name:gsub("_(%a%a)$", "_w0_%1") end
   -- BM = 128: each consumer takes 64 rows and all BN columns (BM = 256: 128
   -- rows, two blocks of 64); BM = 64: both take the 64 rows, each half of
   -- the columns
@@ -520,7 +554,7 @@ local function emit_wg(dt, p)
     max = (p.max_m or p.max_n or p.max_k) and { m = p.max_m, n = p.max_n, k = p.max_k } or nil,
     source = COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
-      sk = sk, ec = ec, mb = mb,
+      sk = sk, ec = ec, mb = mb, w0 = p.w0 and "true" or "false",
       es = esize(dt),
       roles = split_m and (64 * mb) .. " rows each" or "64 columns each",
       a_off = split_m and string.format("cw * %d * 128", 64 * mb) or "0",
@@ -539,7 +573,9 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- stores from the accumulator registers at m, n >= 4096 (H100, item 27)
   -- 128x256 from m = 1024: below, 128x128 makes twice the tiles for 132 SMs
   -- (m = 512, n = k = 4096: 33 us against 52 us, H100)
-  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 915, min_m = 1024 })
+  -- w0 (one stage held a consumer): 184.3-185.0 against 186.2-186.9 us at 4096^3, 1539-1603
+  -- against 1555-1605 at 8192^3 (H100, bf16, seventeenth session, calls 1-2)
+  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, w0 = true, rank = 915, min_m = 1024 })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, ec = 128, rank = 910, min_m = 1024 })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024 })
   -- EXPERIMENT (branch gemm-256x128): cuBLAS's 4096^3 tile shape, each
