@@ -1029,6 +1029,28 @@ __device__ __forceinline__ uint4 kp_stage_vec(const char *img, int off, int k, b
   const uint4 *c = reinterpret_cast<const uint4 *>(img);
   return al ? c[k] : kp_shift16(c[k], c[k + 1], (kp_u32)off);
 }
+// Pass 1 of a staged slice by the image's raw 16-byte chunks, for sums that
+// do not care where a vector starts (a sum of squares): one 16-byte load a
+// vector, no shift.  The pass's vector index k reads chunk
+// kp_stage_chunk(k, off) while that is below nv -- vector k itself when off
+// == 0, else chunk k + 1 (piece q carries chunks q PV + 1 .. (q + 1) PV:
+// kp_stage_issue); with off != 0 the two edge chunks 0 and nv come apart,
+// from kp_stage_edges.
+__device__ __forceinline__ int kp_stage_chunk(int k, int off) { return off ? k + 1 : k; }
+// the row's elements of the edge chunks of a staged slice with off != 0,
+// chunk 0's from byte off on and chunk nv's below it, as 2 VEC floats, the
+// other bytes (never written: not the row's) as zeros
+template <class T, int VEC>
+__device__ __forceinline__ void kp_stage_edges(const char *img, int off, int nv, float *v) {
+  const uint4 *c = reinterpret_cast<const uint4 *>(img);
+  kp_raw_io<T, VEC>::unpack(c[0], v);
+  kp_raw_io<T, VEC>::unpack(c[nv], v + VEC);
+#pragma unroll
+  for (int i = 0; i < VEC; i++) {
+    if (i * (int)sizeof(T) < off) v[i] = 0.f;
+    else v[VEC + i] = 0.f;
+  }
+}
 // The write pass of a staged norm (RMSNorm's, add+RMSNorm's): y = x * rs * w
 // for this thread's whole vectors k = t + j THREADS < nv, U a step, x's
 // vector k from src(k) (shared memory), w and y by pointers stepped a step

@@ -248,14 +248,21 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
     for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
   };
   if (tail.k >= 0) sumsq(pq);
+  if (!al && t == THREADS - 1 && nv > 0) { // (the last thread: the fewest pass-1 vectors)
+    float v[2 * VEC];
+    kp_stage_edges<T, VEC>(kp_img, off, nv, v);
+#pragma unroll
+    for (int i = 0; i < 2 * VEC; i++) s = fmaf(v[i], v[i], s);
+  }
+  const uint4 *img = reinterpret_cast<const uint4 *>(kp_img);
 #pragma unroll 1
   for (int q = 0; q < np; q++) {
     kp_mbar_wait(&bar[q], 0);
     uint4 r[U];
 #pragma unroll
-    for (int u = 0; u < U; u++) {
-      const int k = q * PV + u * THREADS + t;
-      r[u] = k < nv ? kp_stage_vec(kp_img, off, k, al) : make_uint4(0u, 0u, 0u, 0u);
+    for (int u = 0; u < U; u++) { // raw chunks: kp_stage_chunk
+      const int j = kp_stage_chunk(q * PV + u * THREADS + t, off);
+      r[u] = j < nv ? img[j] : make_uint4(0u, 0u, 0u, 0u);
     }
 #pragma unroll
     for (int u = 0; u < U; u++) sumsq(r[u]);

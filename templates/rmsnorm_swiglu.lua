@@ -397,17 +397,26 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
   const kp_part tail = {m % VEC && t == nv % THREADS ? 0 : -1, m};
   const uint4 pa = kp_part_load<T, VEC>(xa, tail, 0u, ala), pb = kp_part_load<T, VEC>(xb, tail, 0u, alb);
   if (tail.k >= 0) sumsq(pa), sumsq(pb);
+  // (the images' edge chunks by the last two threads: the fewest pass-1 vectors)
+  if (t >= THREADS - 2 && nv > 0 && (t == THREADS - 1 ? !ala : !alb)) {
+    float v[2 * VEC];
+    if (t == THREADS - 1) kp_stage_edges<T, VEC>(kp_img, oa, nv, v);
+    else kp_stage_edges<T, VEC>(kp_img + IMG, ob, nv, v);
+#pragma unroll
+    for (int i = 0; i < 2 * VEC; i++) s = fmaf(v[i], v[i], s);
+  }
+  const uint4 *ia = reinterpret_cast<const uint4 *>(kp_img);
+  const uint4 *ib = reinterpret_cast<const uint4 *>(kp_img + IMG);
 #pragma unroll 1
   for (int q = 0; q < np; q++) {
     kp_mbar_wait(&bar[q], 0);
     kp_mbar_wait(&bar[NB + q], 0);
 #pragma unroll
-    for (int u = 0; u < U; u++) {
+    for (int u = 0; u < U; u++) { // raw chunks: kp_stage_chunk
       const int k = q * PV + u * THREADS + t;
-      if (k < nv) {
-        sumsq(kp_stage_vec(kp_img, oa, k, ala));
-        sumsq(kp_stage_vec(kp_img + IMG, ob, k, alb));
-      }
+      const int ja = kp_stage_chunk(k, oa), jb = kp_stage_chunk(k, ob);
+      if (ja < nv) sumsq(ia[ja]);
+      if (jb < nv) sumsq(ib[jb]);
     }
   }
   s = kp_block_sum<THREADS>(s, scratch);
