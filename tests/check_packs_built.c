@@ -107,7 +107,10 @@ static uint32_t target_sm(const char *target) {
 }
 
 /* The pack opens, is named for its target, and every entry's checksums
-** verify with no spilling entry among them. */
+** verify with no spilling entry among them; every entry takes the
+** arguments and dimensions this library passes its family (a template's
+** parameter list and runtime/internal.h's family table agree: a mismatch
+** only shows as KP_ERR_PACK_VERSION at the first call on a GPU). */
 START_TEST(test_pack_opens_and_verifies) {
   const char *target = TARGETS[_i];
   kpk_pack pk;
@@ -121,6 +124,14 @@ START_TEST(test_pack_opens_and_verifies) {
     ck_assert_msg(e->spill_stores == 0 && e->spill_loads == 0,
                   "%s: %s spills (%u bytes stored, %u loaded)", pk.path, e->name,
                   e->spill_stores, e->spill_loads);
+    const int fam = kp_family_from_name(e->family);
+    ck_assert_msg(fam >= 0, "%s: %s of unknown family %s", pk.path, e->name, e->family);
+    ck_assert_msg(!strcmp(e->signature, kp_family_signature((kp_family)fam)),
+                  "%s: %s takes (%s), the library passes %s (%s)", pk.path, e->name, e->signature,
+                  e->family, kp_family_signature((kp_family)fam));
+    ck_assert_msg(!strcmp(e->dims, kp_family_dims_text((kp_family)fam)),
+                  "%s: %s has dimensions (%s), the library's %s (%s)", pk.path, e->name, e->dims,
+                  e->family, kp_family_dims_text((kp_family)fam));
   }
   kpk_close(&pk);
 }
