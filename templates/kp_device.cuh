@@ -1051,6 +1051,21 @@ __device__ __forceinline__ void kp_stage_edges(const char *img, int off, int nv,
     else v[VEC + i] = 0.f;
   }
 }
+// s += the squares of those elements
+template <class T, int VEC>
+__device__ __forceinline__ void kp_stage_edges_sumsq(const char *img, int off, int nv, float &s) {
+  float v[2 * VEC];
+  kp_stage_edges<T, VEC>(img, off, nv, v);
+#pragma unroll
+  for (int i = 0; i < 2 * VEC; i++) s = fmaf(v[i], v[i], s);
+}
+// The weight's vector k of a staged write pass from the thread's stepped
+// pointer p (zeros past nv; al: at the grid's residue, else shifted reads,
+// two aligned chunks where the row goes on past the vector)
+template <class T>
+__device__ __forceinline__ uint4 kp_stage_w(const T *p, int k, int nv, bool al) {
+  return k < nv ? kp_ld16_al<0>(p, al, k + 1 < nv) : make_uint4(0u, 0u, 0u, 0u);
+}
 // The write pass of a staged norm (RMSNorm's, add+RMSNorm's): y = x * rs * w
 // for this thread's whole vectors k = t + j THREADS < nv, U a step, x's
 // vector k from src(k) (shared memory), w and y by pointers stepped a step
@@ -1069,8 +1084,7 @@ __device__ __forceinline__ void kp_stage_norm_out(Src src, const T *w, bool wal,
 #pragma unroll
     for (int u = 0; u < U; u++) {
       const int k = k0 + u * THREADS;
-      g[u] = k < nv ? kp_ld16_al<0>(wk + u * THREADS * VEC, wal, k + 1 < nv)
-                    : make_uint4(0u, 0u, 0u, 0u);
+      g[u] = kp_stage_w(wk + u * THREADS * VEC, k, nv, wal);
     }
 #pragma unroll
     for (int u = 0; u < U; u++) {

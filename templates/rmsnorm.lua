@@ -248,12 +248,8 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
     for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
   };
   if (tail.k >= 0) sumsq(pq);
-  if (!al && t == THREADS - 1 && nv > 0) { // (the last thread: the fewest pass-1 vectors)
-    float v[2 * VEC];
-    kp_stage_edges<T, VEC>(kp_img, off, nv, v);
-#pragma unroll
-    for (int i = 0; i < 2 * VEC; i++) s = fmaf(v[i], v[i], s);
-  }
+  if (!al && t == THREADS - 1 && nv > 0) // (the last thread: the fewest pass-1 vectors)
+    kp_stage_edges_sumsq<T, VEC>(kp_img, off, nv, s);
   const uint4 *img = reinterpret_cast<const uint4 *>(kp_img);
 #pragma unroll 1
   for (int q = 0; q < np; q++) {

@@ -438,10 +438,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
 #pragma unroll
     for (int u = 0; u < U; u++) {
       const int k = k0 + u * THREADS;
-      ga[u] = k < nv ? kp_ld16_al<0>(wak + u * THREADS * VEC, alwa, k + 1 < nv)
-                     : make_uint4(0u, 0u, 0u, 0u);
-      gb[u] = k < nv ? kp_ld16_al<0>(wbk + u * THREADS * VEC, alwb, k + 1 < nv)
-                     : make_uint4(0u, 0u, 0u, 0u);
+      ga[u] = kp_stage_w(wak + u * THREADS * VEC, k, nv, alwa);
+      gb[u] = kp_stage_w(wbk + u * THREADS * VEC, k, nv, alwb);
     }
 #pragma unroll
     for (int u = 0; u < U; u++) {
