@@ -466,9 +466,10 @@ end
 -- left and the one with the fewest, so that under a causal mask every unit
 -- holds as many key tiles -- tiles + 1 -- and a static round-robin of units
 -- is balanced, while a unit's two tiles share K and V in L2); the producer
--- loads the next tile's Q as soon as the last S = Q K^T of the current one
--- has retired, and its K and V as stages free up, while the consumers
--- finish and store the current one.  The persistent kernels store O
+-- alone works out which tile comes next (the consumers read it from shared
+-- memory with its Q), loads that tile's Q as soon as the last S = Q K^T of
+-- the current one has retired, and its K and V as stages free up, while the
+-- consumers finish and store the current one.  The persistent kernels store O
 -- through shared memory by TMA (`TS` below): from the registers, 4-byte
 -- stores held d128 1K tiles ~7% of their time (bench/NOTES.md 42).  (A
 -- cross-tile twin -- two Q buffers, the next tile's first S = Q K^T issued
@@ -569,6 +570,12 @@ ${name}(${args}) {
   constexpr int Q_PANEL = BR * 128, KV_PANEL = BC * 128; // bytes: 64 columns of all rows
   constexpr int Q_BYTES = P * Q_PANEL, KV_BYTES = P * KV_PANEL;
   __shared__ __align__(8) unsigned long long qfull, qfree, kfull[S], vfull[S], kfree[S], vfree[S];
+  // the tile whose Q the producer loads (written before its arrival on qfull,
+  // read once that phase completes, rewritten only after both consumers have
+  // given Q back on qfree): its keys nb0 + [0, n) in tiles of BC (n = -1: no
+  // tile left), its sequence's lengths lq, lk and first tokens qt0, kt0
+  struct fa3_tile { int b, h, m0, nb0, n, lq, lk, qt0, kt0; };
+  __shared__ fa3_tile next;
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte alignment
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
@@ -637,13 +644,15 @@ ${name}(${args}) {
     if (threadIdx.x == 128 * NC) {
       int it = 0; // K/V tiles loaded so far: stage it % S, round it / S
       // k: the tiles served so far (Q's phase), skipped ones not counted
-      for (int q = 0, k = 0, idx; (idx = seq(q)) != -1; q++) {
+      int k = 0;
+      for (int q = 0, idx; (idx = seq(q)) != -1; q++) {
         if (idx < 0) continue;
         int b, h, m0, nb0, n, lq, lk, qt0, kt0;
         tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
         if (m0 >= lq) continue;
         const int hk = h / (Hq / Hkv), qb = cq ? 0 : b, kb = ck ? 0 : b;
         kp_mbar_wait(&qfree, (k & 1) ^ 1);
+        next = fa3_tile{b, h, m0, nb0, n, lq, lk, qt0, kt0}; // published by its arrival on qfull
         kp_mbar_expect_tx(&qfull, Q_BYTES);
         for (int p = 0; p < P; p++)
           kp_tma_load4(sq + p * Q_PANEL, &tmQ, 64 * p, qt0 + m0, h, qb, &qfull);
@@ -660,6 +669,9 @@ ${name}(${args}) {
         }
         k++;
       }
+      kp_mbar_wait(&qfree, (k & 1) ^ 1); // none left: a phase of qfull without Q says so
+      next.n = -1;
+      kp_mbar_arrive(&qfull);
     }
     return;
   }
@@ -706,32 +718,20 @@ ${name}(${args}) {
   auto turn = [&]() { if (PP) kp_bar_sync(1 + wg, 256); };
   auto turn_done = [&]() { if (PP) kp_bar_arrive(2 - wg, 256); };
   if (PP && wg == 1) kp_bar_arrive(1, 256);
-  // the tiles this CTA serves (seq's, less the skipped ones, as the producer
-  // counts them): u takes the next one, false when none is left
-  struct fa3_tile { int b, h, m0, nb0, n, lq, lk, qt0, kt0; };
-  int q = 0;
-  auto advance = [&](fa3_tile &u) {
-    for (int idx; (idx = seq(q)) != -1;) {
-      q++;
-      if (idx < 0) continue;
-      tile(idx, u.b, u.h, u.m0, u.nb0, u.n, u.lq, u.lk, u.qt0, u.kt0);
-      if (u.m0 < u.lq) return true;
-    }
-    return false;
-  };
   int it = 0; // K/V tiles consumed so far, as the producer counts them
-  fa3_tile c;
   for (int k = 0;; k++) {
-    // (the next tile found here, at the loop's top, as the producer's loop
-    // has it: finding it in front of the last P V cost d128 ~5%, H100)
-    if (!advance(c)) break;
-    const int r0 = c.m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
-    mrow[0] = mrow[1] = KP_NINF, lsum[0] = lsum[1] = 0.f;
     // (no wgmma in flight here: ptxas serialises every wgmma of a kernel
     // where other instructions write an accumulator while one is)
 #pragma unroll
     for (int i = 0; i < D / 2; i++) o[i] = 0.f;
+    // the tile, as the producer found it before loading its Q (the tile
+    // arithmetic -- several integer divisions -- had sat here, between two
+    // tiles' wgmmas: 7% of d64 1K causal's warp samples, H100)
     kp_mbar_wait(&qfull, k & 1);
+    const fa3_tile c = next;
+    if (c.n < 0) break;
+    const int r0 = c.m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
+    mrow[0] = mrow[1] = KP_NINF, lsum[0] = lsum[1] = 0.f;
     if (c.n == 0) {
       release(&qfree);
     } else {
