@@ -467,11 +467,14 @@ end
 -- holds as many key tiles -- tiles + 1 -- and a static round-robin of units
 -- is balanced, while a unit's two tiles share K and V in L2); the producer
 -- alone works out which tile comes next (the consumers read it from shared
--- memory with its Q), loads that tile's Q as soon as the last S = Q K^T of
--- the current one has retired, and its K and V as stages free up, while the
--- consumers finish and store the current one.  The persistent kernels store O
--- through shared memory by TMA (`TS` below): from the registers, 4-byte
--- stores held d128 1K tiles ~7% of their time (bench/NOTES.md 42).  (A
+-- memory with its Q: their tile arithmetic, integer divisions between two
+-- tiles' wgmmas, held d64 1K causal ~5%), loads its Q -- into the second of
+-- two Q buffers (two consumers) once it has issued the current tile's last
+-- K and V loads, else once the last S = Q K^T has retired -- and its K and
+-- V as stages free up, while the consumers finish and store the current
+-- one.  The persistent kernels store O through shared memory by TMA (`TS`
+-- below): from the registers, 4-byte stores held d128 1K tiles ~7% of their
+-- time (bench/NOTES.md 42).  (A
 -- cross-tile twin -- two Q buffers, the next tile's first S = Q K^T issued
 -- with the last P V, the epilogue under it -- ran 0-3% ahead before that
 -- and 2-14% behind after: gone.)
@@ -569,17 +572,23 @@ ${name}(${args}) {
   const int *cq = TS ? nullptr : CQ, *ck = TS ? nullptr : CK;
   constexpr int Q_PANEL = BR * 128, KV_PANEL = BC * 128; // bytes: 64 columns of all rows
   constexpr int Q_BYTES = P * Q_PANEL, KV_BYTES = P * KV_PANEL;
-  __shared__ __align__(8) unsigned long long qfull, qfree, kfull[S], vfull[S], kfree[S], vfree[S];
+  // QB Q buffers (2 in the kernels that loop over tiles: the next tile's Q
+  // loads while the current one still runs; tile k takes buffer k % QB) --
+  // not with three consumers: at 128 registers a thread their main loop
+  // lost 4-7% to it (d64 4K / 16K, H100, eighteenth session, call 3)
+  constexpr int QB = TS && NC == 2 ? 2 : 1;
+  __shared__ __align__(8) unsigned long long qfull[QB], qfree[QB], kfull[S], vfull[S], kfree[S],
+      vfree[S];
   // the tile whose Q the producer loads (written before its arrival on qfull,
   // read once that phase completes, rewritten only after both consumers have
   // given Q back on qfree): its keys nb0 + [0, n) in tiles of BC (n = -1: no
   // tile left), its sequence's lengths lq, lk and first tokens qt0, kt0
   struct fa3_tile { int b, h, m0, nb0, n, lq, lk, qt0, kt0; };
-  __shared__ fa3_tile next;
+  __shared__ fa3_tile next[QB];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte alignment
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
-  unsigned char *sq = smem, *sk = sq + Q_BYTES, *sv = sk + S * KV_BYTES;
+  unsigned char *sq = smem, *sk = sq + QB * Q_BYTES, *sv = sk + S * KV_BYTES;
   unsigned char *so = sv + S * KV_BYTES; // TS: O, laid out as a Q buffer
   // the CTA's q-th tile index (kp_attn_tile's order: head bh's tiles bh
   // tiles + j, j = 0 the most keys under a right bound); -1: no more, -2:
@@ -631,7 +640,8 @@ ${name}(${args}) {
     nb0 = lo / BC, n = hi > lo ? (hi + BC - 1) / BC - nb0 : 0;
   };
   if (threadIdx.x == 0) {
-    kp_mbar_init(&qfull, 1), kp_mbar_init(&qfree, NC);
+    for (int b = 0; b < QB; b++) // (qfree: every consumer thread arrives, below)
+      kp_mbar_init(&qfull[b], 1), kp_mbar_init(&qfree[b], 128 * NC);
     for (int s = 0; s < S; s++) {
       kp_mbar_init(&kfull[s], 1), kp_mbar_init(&vfull[s], 1);
       kp_mbar_init(&kfree[s], NC), kp_mbar_init(&vfree[s], NC);
@@ -651,11 +661,12 @@ ${name}(${args}) {
         tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
         if (m0 >= lq) continue;
         const int hk = h / (Hq / Hkv), qb = cq ? 0 : b, kb = ck ? 0 : b;
-        kp_mbar_wait(&qfree, (k & 1) ^ 1);
-        next = fa3_tile{b, h, m0, nb0, n, lq, lk, qt0, kt0}; // published by its arrival on qfull
-        kp_mbar_expect_tx(&qfull, Q_BYTES);
+        const int x = k % QB, xph = k / QB & 1;
+        kp_mbar_wait(&qfree[x], xph ^ 1);
+        next[x] = fa3_tile{b, h, m0, nb0, n, lq, lk, qt0, kt0}; // published by its arrival on qfull
+        kp_mbar_expect_tx(&qfull[x], Q_BYTES);
         for (int p = 0; p < P; p++)
-          kp_tma_load4(sq + p * Q_PANEL, &tmQ, 64 * p, qt0 + m0, h, qb, &qfull);
+          kp_tma_load4(sq + x * Q_BYTES + p * Q_PANEL, &tmQ, 64 * p, qt0 + m0, h, qb, &qfull[x]);
         for (int j = 0; j < n; j++, it++) {
           const int s = it % S, ph = it / S & 1, k0 = kt0 + (nb0 + j) * BC;
           kp_mbar_wait(&kfree[s], ph ^ 1);
@@ -669,9 +680,10 @@ ${name}(${args}) {
         }
         k++;
       }
-      kp_mbar_wait(&qfree, (k & 1) ^ 1); // none left: a phase of qfull without Q says so
-      next.n = -1;
-      kp_mbar_arrive(&qfull);
+      const int x = k % QB; // none left: a phase of qfull without Q says so
+      kp_mbar_wait(&qfree[x], (k / QB & 1) ^ 1);
+      next[x].n = -1;
+      kp_mbar_arrive(&qfull[x]);
     }
     return;
   }
@@ -685,11 +697,12 @@ ${name}(${args}) {
   // is + 2 (32 bytes), a panel + its bytes >> 4, a stage + KV_BYTES >> 4
   const unsigned long long dq = kp_wg_desc(sq + wg * 64 * 128), dk = kp_wg_desc(sk),
                            dv = kp_wg_desc_mn<KV_PANEL>(sv);
+  unsigned long long dqx = dq; // the current tile's Q buffer
   auto qk = [&](int s) { // S = Q K^T, K from stage s
     const unsigned long long kt = dk + s * (KV_BYTES >> 4);
 #pragma unroll
     for (int kd = 0; kd < D / 16; kd++)
-      kp_wgmma_${ab}_n${bc}(sc, dq + kd / 4 * (Q_PANEL >> 4) + 2 * (kd % 4),
+      kp_wgmma_${ab}_n${bc}(sc, dqx + kd / 4 * (Q_PANEL >> 4) + 2 * (kd % 4),
                            kt + kd / 4 * (KV_PANEL >> 4) + 2 * (kd % 4), kd > 0);
     kp_wg_commit();
   };
@@ -712,6 +725,12 @@ ${name}(${args}) {
       for (int e = 0; e < 4; e++) o[4 * j + e] *= alpha[e / 2];
   };
   auto release = [&](unsigned long long *bar) { if (threadIdx.x % 128 == 0) kp_mbar_arrive(bar); };
+  // Q and the tile with it go back from every consumer thread, not one a
+  // warpgroup: each thread's read of `next` must come before the producer
+  // writes the next tile there (compute-sanitizer racecheck flagged the
+  // reads of the threads that did not arrive)
+  int x = 0; // the current tile's Q buffer
+  auto give_q = [&]() { kp_mbar_arrive(&qfree[x]); };
   // PP: warpgroup w issues its matmuls once named barrier 1 + w lets it, then
   // lets the other go; warpgroup 0 first, and at the end it takes the turn
   // warpgroup 1's last one gave it, so that every barrier's arrivals match
@@ -727,13 +746,15 @@ ${name}(${args}) {
     // the tile, as the producer found it before loading its Q (the tile
     // arithmetic -- several integer divisions -- had sat here, between two
     // tiles' wgmmas: 7% of d64 1K causal's warp samples, H100)
-    kp_mbar_wait(&qfull, k & 1);
-    const fa3_tile c = next;
+    x = k % QB;
+    kp_mbar_wait(&qfull[x], k / QB & 1);
+    const fa3_tile c = next[x];
     if (c.n < 0) break;
+    dqx = dq + x * (Q_BYTES >> 4);
     const int r0 = c.m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
     mrow[0] = mrow[1] = KP_NINF, lsum[0] = lsum[1] = 0.f;
     if (c.n == 0) {
-      release(&qfree);
+      give_q();
     } else {
       // S of tile 0 ...
       kp_mbar_wait(&kfull[it % S], it / S & 1);
@@ -743,7 +764,7 @@ ${name}(${args}) {
       turn_done();
       kp_wg_wait<0>();
       release(&kfree[it % S]);
-      if (c.n == 1) release(&qfree);
+      if (c.n == 1) give_q();
       kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, c.nb0 * BC, t, c.lq, c.lk, wl, wr,
                          scale_log2);
       to_p(); // O is 0: nothing to rescale
@@ -760,7 +781,7 @@ ${name}(${args}) {
         turn_done();
         kp_wg_wait<1>();
         release(&kfree[s]);
-        if (j == c.n - 1) release(&qfree); // Q's last reader has retired
+        if (j == c.n - 1) give_q(); // Q's last reader has retired
         kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (c.nb0 + j) * BC, t, c.lq, c.lk, wl,
                            wr, scale_log2);
         kp_wg_wait<0>();
@@ -868,7 +889,9 @@ local function emit_fa3(dt, p)
     persistent = (p.persistent or p.sched) and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
                sched = p.sched, nc = nc, rank = p.rank },
-    smem = ((ts and 2 or 1) * 64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
+    -- Q (two buffers when ts and nc == 2), K and V stages, O (ts), alignment
+    smem = (((ts and nc == 2) and 3 or ts and 2 or 1) * 64 * nc + 2 * p.stages * p.bc) * p.d * 2
+           + 1024,
     tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d, lq = p.max_lq },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
