@@ -13,7 +13,9 @@ runs once a tile: the prologue, the first S and softmax, the last P V, the
 epilogue, and the producer's per-tile work), and prints runs of
 consecutive instructions of one class with their stall samples in each run,
 then the short run's costliest per-tile instructions with their main stall
-reason.  With one CSV, runs are classified by execution count alone
+reason and how many threads execute them on average (1: a producer's
+elected thread or a lead thread -- its waits are that warp idling, not the
+critical path; the summary counts such samples apart).  With one CSV, runs are classified by execution count alone
 (> --step-min executions: "step").
 """
 import argparse
@@ -50,12 +52,17 @@ def main():
         el = num(l[i]["Instructions Executed"]) if l else None
         k = ("step" if (el > 8 * es if l else es > a.step_min) else "tile") if es > 0 else "none"
         rows.append((int(r["Address"], 16), k, num(r[S]), num(l[i][S]) if l else 0.0,
-                     r["Source"].strip(), max(stalls, key=lambda c: num(r[c]))))
+                     r["Source"].strip(), max(stalls, key=lambda c: num(r[c])),
+                     num(r.get("Avg. Threads Executed", "32"))))
     tot = sum(r[2] for r in rows)
     print(f"{a.short}: {tot:.0f} samples" + (f"; {a.long}: {sum(r[3] for r in rows):.0f}" if l else ""))
     for k in ("tile", "step", "none"):
         n = sum(r[2] for r in rows if r[1] == k)
-        print(f"  {k:5s} {n:8.0f} ({100 * n / tot:.1f}%)")
+        # one thread executing: a producer's elected thread or a lead
+        # thread's code -- its waits are that warp idling, not the
+        # consumers' critical path
+        n1 = sum(r[2] for r in rows if r[1] == k and 0 < r[6] <= 1.5)
+        print(f"  {k:5s} {n:8.0f} ({100 * n / tot:.1f}%), {n1:.0f} of them in one-thread code")
     print("runs (address, instructions, samples short [long], first instruction):")
     runs = []
     for r in rows:
@@ -67,9 +74,9 @@ def main():
         if u[4] >= 20:
             extra = f" [{u[5]:8.0f}]" if l else ""
             print(f"  {u[0]:5s} {u[1] & 0xfffff:05x}-{u[2] & 0xfffff:05x} n={u[3]:4d} {u[4]:7.0f}{extra}  {u[6][:50]}")
-    print("costliest per-tile instructions:")
+    print("costliest per-tile instructions (threads: the average executing it):")
     for r in sorted((r for r in rows if r[1] == "tile"), key=lambda r: -r[2])[: a.top]:
-        print(f"  {r[2]:6.0f} {r[0] & 0xfffff:05x} {r[5][6:]:14s} {r[4][:70]}")
+        print(f"  {r[2]:6.0f} {r[0] & 0xfffff:05x} {r[5][6:]:14s} {r[6]:4.1f} {r[4][:64]}")
 
 
 if __name__ == "__main__":
