@@ -572,16 +572,13 @@ ${name}(${args}) {
   const int *cq = TS ? nullptr : CQ, *ck = TS ? nullptr : CK;
   constexpr int Q_PANEL = BR * 128, KV_PANEL = BC * 128; // bytes: 64 columns of all rows
   constexpr int Q_BYTES = P * Q_PANEL, KV_BYTES = P * KV_PANEL;
-  // QB Q buffers (2 in the kernels that loop over tiles: the next tile's Q
-  // loads while the current one still runs; tile k takes buffer k % QB) --
-  // not with three consumers: at 128 registers a thread their main loop
-  // lost 4-7% to it (d64 4K / 16K, H100, eighteenth session, call 3)
-  constexpr int QB = TS && NC == 2 ? 2 : 1;
+  // QB Q buffers (emit_fa3's qb): tile k takes buffer k % QB
+  constexpr int QB = ${qb};
   __shared__ __align__(8) unsigned long long qfull[QB], qfree[QB], kfull[S], vfull[S], kfree[S],
       vfree[S];
   // the tile whose Q the producer loads (written before its arrival on qfull,
-  // read once that phase completes, rewritten only after both consumers have
-  // given Q back on qfree): its keys nb0 + [0, n) in tiles of BC (n = -1: no
+  // read once that phase completes, rewritten only after every consumer thread
+  // has given that Q buffer back on qfree): its keys nb0 + [0, n) in tiles of BC (n = -1: no
   // tile left), its sequence's lengths lq, lk and first tokens qt0, kt0
   struct fa3_tile { int b, h, m0, nb0, n, lq, lk, qt0, kt0; };
   __shared__ fa3_tile next[QB];
@@ -653,6 +650,12 @@ ${name}(${args}) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 ${preg};");
     if (threadIdx.x == 128 * NC) {
       int it = 0; // K/V tiles loaded so far: stage it % S, round it / S
+      // tile k's Q buffer, once its consumers have given back its last use
+      auto q_slot = [&](int k) {
+        const int x = k % QB;
+        kp_mbar_wait(&qfree[x], (k / QB & 1) ^ 1);
+        return x;
+      };
       // k: the tiles served so far (Q's phase), skipped ones not counted
       int k = 0;
       for (int q = 0, idx; (idx = seq(q)) != -1; q++) {
@@ -661,8 +664,7 @@ ${name}(${args}) {
         tile(idx, b, h, m0, nb0, n, lq, lk, qt0, kt0);
         if (m0 >= lq) continue;
         const int hk = h / (Hq / Hkv), qb = cq ? 0 : b, kb = ck ? 0 : b;
-        const int x = k % QB, xph = k / QB & 1;
-        kp_mbar_wait(&qfree[x], xph ^ 1);
+        const int x = q_slot(k);
         next[x] = fa3_tile{b, h, m0, nb0, n, lq, lk, qt0, kt0}; // published by its arrival on qfull
         kp_mbar_expect_tx(&qfull[x], Q_BYTES);
         for (int p = 0; p < P; p++)
@@ -680,8 +682,7 @@ ${name}(${args}) {
         }
         k++;
       }
-      const int x = k % QB; // none left: a phase of qfull without Q says so
-      kp_mbar_wait(&qfree[x], (k / QB & 1) ^ 1);
+      const int x = q_slot(k); // none left: a phase of qfull without Q says so
       next[x].n = -1;
       kp_mbar_arrive(&qfull[x]);
     }
@@ -697,8 +698,9 @@ ${name}(${args}) {
   // is + 2 (32 bytes), a panel + its bytes >> 4, a stage + KV_BYTES >> 4
   const unsigned long long dq = kp_wg_desc(sq + wg * 64 * 128), dk = kp_wg_desc(sk),
                            dv = kp_wg_desc_mn<KV_PANEL>(sv);
-  unsigned long long dqx = dq; // the current tile's Q buffer
-  auto qk = [&](int s) { // S = Q K^T, K from stage s
+  int x = 0; // the current tile's Q buffer
+  auto qk = [&](int s) { // S = Q K^T, K from stage s (Q from buffer x)
+    const unsigned long long dqx = dq + x * (Q_BYTES >> 4);
     const unsigned long long kt = dk + s * (KV_BYTES >> 4);
 #pragma unroll
     for (int kd = 0; kd < D / 16; kd++)
@@ -729,7 +731,6 @@ ${name}(${args}) {
   // warpgroup: each thread's read of `next` must come before the producer
   // writes the next tile there (compute-sanitizer racecheck flagged the
   // reads of the threads that did not arrive)
-  int x = 0; // the current tile's Q buffer
   auto give_q = [&]() { kp_mbar_arrive(&qfree[x]); };
   // PP: warpgroup w issues its matmuls once named barrier 1 + w lets it, then
   // lets the other go; warpgroup 0 first, and at the end it takes the turn
@@ -750,7 +751,6 @@ ${name}(${args}) {
     kp_mbar_wait(&qfull[x], k / QB & 1);
     const fa3_tile c = next[x];
     if (c.n < 0) break;
-    dqx = dq + x * (Q_BYTES >> 4);
     const int r0 = c.m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
     mrow[0] = mrow[1] = KP_NINF, lsum[0] = lsum[1] = 0.f;
     if (c.n == 0) {
@@ -876,6 +876,11 @@ local function emit_fa3(dt, p)
   local ts = (p.persistent or p.sched) and true or false -- O through a TMA store
   local pool = 65536 // threads // 8 * 8 * threads
   local preg = p.sched and 32 or 24
+  -- Q buffers: two in the two-consumer kernels that loop over tiles (the
+  -- next tile's Q loads while the current one runs); with three consumers
+  -- their main loop lost 4-7% to it (128 registers a thread; d64 4K / 16K,
+  -- H100, eighteenth session, call 3)
+  local qb = (ts and nc == 2) and 2 or 1
   local creg = math.min(240, (pool - 128 * preg) // (128 * nc) // 8 * 8)
   assert(128 * (preg + nc * creg) <= pool, name .. ": setmaxnreg asks for more than the pool")
   variant {
@@ -889,13 +894,12 @@ local function emit_fa3(dt, p)
     persistent = (p.persistent or p.sched) and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
                sched = p.sched, nc = nc, rank = p.rank },
-    -- Q (two buffers when ts and nc == 2), K and V stages, O (ts), alignment
-    smem = (((ts and nc == 2) and 3 or ts and 2 or 1) * 64 * nc + 2 * p.stages * p.bc) * p.d * 2
-           + 1024,
+    -- Q (qb buffers), K and V stages, O (ts), alignment
+    smem = ((qb + (ts and 1 or 0)) * 64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
     tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d, lq = p.max_lq },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
-      br = 64 * nc, threads = threads, creg = creg, preg = preg,
+      br = 64 * nc, threads = threads, creg = creg, preg = preg, qb = qb,
       pp = p.pp and "true" or "false", ts = ts and "true" or "false",
       order = p.sched == "pairs" and 1 or p.sched == "snake" and 2 or 0,
       args = subst(ARGS, { T = ctype(dt) }),
