@@ -4,7 +4,9 @@ share causal work among their CTAs (a model, no GPU; 2026-11-26).
 
 Mirrors `seq` in templates/attention.lua's FA3 kernel: ORDER 0 (`_p`: tile
 blockIdx.x + q gridDim.x), 1 (`_pc`: units of two tiles of one head, j and
-tiles - 1 - j) and 2 (`_ps`: heads in chunks whose K and V fill 16 MB, each
+tiles - 1 - j, in whole rounds; the last round's units as single tiles,
+most keys first, snake-dealt; 3: all rounds in pairs, as until 2026-11-27)
+and 2 (`_ps`: heads in chunks whose K and V fill 16 MB, each
 chunk whole rounds of its tiles most keys first, dealt out snake-wise).  Checks that each order hands out every tile exactly once, then
 prints, for the causal shapes of bench/attn_bench.py (16 heads, batch x seq =
 16K, Lq = Lk) on 132 CTAs, mean over max work a CTA, a tile costing its key
@@ -40,10 +42,29 @@ def seq(order, c, q, G, tiles, bhs, D, L):
         j, bhl = divmod(p, hc)
         return (bh0 + bhl) * tiles + j
     npair = (tiles + 1) // 2
-    u = c + (q >> 1) * G
-    bh, j = divmod(u, npair)
-    tm = tiles - 1 - j if q & 1 else j
-    return -1 if bh >= bhs else -2 if q & 1 and tm == j else bh * tiles + tm
+    if order == 3:  # `_pc` until 2026-11-27: every round in pairs
+        u = c + (q >> 1) * G
+        bh, j = divmod(u, npair)
+        tm = tiles - 1 - j if q & 1 else j
+        return -1 if bh >= bhs else -2 if q & 1 and tm == j else bh * tiles + tm
+    u0 = npair * bhs // G * G
+    if q < 2 * (u0 // G):
+        u = c + (q >> 1) * G
+        bh, j = divmod(u, npair)
+        tm = tiles - 1 - j if q & 1 else j
+        return -2 if q & 1 and tm == j else bh * tiles + tm
+    qr = q - 2 * (u0 // G)
+    p = qr * G + (G - 1 - c if qr & 1 else c)
+    for k in range(2 * npair):
+        j = k if k < npair else 2 * npair - 1 - k
+        tm = j if k < npair else tiles - 1 - j
+        if k >= npair and tm == j:
+            continue
+        bh1 = -(-(u0 - j) // npair) if u0 > j else 0
+        if p < bhs - bh1:
+            return (bh1 + p) * tiles + tm
+        p -= bhs - bh1
+    return -1
 
 
 def main():
@@ -53,12 +74,12 @@ def main():
     o = ap.parse_args()
     G = o.ctas
     print(f"mean / max work a CTA over {G} CTAs (causal, Lq = Lk, 128-key tiles)")
-    print(f"{'shape':>22} | {'_p':>5} | {'_pc':>5} | {'_ps':>5}")
-    for d, br in ((128, 128), (64, 192)):
+    print(f"{'shape':>26} | {'_p':>5} | {'_pc':>5} | {'_ps':>5} | {'_pc before':>10}")
+    for d, br in ((128, 128), (64, 128), (64, 192)):
         for b, L in ((16, 1024), (4, 4096), (1, 16384)):
             bhs, tiles = b * 16, -(-L // br)
             effs = []
-            for order in (0, 1, 2):
+            for order in (0, 1, 2, 3):
                 got, work = [], []
                 for c in range(G):
                     w, q = 0.0, 0
@@ -72,7 +93,8 @@ def main():
                     work.append(w)
                 assert sorted(got) == list(range(tiles * bhs)), f"order {order}: not a permutation"
                 effs.append(sum(work) / G / max(work))
-            print(f"{f'd{d} b{b} {L}x{L}':>22} | " + " | ".join(f"{e:5.2f}" for e in effs))
+            print(f"{f'd{d} {br}-row b{b} {L}x{L}':>26} | " + " | ".join(f"{e:5.2f}" for e in effs[:3])
+                  + f" | {effs[3]:10.2f}")
 
 
 if __name__ == "__main__":

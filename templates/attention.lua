@@ -591,7 +591,10 @@ ${name}(${args}) {
   // tiles + j, j = 0 the most keys under a right bound); -1: no more, -2:
   // none this time.  ORDER 0: blockIdx.x + q gridDim.x.  1 (`_pc`): unit u =
   // blockIdx.x + (q / 2) gridDim.x of (tiles + 1) / 2 a head, its tile q % 2
-  // j or tiles - 1 - j (-2: an odd count's middle tile, alone).  2 (`_ps`):
+  // j or tiles - 1 - j (-2: an odd count's middle tile, alone), in whole
+  // rounds of G units; the last, partial round's units as single tiles,
+  // most keys first, snake-dealt (its pairs left CTAs idle for a pair's
+  // time: d64 1K causal, 1,024 units over 132 CTAs).  2 (`_ps`):
   // the heads in chunks of h0 whose K and V fill about 16 MB of L2, each
   // chunk given whole rounds of G (the CTAs; c = blockIdx.x) positions: its
   // tiles most keys first (its heads' j = 0, then j = 1, ...), position q'
@@ -619,9 +622,25 @@ ${name}(${args}) {
       const int j = p / hc;
       return (bh0 + p - j * hc) * tiles + j;
     }
-    const int npair = (tiles + 1) / 2, u = blockIdx.x + (q >> 1) * gridDim.x, bh = u / npair;
-    const int j = u - bh * npair, tm = q & 1 ? tiles - 1 - j : j;
-    return bh >= bhs ? -1 : q & 1 && tm == j ? -2 : bh * tiles + tm;
+    const int npair = (tiles + 1) / 2, G = gridDim.x, u0 = npair * bhs / G * G;
+    if (q < 2 * (u0 / G)) { // (q / 2 < the whole rounds of units)
+      const int u = blockIdx.x + (q >> 1) * G, bh = u / npair;
+      const int j = u - bh * npair, tm = q & 1 ? tiles - 1 - j : j;
+      return q & 1 && tm == j ? -2 : bh * tiles + tm;
+    }
+    // the units of the last, partial round (u >= u0) as single tiles, most
+    // keys first -- every unit's first tiles j = 0, 1, ..., then their second
+    // ones, j = npair - 1 down to 0 -- snake-dealt over the CTAs
+    const int qr = q - 2 * (u0 / G);
+    int p = qr * G + (qr & 1 ? G - 1 - blockIdx.x : blockIdx.x);
+    for (int k = 0; k < 2 * npair; k++) {
+      const int j = k < npair ? k : 2 * npair - 1 - k, tm = k < npair ? j : tiles - 1 - j;
+      if (k >= npair && tm == j) continue; // an odd count's middle tile: no second one
+      const int bh1 = u0 > j ? (u0 - j + npair - 1) / npair : 0; // the heads whose unit j is in it
+      if (p < bhs - bh1) return (bh1 + p) * tiles + tm;
+      p -= bhs - bh1;
+    }
+    return -1;
   };
   // tile idx: its keys: tiles nb0 + [0, n);
   // its sequence's lengths lq, lk and first tokens qt0, kt0 (varlen: the TMA
