@@ -636,7 +636,8 @@ ${name}(${args}) {
     for (int k = 0; k < 2 * npair; k++) {
       const int j = k < npair ? k : 2 * npair - 1 - k, tm = k < npair ? j : tiles - 1 - j;
       if (k >= npair && tm == j) continue; // an odd count's middle tile: no second one
-      const int bh1 = u0 > j ? (u0 - j + npair - 1) / npair : 0; // the heads whose unit j is in it
+      // heads bh1 .. bhs - 1 have their unit j in the last round (bh npair + j >= u0)
+      const int bh1 = u0 > j ? (u0 - j + npair - 1) / npair : 0;
       if (p < bhs - bh1) return (bh1 + p) * tiles + tm;
       p -= bhs - bh1;
     }
