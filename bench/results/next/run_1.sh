@@ -13,7 +13,7 @@
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
 M=gpu__time_duration.sum,sm__cycles_active.min,sm__cycles_active.avg,sm__cycles_active.max
 M=$M,gpc__cycles_elapsed.max,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size
-M=$M,launch__cluster_dim_x,launch__registers_per_thread,launch__shared_mem_per_block_dynamic
+M=$M,launch__registers_per_thread,launch__shared_mem_per_block_dynamic
 lane0() {
   GPU=0; export CUDA_VISIBLE_DEVICES=0
   for k in 1 2 3; do
