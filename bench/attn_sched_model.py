@@ -42,18 +42,14 @@ def seq(order, c, q, G, tiles, bhs, D, L):
         j, bhl = divmod(p, hc)
         return (bh0 + bhl) * tiles + j
     npair = (tiles + 1) // 2
-    if order == 3:  # `_pc` until 2026-11-27: every round in pairs
+    R = npair * bhs // G  # whole rounds of G units, units [0, u0)
+    u0 = R * G
+    if order == 3 or q < 2 * R:  # pairs (order 3, `_pc` until 2026-11-27: every round)
         u = c + (q >> 1) * G
         bh, j = divmod(u, npair)
         tm = tiles - 1 - j if q & 1 else j
         return -1 if bh >= bhs else -2 if q & 1 and tm == j else bh * tiles + tm
-    u0 = npair * bhs // G * G
-    if q < 2 * (u0 // G):
-        u = c + (q >> 1) * G
-        bh, j = divmod(u, npair)
-        tm = tiles - 1 - j if q & 1 else j
-        return -2 if q & 1 and tm == j else bh * tiles + tm
-    qr = q - 2 * (u0 // G)
+    qr = q - 2 * R
     p = qr * G + (G - 1 - c if qr & 1 else c)
     for k in range(2 * npair):
         j = k if k < npair else 2 * npair - 1 - k

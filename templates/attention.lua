@@ -622,8 +622,9 @@ ${name}(${args}) {
       const int j = p / hc;
       return (bh0 + p - j * hc) * tiles + j;
     }
-    const int npair = (tiles + 1) / 2, G = gridDim.x, u0 = npair * bhs / G * G;
-    if (q < 2 * (u0 / G)) { // (q / 2 < the whole rounds of units)
+    // R whole rounds of G units, units [0, u0)
+    const int npair = (tiles + 1) / 2, G = gridDim.x, R = npair * bhs / G, u0 = R * G;
+    if (q < 2 * R) {
       const int u = blockIdx.x + (q >> 1) * G, bh = u / npair;
       const int j = u - bh * npair, tm = q & 1 ? tiles - 1 - j : j;
       return q & 1 && tm == j ? -2 : bh * tiles + tm;
@@ -631,7 +632,7 @@ ${name}(${args}) {
     // the units of the last, partial round (u >= u0) as single tiles, most
     // keys first -- every unit's first tiles j = 0, 1, ..., then their second
     // ones, j = npair - 1 down to 0 -- snake-dealt over the CTAs
-    const int qr = q - 2 * (u0 / G);
+    const int qr = q - 2 * R;
     int p = qr * G + (qr & 1 ? G - 1 - blockIdx.x : blockIdx.x);
     for (int k = 0; k < 2 * npair; k++) {
       const int j = k < npair ? k : 2 * npair - 1 - k, tm = k < npair ? j : tiles - 1 - j;
