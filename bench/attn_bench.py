@@ -280,6 +280,7 @@ def main():
     ap.add_argument("--no-decode", action="store_true")
     ap.add_argument("--decode-only", action="store_true")
     ap.add_argument("--decode-dims", default="128", help="head dims of the decode rows")
+    ap.add_argument("--decode-batches", default="8,1", help="batches of the decode rows")
     ap.add_argument("--page", type=int, default=16,
                     help="decode rows: also time a paged KV cache of this page size (0: not)")
     ap.add_argument("--variants", metavar="REGEX",
@@ -310,7 +311,8 @@ def main():
                 shapes.append((max(1, o.tokens // s), o.heads, o.heads, s, s, d, causal))
     if not o.no_decode:
         for d in (int(x) for x in o.decode_dims.split(",")):
-            shapes += [(8, 32, 8, 1, 32768, d, False), (1, 32, 8, 1, 32768, d, False)]
+            shapes += [(b, 32, 8, 1, 32768, d, False)
+                       for b in (int(x) for x in o.decode_batches.split(","))]
     print(f"{'dtype':5s} {'batch':>5s} {'hq/hkv':>6s} {'seq_q':>6s} {'seq_k':>6s} {'dim':>4s} "
           f"{'causal':>6s} | {'kp us':>9s} {'TF':>6s} | {'flash us':>9s} {'TF':>6s} {'ratio':>6s} | "
           f"{'cudnn us':>9s} {'TF':>6s} {'ratio':>6s} | err")

@@ -535,9 +535,11 @@ static kg_template *cached_template(tpl_cache *c, const char *dir, const char *f
 static int32_t rank_below(const kpk_pack *pk, const char *family, uint32_t dtype) {
   int32_t r = 0;
   for (uint32_t i = 0; i < pk->n_entries; i++)
-    if (!strcmp(pk->entries[i].family, family) && pk->entries[i].dtype == dtype &&
-        pk->entries[i].rank < r)
-      r = pk->entries[i].rank;
+    if (!strcmp(pk->entries[i].family, family) && pk->entries[i].dtype == dtype) {
+      if (pk->entries[i].rank < r) r = pk->entries[i].rank;
+      if (pk->entries[i].prefer_forms && pk->entries[i].prefer_rank < r)
+        r = pk->entries[i].prefer_rank;
+    }
   return r - 1;
 }
 

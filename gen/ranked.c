@@ -46,7 +46,7 @@ void kg_ranked_picks(const kpk_pack *pk, char *keep, int sm) {
       if (strcmp(e->family, kp_family_name((kp_family)fam))) continue;
       any = 1;
       for (uint32_t f = nforms; f < KPK_FORMS; f++)
-        if (e->forms >> f & 1) nforms = f + 1;
+        if ((e->forms | e->prefer_forms) >> f & 1) nforms = f + 1;
       for (int i = 0; i < dn->n; i++) {
         const uint64_t cand[4] = {e->dmin[i], e->dmin[i] - 1, e->dmax[i], e->dmax[i] + 1};
         for (int q = 0; q < 4; q++) add_point(pts[i], &np[i], PRUNE_PTS, cand[q]);

@@ -123,6 +123,20 @@ static lua_Integer opt_int(lua_State *L, int tbl, const char *key, lua_Integer d
   return v;
 }
 
+/* A bit mask of forms (KPK_FORMS bits): any Lua integer, its 64 bits as
+** written (0xFFFF0000FFFF0000 is a negative integer to Lua). */
+static uint64_t opt_mask(lua_State *L, int tbl, const char *key) {
+  lua_getfield(L, tbl, key);
+  uint64_t m = 0;
+  if (!lua_isnil(L, -1)) {
+    int ok;
+    m = (uint64_t)lua_tointegerx(L, -1, &ok);
+    if (!ok) luaL_error(L, "variant: field '%s' must be an integer (a mask of forms)", key);
+  }
+  lua_pop(L, 1);
+  return m;
+}
+
 static char *dupstr(const char *s) {
   size_t n = strlen(s) + 1;
   char *d = malloc(n);
@@ -292,7 +306,7 @@ static int l_variant(lua_State *L) {
   e.block = (uint32_t)opt_int(L, 1, "block", -1, 32, 1024);
   if (e.block % 32) return luaL_error(L, "variant '%s': block must be a multiple of 32", name);
   if (dims_fields(L, t, name, &e)) return 0; /* raised */
-  e.forms = (uint32_t)opt_int(L, 1, "forms", 0, 0, ((lua_Integer)1 << KPK_FORMS) - 1);
+  e.forms = opt_mask(L, 1, "forms");
   e.align = (uint32_t)opt_int(L, 1, "align", (lua_Integer)kp_dtype_size((kp_dtype)dt), 1, 256);
   if (e.align & (e.align - 1))
     return luaL_error(L, "variant '%s': align must be a power of two", name);
@@ -302,6 +316,19 @@ static int l_variant(lua_State *L) {
   e.min_sm = (uint32_t)opt_int(L, 1, "min_sm", 80, 0, 1000);
   e.max_sm = (uint32_t)opt_int(L, 1, "max_sm", 0, 0, 1000);
   e.rank = (int32_t)opt_int(L, 1, "rank", 0, -1000000, 1000000);
+  /* prefer = { forms = MASK, rank = R }: the rank for calls of those forms */
+  lua_getfield(L, 1, "prefer");
+  if (!lua_isnil(L, -1)) {
+    if (!lua_istable(L, -1)) return luaL_error(L, "variant '%s': prefer must be a table", name);
+    const int pt = lua_gettop(L);
+    e.prefer_forms = opt_mask(L, pt, "forms");
+    e.prefer_rank = (int32_t)opt_int(L, pt, "rank", -1000001, -1000000, 1000000);
+    if (!e.prefer_forms || e.prefer_rank == -1000001)
+      return luaL_error(L, "variant '%s': prefer needs forms (a nonzero mask) and rank", name);
+    if (e.forms && (e.prefer_forms & ~e.forms))
+      return luaL_error(L, "variant '%s': prefer.forms names forms it does not compute", name);
+  }
+  lua_pop(L, 1);
   e.smem = (uint32_t)opt_int(L, 1, "smem", 0, 0, 232448);
   e.persist = (uint32_t)opt_int(L, 1, "persistent", 0, 0, 64);
   e.cluster = (uint32_t)opt_int(L, 1, "cluster", 0, 0, KPK_MAX_CLUSTER);

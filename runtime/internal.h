@@ -55,6 +55,22 @@
 ** (runtime/ops_attention.c; named "+ws" in the tune table, which kp tune
 ** times with one) */
 #define KP_ATTN_FORM_WS 16u
+/* ... and of a decode call whose packed tiles could each take a cluster of
+** the largest size at once ("+wave": templates/attention.lua ranks the
+** decode clusters first there) */
+#define KP_ATTN_FORM_WAVE 32u
+/* The forms of calls with a split-KV workspace: bit f set where f has bit 4 */
+#define KP_ATTN_WS_FORMS 0xFFFF0000FFFF0000ull
+/* KP_ATTN_FORM_WAVE or 0 for attention dims (lq, bh = batch x query heads, g
+** query heads a KV head) on sm_count SMs: a decode call (lq <= 16) whose
+** packed tiles -- batch x KV heads x ceil(g lq / 16), the decode kernels'
+** 16 query rows -- times the largest cluster fit the SMs (kp_attention sets
+** it; kp tune keys its rows by it too) */
+static inline uint32_t kp_attn_wave_bit(uint64_t lq, uint64_t bh, uint64_t g, int sm_count) {
+  if (lq > 16 || !g || sm_count <= 0) return 0;
+  const uint64_t tiles = bh / g * ((g * lq + 15) / 16);
+  return tiles * KPK_MAX_CLUSTER <= (uint64_t)sm_count ? KP_ATTN_FORM_WAVE : 0;
+}
 
 typedef enum kp_family {
 #define KP_FAMILY_ENUM_(id, name, sig, dims) KP_FAM_##id,
@@ -110,6 +126,9 @@ typedef struct kp_devprops {
 ** says which constraint failed. */
 int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d, char *why,
                      size_t whylen);
+/* Entry e's rank for call c: its prefer_rank where the call's form is one of
+** its prefer_forms, else its rank. */
+int32_t kp_entry_rank(const kpk_entry *e, const kp_call *c);
 /* Index of the highest-ranked applicable entry (ties: lowest index), or -1
 ** with an explanation in why. */
 int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d, char *why,

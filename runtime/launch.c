@@ -242,7 +242,7 @@ int kp_explain(kp_ctx *ctx, const kp_call *c, char *why, size_t whylen) {
   int i = kp_select_variant(&ctx->pack, c, &ctx->props, why, whylen);
   if (i >= 0)
     snprintf(why, whylen, "ranking: %s has the highest rank (%d) among applicable variants%s",
-             ctx->pack.entries[i].name, ctx->pack.entries[i].rank,
+             ctx->pack.entries[i].name, kp_entry_rank(&ctx->pack.entries[i], c),
              ctx->tune ? " (the table has no applicable key)" : "");
   return i;
 }

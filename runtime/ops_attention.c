@@ -397,6 +397,11 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
     const uint64_t need = sk_bytes(d, ctx->props.sm_count);
     if (need && (uint64_t)d->workspace_bytes >= need) form |= KP_ATTN_FORM_WS;
   }
+  /* few decode tiles: each can have a 16-CTA cluster (one CTA an SM) at once,
+  ** and the clusters' partials never leave the chip (H100, batch 1: 12%
+  ** faster than the split over a workspace; bench/NOTES.md 50) */
+  form |= kp_attn_wave_bit((uint64_t)d->len_q, (uint64_t)(d->batch * d->heads_q),
+                           (uint64_t)(d->heads_q / d->heads_kv), ctx->props.sm_count);
   kp_call call = {KP_FAM_ATTENTION, dt, align, form,
                   {(uint64_t)d->len_q, (uint64_t)d->len_k, (uint64_t)(d->batch * d->heads_q),
                    (uint64_t)d->head_dim, (uint64_t)(d->heads_q / d->heads_kv)}};
@@ -431,7 +436,7 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   /* a variant of the workspace forms alone (the split-KV decode) counts the
   ** CTAs done with each tile there: the counters start at zero, cleared in
   ** the stream unless the caller says they are */
-  if ((form & KP_ATTN_FORM_WS) && s.e->forms && !(s.e->forms & ((1u << KP_ATTN_FORM_WS) - 1)) &&
+  if ((form & KP_ATTN_FORM_WS) && s.e->forms && !(s.e->forms & ~KP_ATTN_WS_FORMS) &&
       !d->workspace_zeroed) {
     CUresult r = ctx->drv->cuMemsetD8Async((CUdeviceptr)(uintptr_t)ws, 0,
                                            (size_t)((sk_tiles(d) + 3) / 4 * 16), (CUstream)stream);

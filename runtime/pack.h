@@ -44,7 +44,7 @@
 #include "kernpack.h"
 
 #define KPK_MAGIC "KERNPACK"
-#define KPK_FORMAT_VERSION 7
+#define KPK_FORMAT_VERSION 8
 #define KPK_HEADER_SIZE 128
 #define KPK_ENTRY_SIZE 288
 #define KPK_MAX_ENTRIES 65536
@@ -52,7 +52,7 @@
 #define KPK_NO_PRELUDE 0xFFFFFFFFu
 #define KPK_MAX_DIM 2147483647u     /* kernels take their dimensions as int */
 #define KPK_MAX_MULT 256u
-#define KPK_FORMS 32                /* forms 0..31: bits of kpk_entry.forms */
+#define KPK_FORMS 64                /* forms 0..63: bits of kpk_entry.forms */
 #define KPK_DIMS 5                  /* dimensions a family may name */
 #define KPK_MAX_CLUSTER 16
 /* The row families' dimensions ("rows:pow2,cols"): rows (rope: tokens) and
@@ -82,9 +82,13 @@ typedef struct kpk_entry {
                          ** (a kernel for rows off the 16-byte grid, ranked above
                          ** the aligned ones there and never taking their calls) */
   uint32_t min_sm, max_sm; /* inclusive, 0 = unbounded */
-  uint32_t forms;        /* bit f: computes the call's form f (GeGLU's GELU, RoPE's
+  uint64_t forms;        /* bit f: computes the call's form f (GeGLU's GELU, RoPE's
                          ** layout, GEMM's B layout; kp_call.form); 0 = every form */
   int32_t rank;          /* higher wins among applicable variants */
+  uint64_t prefer_forms; /* bit f: for a call of form f the rank is prefer_rank (a
+                         ** variant that is best where a form bit says so, e.g.
+                         ** attention's decode clusters where the tiles fit one wave) */
+  int32_t prefer_rank;
   /* launch geometry: grid.x = product over dims with tile[d] > 0 of
   ** ceil(dim / tile[d]) (kp_grid_blocks); the kernel decodes blockIdx.x */
   uint32_t block;        /* threads per block */

@@ -28,16 +28,19 @@ enum {
   KE_FORMS = 64, KE_SMEM = 68, KE_REGS = 72, KE_STACK = 76, KE_SPILL_ST = 80,
   KE_SPILL_LD = 84, KE_IS_PTX = 88, KE_IMAGE_CRC = 92, KE_SRC_HASH = 96, KE_IMAGE_OFF = 104,
   KE_IMAGE_SIZE = 112, KE_SRC_OFF = 120, KE_SRC_SIZE = 128, KE_SRC_CRC = 136,
-  KE_PRELUDE_AT = 140, KE_SPLIT = 144, KE_MAX_ALIGN = 148, KE_RESERVED = 152, /* ..159, zero */
+  KE_PRELUDE_AT = 140, KE_SPLIT = 144, KE_MAX_ALIGN = 148,
+  KE_FORMS_HI = 152,     /* forms' bits 32..63 (KE_FORMS: 0..31) */
+  KE_PREFER_RANK = 156,
   KE_DMIN = 160,  /* u64[KPK_DIMS] */
   KE_DMAX = 200,  /* u64[KPK_DIMS] */
   KE_DMULT = 240, /* u32[KPK_DIMS] */
   KE_TILE = 260,  /* u32[KPK_DIMS] */
-  KE_TAIL = 280   /* ..287, zero */
+  KE_PREFER_FORMS = 280, /* u64 */
+  KE_END = 288
 };
 _Static_assert(KE_DMAX == KE_DMIN + 8 * KPK_DIMS && KE_DMULT == KE_DMAX + 8 * KPK_DIMS &&
-                   KE_TILE == KE_DMULT + 4 * KPK_DIMS && KE_TAIL == KE_TILE + 4 * KPK_DIMS &&
-                   KE_TAIL <= KPK_ENTRY_SIZE,
+                   KE_TILE == KE_DMULT + 4 * KPK_DIMS &&
+                   KE_PREFER_FORMS == KE_TILE + 4 * KPK_DIMS && KE_END == KPK_ENTRY_SIZE,
                "the per-dimension fields fill the entry in order");
 
 static inline uint32_t kp_rd32(const uint8_t *p) {

@@ -157,7 +157,9 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     e->max_sm = kp_rd32(r + KE_MAX_SM);
     e->rank = (int32_t)kp_rd32(r + KE_RANK);
     e->block = kp_rd32(r + KE_BLOCK);
-    e->forms = kp_rd32(r + KE_FORMS);
+    e->forms = (uint64_t)kp_rd32(r + KE_FORMS) | (uint64_t)kp_rd32(r + KE_FORMS_HI) << 32;
+    e->prefer_forms = kp_rd64(r + KE_PREFER_FORMS);
+    e->prefer_rank = (int32_t)kp_rd32(r + KE_PREFER_RANK);
     e->smem = kp_rd32(r + KE_SMEM);
     e->regs = kp_rd32(r + KE_REGS);
     e->stack = kp_rd32(r + KE_STACK);
@@ -180,12 +182,14 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     if (e->dtype >= KP_DTYPE_COUNT_)
       return fail(err, errlen, KP_ERR_PACK_CORRUPT, path, "index entry %u (%s): dtype %u unknown",
                   i, e->name, e->dtype);
-    static const int reserved[2][2] = {{KE_RESERVED, KE_DMIN}, {KE_TAIL, KPK_ENTRY_SIZE}};
-    for (int q = 0; q < 2; q++)
-      for (int b = reserved[q][0]; b < reserved[q][1]; b++)
-        if (r[b])
-          return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
-                      "index entry %u (%s): reserved byte %d is not zero", i, e->name, b);
+    if (e->forms && (e->prefer_forms & ~e->forms))
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "index entry %u (%s): prefers forms 0x%llx it does not compute (0x%llx)", i,
+                  e->name, (unsigned long long)e->prefer_forms, (unsigned long long)e->forms);
+    if (!e->prefer_forms && e->prefer_rank)
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "index entry %u (%s): a preferred rank (%d) without its forms", i, e->name,
+                  e->prefer_rank);
     kp_dims dims;
     char why[200];
     if (kp_dims_parse(e->dims, &dims, why, sizeof why) ||

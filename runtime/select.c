@@ -115,7 +115,7 @@ int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d,
       KP_NO_("needs %s a multiple of %u, call has %llu", dn->name[i], e->dmult[i], v);
   }
   if (e->forms && !(c->form < KPK_FORMS && (e->forms >> c->form & 1)))
-    KP_NO_("computes forms 0x%x, call has form %u", e->forms, c->form);
+    KP_NO_("computes forms 0x%llx, call has form %u", (unsigned long long)e->forms, c->form);
   if (c->align < e->align) KP_NO_("needs %u-byte alignment, call has %u", e->align, c->align);
   if (e->max_align && c->align > e->max_align)
     KP_NO_("for calls aligned to at most %u bytes, call has %u", e->max_align, c->align);
@@ -127,6 +127,10 @@ int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d,
   return 1;
 }
 
+int32_t kp_entry_rank(const kpk_entry *e, const kp_call *c) {
+  return c->form < KPK_FORMS && (e->prefer_forms >> c->form & 1) ? e->prefer_rank : e->rank;
+}
+
 int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d, char *why,
                       size_t whylen) {
   int best = -1, seen = 0;
@@ -136,7 +140,7 @@ int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d
       continue;
     seen++;
     if (!kp_entry_applies(e, c, d, NULL, 0)) continue;
-    if (best < 0 || e->rank > pk->entries[best].rank) best = (int)i;
+    if (best < 0 || kp_entry_rank(e, c) > kp_entry_rank(&pk->entries[best], c)) best = (int)i;
   }
   if (best < 0 && why) {
     char shape[96];

@@ -27,8 +27,9 @@ void kp_tune_key_dims(const kp_call *c, uint64_t out[KPK_DIMS]) {
 
 /* attention's forms (runtime/ops_attention.c): bit 0 a mask by position
 ** ("causal", else "full"), then "+stride0" (a stride of 0 over more than
-** one row: no TMA), "+paged", "+varlen", "+ws" (a split-KV workspace) */
-static const char *const attention_forms[32] = {
+** one row: no TMA), "+paged", "+varlen", "+ws" (a split-KV workspace),
+** "+wave" (a decode call whose tiles fit one wave of 16-CTA clusters) */
+static const char *const attention_forms[64] = {
     "full", "causal", "full+stride0", "causal+stride0", "full+paged", "causal+paged",
     "full+stride0+paged", "causal+stride0+paged", "full+varlen", "causal+varlen",
     "full+stride0+varlen", "causal+stride0+varlen", "full+paged+varlen", "causal+paged+varlen",
@@ -36,7 +37,17 @@ static const char *const attention_forms[32] = {
     "full+stride0+ws", "causal+stride0+ws", "full+paged+ws", "causal+paged+ws",
     "full+stride0+paged+ws", "causal+stride0+paged+ws", "full+varlen+ws", "causal+varlen+ws",
     "full+stride0+varlen+ws", "causal+stride0+varlen+ws", "full+paged+varlen+ws",
-    "causal+paged+varlen+ws", "full+stride0+paged+varlen+ws", "causal+stride0+paged+varlen+ws"};
+    "causal+paged+varlen+ws", "full+stride0+paged+varlen+ws", "causal+stride0+paged+varlen+ws",
+    "full+wave", "causal+wave", "full+stride0+wave", "causal+stride0+wave", "full+paged+wave",
+    "causal+paged+wave", "full+stride0+paged+wave", "causal+stride0+paged+wave",
+    "full+varlen+wave", "causal+varlen+wave", "full+stride0+varlen+wave",
+    "causal+stride0+varlen+wave", "full+paged+varlen+wave", "causal+paged+varlen+wave",
+    "full+stride0+paged+varlen+wave", "causal+stride0+paged+varlen+wave", "full+ws+wave",
+    "causal+ws+wave", "full+stride0+ws+wave", "causal+stride0+ws+wave", "full+paged+ws+wave",
+    "causal+paged+ws+wave", "full+stride0+paged+ws+wave", "causal+stride0+paged+ws+wave",
+    "full+varlen+ws+wave", "causal+varlen+ws+wave", "full+stride0+varlen+ws+wave",
+    "causal+stride0+varlen+ws+wave", "full+paged+varlen+ws+wave", "causal+paged+varlen+ws+wave",
+    "full+stride0+paged+varlen+ws+wave", "causal+stride0+paged+varlen+ws+wave"};
 _Static_assert(sizeof attention_forms / sizeof attention_forms[0] == KPK_FORMS,
                "a name for each of attention's forms");
 
@@ -63,7 +74,7 @@ int kp_form_from_name(const char *family, const char *name) {
 }
 
 const char *kp_form_flags(const char *family) {
-  return !strcmp(family, "attention") ? "; each also +stride0, +paged, +varlen, +ws, in that order"
+  return !strcmp(family, "attention") ? "; each also +stride0, +paged, +varlen, +ws, +wave, in that order"
                                       : "";
 }
 

@@ -60,12 +60,12 @@ typedef struct kp_tune_table {
 uint64_t kp_rows_bucket(uint64_t rows);
 /* The table's shape key of a call: its dims, pow2 ones bucketed. */
 void kp_tune_key_dims(const kp_call *c, uint64_t out[KPK_DIMS]);
-/* The forms a family's calls come in: 2 (GeGLU, RoPE, GEMM), 32
+/* The forms a family's calls come in: 2 (GeGLU, RoPE, GEMM), 64
 ** (attention), 1 (the others: no name). */
 uint32_t kp_form_count(const char *family);
 /* The name of a family's form ("erf", "tanh", "neox", "gptj", "nk", "kn",
 ** attention's "full" and "causal" -- causal or a sliding window -- each
-** with its other bits as "+stride0", "+paged", "+varlen", "+ws": e.g.
+** with its other bits as "+stride0", "+paged", "+varlen", "+ws", "+wave": e.g.
 ** form 17 "causal+ws"), or NULL where the family has no such form. */
 const char *kp_form_name(const char *family, uint32_t form);
 /* The form named `name` of a family, or -1 (none of that name). */

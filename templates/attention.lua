@@ -31,6 +31,10 @@
 -- or kept zero: kp_attn_desc.workspace_zeroed), the partials' slots below
 -- it; only the split-KV decode (`_sk`) reads it.  Every other variant
 -- computes the forms with and without it alike.
+-- Wave (form bit 5, decode calls only): the packed tiles could each take a
+-- 16-CTA cluster at once; no kernel reads it, the decode clusters rank first
+-- there (`prefer`).  Every variant computes the forms with and without it
+-- alike: wave(mask) below.
 -- tmQ, tmK, tmV, tmO: the sm_90a variants' TMA maps (the op encodes them for
 -- an entry with aux > 0, tmO for a persistent one only; below).
 -- Dimensions: lq, lk (pow2 buckets), bh = batch * Hq (pow2) and d (exact).
@@ -397,6 +401,9 @@ ${name}(${args}) {
 -- p: d (head dim), w (warps), mi (16-row blocks a warp, default 1), bc, stages,
 -- qreg (Q held in registers; default when mi = 1), rank, targets (default all),
 -- novarlen (no varlen form: registers)
+-- A mask of forms 0-31 with its wave twins (32 + f) added
+local function wave(m) return m | (m << 32) end
+
 local function emit_fa2(dt, p)
   local threads, mi = 32 * p.w, p.mi or 1
   local br, qreg = 16 * p.w * mi, p.qreg == nil and mi == 1 or p.qreg
@@ -406,7 +413,7 @@ local function emit_fa2(dt, p)
     name = name, dtype = dt, block = threads, align = 16, rank = p.rank, targets = p.targets,
     -- not paged (form bit 2): forms 0-3, and their varlen twins 8-11
     -- (and their workspace twins 16 + f)
-    forms = p.novarlen and 0x000F000F or 0x0F0F0F0F,
+    forms = wave(p.novarlen and 0x000F000F or 0x0F0F0F0F),
     params = { d = p.d, br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg, stages = p.stages,
                rank = p.rank },
     smem = (br + 2 * p.stages * p.bc) * p.d * 2,
@@ -911,7 +918,7 @@ local function emit_fa3(dt, p)
     -- workspace twins of each, 16 + f)
     -- (`_pc`: 1, masked, and its workspace twin 17)
     min_sm = 90, max_sm = 90,
-    forms = p.sched and 0x20002 or p.persistent and 0x10001 or 0x03030303, aux = p.bc,
+    forms = wave(p.sched and 0x20002 or p.persistent and 0x10001 or 0x03030303), aux = p.bc,
     persistent = (p.persistent or p.sched) and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
                sched = p.sched, nc = nc, rank = p.rank },
@@ -1266,32 +1273,51 @@ ${name}(${args}) {
       sl[16 * D + threadIdx.x] = pm[W * 16 + threadIdx.x];
       sl[16 * D + 16 + threadIdx.x] = pl[W * 16 + threadIdx.x];
     }
-    __threadfence(); // the partial is visible before the count says so
+    // the count: after the barrier (every thread's stores before it) thread
+    // 0 releases the CTA's partial, and in the last CTA acquires everyone's
+    // -- one thread's acq_rel fences, where every thread's __threadfence()
+    // was a sequentially consistent MEMBAR and an L1 invalidation each
     __syncthreads();
-    if (threadIdx.x == 0) last = atomicAdd(&cnt[tile], 1) == sh1 - sh0;
+    if (threadIdx.x == 0) {
+      asm volatile("fence.acq_rel.gpu;" ::: "memory");
+      last = atomicAdd(&cnt[tile], 1) == sh1 - sh0;
+      if (last) asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    }
     __syncthreads();
     if (!last) continue; // (the loop's next tile starts with a barrier of its own)
-    __threadfence();
     // the last CTA merges the partials in CTA order, a thread a (row, 4
     // columns) in one pass: the running max, sum and O rescaled as each
-    // partial comes, its loads independent of the running state (three
-    // passes -- the max, the factors, then O -- ran as fast on an H100:
-    // bench/NOTES.md 39; one is shorter and needs no shared memory)
+    // partial comes.  The loads of MB partials go out together before their
+    // updates: a batch past sh1 loads partial sh1 again and takes it as
+    // empty (max -inf: factor 1 for the running state, 0 for it, so the
+    // result's bits are those of the exact count), for no update may be
+    // conditional -- the compiler then sinks each load to its use, and a
+    // partial costs an L2 round trip (33 of them 4-5 us at batch 1: NOTES 50)
+    constexpr int MB = 16;
     for (int e = threadIdx.x; e < rows * D / 4; e += NT) {
       const int row = e / (D / 4), col = 4 * (e % (D / 4));
       float mx = KP_NINF, l = 0.f;
       float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll 16
-      for (int p = sh0; p <= sh1; p++) {
-        const float *x = slot(p);
-        const float mp = __ldcg(x + 16 * D + row), lp = __ldcg(x + 16 * D + 16 + row);
-        const float4 v = __ldcg((const float4 *)(x + row * D + col));
-        const float mn = fmaxf(mx, mp), base = mn == KP_NINF ? 0.f : mn;
-        const float a = kp_attn_exp2(mx - base), c = kp_attn_exp2(mp - base);
-        mx = mn;
-        l = fmaf(l, a, c * lp);
-        acc.x = fmaf(acc.x, a, c * v.x), acc.y = fmaf(acc.y, a, c * v.y);
-        acc.z = fmaf(acc.z, a, c * v.z), acc.w = fmaf(acc.w, a, c * v.w);
+      for (int pb = sh0; pb <= sh1; pb += MB) {
+        float mp[MB], lp[MB];
+        float4 v[MB];
+#pragma unroll
+        for (int j = 0; j < MB; j++) {
+          const float *x = slot(min(pb + j, sh1));
+          mp[j] = __ldcg(x + 16 * D + row), lp[j] = __ldcg(x + 16 * D + 16 + row);
+          v[j] = __ldcg((const float4 *)(x + row * D + col));
+        }
+#pragma unroll
+        for (int j = 0; j < MB; j++) {
+          const bool in = pb + j <= sh1;
+          const float m = in ? mp[j] : KP_NINF;
+          const float mn = fmaxf(mx, m), base = mn == KP_NINF ? 0.f : mn;
+          const float a = kp_attn_exp2(mx - base), c = in ? kp_attn_exp2(m - base) : 0.f;
+          mx = mn;
+          l = fmaf(l, a, c * lp[j]);
+          acc.x = fmaf(acc.x, a, c * v[j].x), acc.y = fmaf(acc.y, a, c * v[j].y);
+          acc.z = fmaf(acc.z, a, c * v[j].z), acc.w = fmaf(acc.w, a, c * v[j].w);
+        }
       }
       const int i = qrow(row), h = qhead(row);
       const float inv = kp_attn_inv(l);
@@ -1329,13 +1355,16 @@ local function emit_dec(dt, p)
     name = name, dtype = dt, block = 32 * p.w, align = 16, rank = p.rank,
     targets = cl > 1 and { "sm_90a" } or nil, min_sm = cl > 1 and 90 or nil,
     max_sm = cl > 1 and 90 or nil,
-    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, sk = p.sk, rank = p.rank },
+    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, sk = p.sk, rank = p.rank,
+               wave = p.wave },
     smem = (16 + p.w * p.stages * 2 * p.bc) * p.d * 2 + DEC_PT * 4,
     -- split-KV: a block per 256 keys of each query head's tile, two an SM at
     -- most (the grid then takes every SM's two slots at once); only calls
-    -- with a workspace (forms 16-31)
+    -- with a workspace (forms 16-31 and their wave twins)
     tile = { lq = 16, bh = 1, lk = p.sk and 256 or nil },
-    forms = p.sk and 0xFFFF0000 or nil,
+    forms = p.sk and wave(0xFFFF0000) or nil,
+    -- p.wave: the rank where the call's tiles fit one wave of clusters
+    prefer = p.wave and { forms = 0xFFFFFFFF << 32, rank = p.wave } or nil,
     cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
     persistent = 2,
     min = { d = p.d, lk = p.min_lk }, max = { d = p.d, lq = 16 },
@@ -1356,7 +1385,11 @@ for _, dt in ipairs({ "f16", "bf16" }) do
     -- the batch (the clusters below: 14 of 16 CTAs fit an H200 at once, and
     -- 64 tiles at batch 8 take 5 rounds; ncu: SMs idle 29% of the time)
     emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, sk = true, rank = 410, min_lk = 256 })
-    emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 16, rank = 400, min_lk = 1024 })
+    -- where the tiles fit one wave of 16-CTA clusters (batch 1 at 8 KV heads
+    -- on 132 SMs), the clusters first: their partials stay on chip (bench/
+    -- NOTES.md 50: H100 d128 55.7 against `_sk`'s 63.5 us, H200 47 against 49)
+    emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 16, rank = 400, min_lk = 1024,
+                   wave = 420 })
     emit_dec(dt, { d = d, w = 8, bc = 16, stages = 2, cl = 16, rank = 390, min_lk = 1024 })
     emit_dec(dt, { d = d, w = 4, bc = 16, stages = 2, rank = 250, min_lk = 1024 })
     -- for the tuner and KP_VARIANT: more of K and V in flight an SM (a deeper

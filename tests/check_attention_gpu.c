@@ -310,7 +310,7 @@ static void check_inputs(gpu *g, t4 *Q, t4 *K, t4 *V, paged *pg) {
 ** call of these sizes in *W, poisoned (the call must clear what it counts
 ** on), and returns them (0: the call would use none, W untouched). */
 static int ws_sel;
-static int ws_only(const kpk_entry *e) { return e->forms && !(e->forms & 0xFFFFu); }
+static int ws_only(const kpk_entry *e) { return e->forms && !(e->forms & ~KP_ATTN_WS_FORMS); }
 static size_t ws_make(gpu *g, hbuf *W, kp_dtype dt, int64_t batch, int64_t hq, int64_t hkv,
                       int64_t lq, int64_t lk, int64_t hd) {
   kp_attn_desc d;

@@ -428,8 +428,9 @@ START_TEST(test_every_variant) {
     cases += runs;
     if (!runs) {
       gpu_case(&g, "%s coverage", e->name);
-      gpu_fail(&g, "%s (align %u, forms 0x%x, m %llu..%llu) ran no case", e->name, e->align,
-               e->forms, (unsigned long long)e->dmin[KP_GM], (unsigned long long)e->dmax[KP_GM]);
+      gpu_fail(&g, "%s (align %u, forms 0x%llx, m %llu..%llu) ran no case", e->name, e->align,
+               (unsigned long long)e->forms, (unsigned long long)e->dmin[KP_GM],
+               (unsigned long long)e->dmax[KP_GM]);
     }
   }
   fprintf(stderr, "%s: %d variants on sm_%d (pack %s), %d cases\n", name, variants,

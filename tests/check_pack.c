@@ -586,15 +586,16 @@ END_TEST
 /* The per-dimension fields (bytes 160..279: min, max, multiple and tile of
 ** each of 5 dimensions) and forms, written in place with every CRC
 ** resealed, read back as written, and so is max_align (byte 148: 0, or a
-** power of two >= align); reserved bytes 152..159 and 280..287 must stay
-** zero; a version-6 pack (no max_align) is refused by its version, with a
-** message to rebuild. */
+** power of two >= align), forms' high word (152), prefer_rank (156) and
+** prefer_forms (280): a preference only for forms the entry computes, no
+** preferred rank without forms; a version-7 pack (32 forms, no preference)
+** is refused by its version, with a message to rebuild. */
 START_TEST(test_entry_late_fields) {
   size_t n;
   uint8_t *buf = build_pack(3, &n);
   ck_assert_int_eq(KE_DMIN, 160);
-  ck_assert_int_eq(KE_TILE + 4 * KPK_DIMS, KE_TAIL);
-  ck_assert_int_eq(KE_TAIL + 8, KPK_ENTRY_SIZE);
+  ck_assert_int_eq(KE_TILE + 4 * KPK_DIMS, KE_PREFER_FORMS);
+  ck_assert_int_eq(KE_PREFER_FORMS + 8, KPK_ENTRY_SIZE);
   uint8_t *b = malloc(n);
   ck_assert_ptr_nonnull(b);
   memcpy(b, buf, n);
@@ -603,6 +604,10 @@ START_TEST(test_entry_late_fields) {
   kp_wr32(entry_rec(b, 1) + KE_FORMS, 2);
   kp_wr32(entry_rec(b, 1) + KE_DMULT + 4 * KP_COLS, 8);
   kp_wr32(entry_rec(b, 1) + KE_MAX_ALIGN, 8);
+  kp_wr32(entry_rec(b, 0) + KE_FORMS_HI, 0x80000001u); /* forms 32 and 63 */
+  kp_wr32(entry_rec(b, 0) + KE_FORMS, 1);
+  kp_wr64(entry_rec(b, 0) + KE_PREFER_FORMS, 1ull << 63);
+  kp_wr32(entry_rec(b, 0) + KE_PREFER_RANK, (uint32_t)-7);
   reseal(b);
   kpk_pack pk;
   char err[512];
@@ -611,7 +616,11 @@ START_TEST(test_entry_late_fields) {
   ck_assert_uint_eq(pk.entries[2].tile[KP_COLS], 4096);
   ck_assert_uint_eq(pk.entries[1].forms, 2);
   ck_assert_uint_eq(pk.entries[1].dmult[KP_COLS], 8);
-  ck_assert_uint_eq(pk.entries[0].forms, 0);
+  ck_assert_uint_eq(pk.entries[0].forms, 0x8000000100000001ull);
+  ck_assert_uint_eq(pk.entries[0].prefer_forms, 1ull << 63);
+  ck_assert_int_eq(pk.entries[0].prefer_rank, -7);
+  ck_assert_uint_eq(pk.entries[2].forms, 0);
+  ck_assert_uint_eq(pk.entries[2].prefer_forms, 0);
   ck_assert_uint_eq(pk.entries[0].dmult[KP_COLS], 0);
   ck_assert_uint_eq(pk.entries[1].max_align, 8);
   ck_assert_uint_eq(pk.entries[0].max_align, 0);
@@ -623,21 +632,20 @@ START_TEST(test_entry_late_fields) {
   reseal(b);
   expect_fail(b, n, KP_ERR_PACK_CORRUPT, "max alignment 1");
   kp_wr32(entry_rec(b, 1) + KE_MAX_ALIGN, 0);
-  entry_rec(b, 0)[KE_RESERVED + 3] = 1;
+  kp_wr64(entry_rec(b, 0) + KE_PREFER_FORMS, 1ull << 62); /* a form it does not compute */
   reseal(b);
-  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "reserved byte 155");
-  entry_rec(b, 0)[KE_RESERVED + 3] = 0;
-  entry_rec(b, 1)[KE_TAIL + 7] = 1;
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "prefers forms 0x4000000000000000 it does not compute");
+  kp_wr64(entry_rec(b, 0) + KE_PREFER_FORMS, 0); /* a rank, no forms */
   reseal(b);
-  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "reserved byte 287");
-  entry_rec(b, 1)[KE_TAIL + 7] = 0;
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "a preferred rank (-7) without its forms");
+  kp_wr32(entry_rec(b, 0) + KE_PREFER_RANK, 0);
   kp_wr32(entry_rec(b, 0) + KE_SPLIT, 2); /* split without its cluster */
   reseal(b);
   expect_fail(b, n, KP_ERR_PACK_CORRUPT, "split 2 needs a cluster of 2");
   kp_wr32(entry_rec(b, 0) + KE_SPLIT, 0);
-  kp_wr32(b + KH_VERSION, 6);
+  kp_wr32(b + KH_VERSION, 7);
   reseal(b);
-  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 6, this library reads version 7");
+  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 7, this library reads version 8");
   free(b);
   free(buf);
 }

@@ -306,7 +306,8 @@ START_TEST(test_families_dtypes_fallback) {
   open_pack(&pk, TARGETS[_i]);
   for (int t = 0; t < ts.n; t++) {
     const char *fam = ts.t[t].family;
-    uint32_t dts = 0, forms = 0;
+    uint32_t dts = 0;
+    uint64_t forms = 0;
     for (int v = 0; v < ts.t[t].n; v++) {
       dts |= 1u << ts.t[t].v[v].e.dtype;
       forms |= ts.t[t].v[v].e.forms;
@@ -319,7 +320,7 @@ START_TEST(test_families_dtypes_fallback) {
         found = strcmp(pk.entries[i].family, fam) == 0 && pk.entries[i].dtype == dt;
       ck_assert_msg(found, "%s: family %s (template %s) has no %s variant", pk.path, fam,
                     ts.t[t].path, kp_dtype_name((kp_dtype)dt));
-      for (uint32_t f = 0; f < 32; f++)
+      for (uint32_t f = 0; f < KPK_FORMS; f++)
         if (forms >> f & 1)
           ck_assert_msg(has_any_shape(&pk, fam, dt, f),
                         "%s: family %s %s form %u has no any-shape fallback (align == element "

@@ -193,6 +193,7 @@ START_TEST(test_cols_mult_and_forms) {
 }
 END_TEST
 
+
 /* Rows that probe every cache class from 1 to 2^31 - 1: 1..4100, and each
 ** power of two with its neighbours. */
 static int probe_rows(uint64_t *out) {
@@ -378,6 +379,52 @@ static int open_built(kpk_pack *pk, const char *target) {
   ck_assert_msg(s == KP_OK, "%s", err);
   return 0;
 }
+
+/* prefer: an entry's rank is its prefer_rank for calls of its prefer_forms
+** (forms past 31 too: the masks are 64 bits), its rank otherwise; a form
+** beyond the masks takes the plain rank.  Attention's split-KV decode
+** (workspace forms) against the clusters preferred where the tiles fit one
+** wave (bit 5), as templates/attention.lua declares them. */
+START_TEST(test_prefer_rank) {
+  kpk_entry e[] = {mk("geglu", KP_BF16, 1, 2147483647, 16, 410),
+                   mk("geglu", KP_BF16, 1, 2147483647, 16, 400)};
+  e[0].forms = 0xFFFF0000FFFF0000ull; /* bit 4 set: "+ws" */
+  e[1].prefer_forms = 0xFFFFFFFF00000000ull, e[1].prefer_rank = 420; /* bit 5 set */
+  kpk_pack pk = fake_pack(e, 2);
+  kp_devprops d = {90, 227 * 1024, 132};
+  const struct { uint32_t form; int pick, rank1; } want[] = {
+      {0, 1, 400}, {16, 0, 400}, {17, 0, 400}, {32, 1, 420}, {48, 1, 420},
+      {63, 1, 420}, {15, 1, 400}, {64, 1, 400}, {1000, 1, 400}};
+  for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+    kp_call c = {KP_FAM_GEGLU, KP_BF16, 16, want[k].form, {4096, 11008, 1, 1}};
+    ck_assert_msg(kp_select_variant(&pk, &c, &d, NULL, 0) == want[k].pick, "form %u",
+                  want[k].form);
+    ck_assert_int_eq(kp_entry_rank(&e[1], &c), want[k].rank1);
+    ck_assert_int_eq(kp_entry_rank(&e[0], &c), 410);
+  }
+  /* the real sm_90a pack: decode at Lq 1, Lk 32K, 32 / 8 heads */
+  kpk_pack real;
+  open_built(&real, "sm_90a");
+  static const char *const dts[] = {"bf16", "f16"};
+  for (int t = 0; t < 2; t++)
+    for (int hd = 64; hd <= 128; hd *= 2) {
+      const struct { uint32_t form; const char *tail; } pick[] = {
+          {16, "_dec_w4x16_s3_sk"}, {48, "_dec_w4x16_s3_c16"}, {32, "_dec_w4x16_s3_c16"},
+          {0, "_dec_w4x16_s3_c16"}, {20, "_dec_w4x16_s3_sk"}, {52, "_dec_w4x16_s3_c16"}};
+      for (size_t k = 0; k < sizeof pick / sizeof pick[0]; k++) {
+        kp_call c = {KP_FAM_ATTENTION, t ? KP_F16 : KP_BF16, 16, pick[k].form,
+                     {1, 32768, 32, (uint64_t)hd, 4}};
+        char why[700], name[96];
+        int i = kp_select_variant(&real, &c, &d, why, sizeof why);
+        ck_assert_msg(i >= 0, "%s", why);
+        snprintf(name, sizeof name, "attention_%s_d%d%s", dts[t], hd, pick[k].tail);
+        ck_assert_msg(!strcmp(real.entries[i].name, name), "form %u: %s, not %s", pick[k].form,
+                      real.entries[i].name, name);
+      }
+    }
+  kpk_close(&real);
+}
+END_TEST
 
 /* On the real sm_90a pack, every family and dtype resolves for awkward shapes,
 ** rows, alignments and forms, and better-aligned calls never get a less
@@ -680,6 +727,7 @@ Suite *select_suite(void) {
   tcase_add_test(tc, test_none_applies);
   tcase_add_test(tc, test_min_rows);
   tcase_add_test(tc, test_cols_mult_and_forms);
+  tcase_add_test(tc, test_prefer_rank);
   tcase_add_test(tc, test_cache_classes);
   tcase_add_test(tc, test_grid_blocks);
   tcase_add_test(tc, test_target_score);

@@ -122,7 +122,7 @@ static const struct {
     {"kernpack-tune 2\nattention bf16 1024x8 16 v 1.0\n", "bad.tune:2: shape '1024x8': expected 4 to 5 numbers"},
     {"kernpack-tune 2\nattention bf16 1x1024x8x128x4x2 16 v 1.0\n", "bad.tune:2: shape '1x1024x8x128x4x2': expected 4 to 5 numbers"},
     {"kernpack-tune 2\nattention bf16 1x1024x8x128x3 16 v 1.0\n", "bad.tune:2: shape '1x1024x8x128x3': g = 3 is not a power-of-two bucket"},
-    {"kernpack-tune 2\nattention bf16 1024x1024x16x128 16 v 1.0 nk\n", "bad.tune:2: 'nk' is not a form of attention (full, causal; each also +stride0, +paged, +varlen, +ws, in that order)"},
+    {"kernpack-tune 2\nattention bf16 1024x1024x16x128 16 v 1.0 nk\n", "bad.tune:2: 'nk' is not a form of attention (full, causal; each also +stride0, +paged, +varlen, +ws, +wave, in that order)"},
     {"kernpack-tune 2\nattention bf16 1x8192x32x128x4 16 v 1.0 full+ws+paged\n", "bad.tune:2: 'full+ws+paged' is not a form of attention"},
     {"kernpack-tune 2\nsoftmax bf16 1024x8x2 16 v 1.0\n", "bad.tune:2: shape '1024x8x2': expected 2 numbers"},
     {"kernpack-tune 2\ngemm bf16 4096x11008 16 v 1.0\n", "bad.tune:2: shape '4096x11008': expected 3 to 4 numbers"},
@@ -446,6 +446,8 @@ START_TEST(test_attention_forms) {
   }
   ck_assert_str_eq(kp_form_name("attention", 16), "full+ws");
   ck_assert_str_eq(kp_form_name("attention", 21), "causal+paged+ws");
+  ck_assert_str_eq(kp_form_name("attention", 48), "full+ws+wave");
+  ck_assert_str_eq(kp_form_name("attention", 63), "causal+stride0+paged+varlen+ws+wave");
   ck_assert_ptr_null(kp_form_name("attention", KPK_FORMS));
   ck_assert_ptr_null(kp_form_name("gemm", 2));
   kp_tune_table t;

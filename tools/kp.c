@@ -403,8 +403,10 @@ static void json_entry(const kpk_entry *e) {
   printf(", \"align\": %u, \"max_align\": %u", e->align, e->max_align);
   printf(", \"min_sm\": %u, \"max_sm\": %u, \"rank\": %d, \"block\": %u", e->min_sm,
          e->max_sm, e->rank, e->block);
-  printf(", \"persistent\": %u, \"cluster\": %u, \"split\": %u, \"aux\": %u, \"forms\": %u",
-         e->persist, e->cluster, e->split, e->aux, e->forms);
+  /* the form masks as strings of hex digits, as the hash below */
+  printf(", \"persistent\": %u, \"cluster\": %u, \"split\": %u, \"aux\": %u, \"forms\": "
+         "\"%" PRIx64 "\", \"prefer_forms\": \"%" PRIx64 "\", \"prefer_rank\": %d",
+         e->persist, e->cluster, e->split, e->aux, e->forms, e->prefer_forms, e->prefer_rank);
   printf(", \"smem\": %u, \"regs\": %u, \"stack\": %u", e->smem, e->regs, e->stack);
   printf(", \"spill_stores\": %u, \"spill_loads\": %u", e->spill_stores, e->spill_loads);
   /* the hash as a string: JSON numbers lose precision above 2^53 */

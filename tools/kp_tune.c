@@ -513,6 +513,12 @@ static int named(const char *name, const char *const *only, int n_only) {
 ** in only[0..n_only-1]; returns the number of rows added, -1 on a device error. */
 static int tune_one(kp_ctx *ctx, bench_env *env, kp_tune_table *t, const kp_shape *sh, kp_dtype dt,
                     int reps, const char *const *only, int n_only, int *rejected) {
+  /* attention: the form kp_attention gives the call on this device (+wave) */
+  kp_shape wsh = *sh;
+  if (sh->fam == KP_FAM_ATTENTION)
+    wsh.form |= kp_attn_wave_bit((uint64_t)sh->dim[KP_ALQ], (uint64_t)sh->dim[KP_ABH],
+                                 (uint64_t)sh->dim[KP_AG], ctx->props.sm_count);
+  sh = &wsh;
   job j;
   memset(&j, 0, sizeof j);
   j.sh = *sh;
@@ -655,7 +661,9 @@ static const char usage_tune[] =
     "names one: 'gemm/nk 128 4096 4096', 'geglu/tanh 4096 8192'; the table's\n"
     "rows say which.  Attention's decode shapes are also timed with a split-KV\n"
     "workspace ('attention/full+ws 1 32768 256 128 4': the calls that give one\n"
-    "key on those rows).  GEMM and attention are tuned in f16 and bf16 only (GEMM:\n"
+    "key on those rows; where a decode call's tiles fit one wave of 16-CTA clusters\n"
+    "on this GPU, kp_attention adds '+wave' to its form, and so do the rows).\n"
+    "GEMM and attention are tuned in f16 and bf16 only (GEMM:\n"
     "A, B random, D = A B; attention: one batch of BH query heads over BH / G KV\n"
     "heads, packed).\n"
     "--list prints the tasks and their table keys, and exits (no GPU needed).\n"

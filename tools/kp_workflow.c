@@ -132,7 +132,8 @@ int kp_cmd_explain(int argc, char **argv) {
     if (strcmp(v->family, argv[1]) || v->dtype != (uint32_t)dt) continue;
     char no[300] = "";
     int ok = kp_entry_applies(v, &c, &ctx->props, no, sizeof no);
-    printf("    %c %-42s rank %5d  %s\n", (int)i == e ? '*' : ok ? '+' : ' ', v->name, v->rank,
+    printf("    %c %-42s rank %5d  %s\n", (int)i == e ? '*' : ok ? '+' : ' ', v->name,
+           kp_entry_rank(v, &c),
            ok ? "applies" : no);
   }
   kp_ctx_destroy(ctx);
