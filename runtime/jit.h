@@ -38,12 +38,13 @@ typedef struct kp_jit_out {
 ** NVRTC compiling the source for `target`: the front end and NVVM (55-65% of
 ** an NVRTC compile) are skipped.  Only where that is the same code: NVVM
 ** emits the same PTX for compute_80 as for sm_80..sm_90, and for compute_100
-** as for sm_100, so ptxas makes the same SASS (checked over every variant for
-** compute_80 -> sm_90 and sm_90a and compute_100 -> sm_100, samples for
-** sm_86 and sm_89: bench/NOTES.md item 28); compute_80 PTX for sm_100 and newer, and
-** compute_100 PTX for sm_103, are different code, so those keep NVRTC.
+** as for sm_100 and sm_110, so ptxas makes the same SASS (checked over every
+** variant for compute_80 -> sm_90 and sm_90a and compute_100 -> sm_100 and
+** sm_110, samples for sm_86 and sm_89: bench/NOTES.md items 28, 51);
+** compute_80 PTX for sm_100 and newer, and compute_100 PTX for sm_103 (64 of
+** 241 variants checked differ), are different code, so those keep NVRTC.
 ** Hence: PTX of compute_80..90 for an sm_80..sm_9x target, or compute_100
-** PTX (a pack built with ARCHS += compute_100) for sm_100; no __CUDA_ARCH
+** PTX (compute_100.kpk, built by default) for sm_100 or sm_110; no __CUDA_ARCH
 ** test in the source but the device library's guard of the PDL
 ** instructions (compute_80 PTX on an sm_9x GPU: the same code less those;
 ** launch.c then launches it without PDL); KP_JIT is not "nvrtc".

@@ -48,7 +48,7 @@ static void fresh_cache(char *dir, size_t n) {
 #define VARIANT "softmax_bf16_warp_v8_n1"
 
 /* First use from PTX (jit.h): compute_80..90 PTX for an sm_80..sm_9x device,
-** or compute_100 PTX for sm_100, qualifies unless the source tests
+** or compute_100 PTX for sm_100 or sm_110, qualifies unless the source tests
 ** __CUDA_ARCH__ (other than to guard the PDL instructions, as
 ** kp_device.cuh does); other pairs (NVVM's PTX differs), cubin packs and
 ** KP_JIT=nvrtc do not. */
@@ -64,6 +64,8 @@ START_TEST(test_ptx_route_rule) {
   ck_assert_int_eq(kp_jit_ptx_ok("compute_90", "sm_80", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_100", plain, n), 1);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_103", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_110", plain, n), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_121", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_120", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_90", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("sm_80", "sm_90", plain, n), 0);
