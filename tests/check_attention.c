@@ -442,6 +442,27 @@ START_TEST(test_workspace) {
 }
 END_TEST
 
+/* "+wave" (kp_attn_wave_bit): a decode call (Lq <= 16) whose packed tiles,
+** batch x KV heads x ceil(G Lq / 16), times the largest cluster (16) fit the
+** SMs -- at the limit and one past it, in each term. */
+START_TEST(test_wave_bit) {
+  const uint32_t W = KP_ATTN_FORM_WAVE;
+  ck_assert_uint_eq(W, 32);
+  /* batch 1, 32 / 8 heads: 8 tiles, 128 CTAs */
+  ck_assert_uint_eq(kp_attn_wave_bit(1, 32, 4, 132), W);
+  ck_assert_uint_eq(kp_attn_wave_bit(1, 32, 4, 128), W);
+  ck_assert_uint_eq(kp_attn_wave_bit(1, 32, 4, 127), 0);
+  ck_assert_uint_eq(kp_attn_wave_bit(1, 64, 4, 132), 0); /* batch 2: 16 tiles */
+  ck_assert_uint_eq(kp_attn_wave_bit(4, 32, 4, 132), W); /* G Lq = 16: still a tile a KV head */
+  ck_assert_uint_eq(kp_attn_wave_bit(5, 32, 4, 132), 0); /* 20 rows: two */
+  ck_assert_uint_eq(kp_attn_wave_bit(16, 8, 1, 132), W); /* MHA, 8 heads, 16 rows each */
+  ck_assert_uint_eq(kp_attn_wave_bit(17, 8, 1, 1000), 0); /* not decode */
+  ck_assert_uint_eq(kp_attn_wave_bit(1, 32, 0, 132), 0);  /* no group: never */
+  ck_assert_uint_eq(kp_attn_wave_bit(1, 32, 4, 0), 0);    /* no device */
+  ck_assert_uint_eq(kp_attn_wave_bit(1, 1, 1, 16), W);
+}
+END_TEST
+
 /* On the real sm_90a pack: every valid attention call (f16/bf16, lengths
 ** from 1, head dims 1..256, element to 16-byte alignment, both forms) has a
 ** variant, with the kernels' signature; a 16-byte aligned call at head dim
@@ -506,6 +527,7 @@ Suite *attention_suite(void) {
   tcase_add_test(tc, test_alignment);
   tcase_add_test(tc, test_overlap);
   tcase_add_test(tc, test_workspace);
+  tcase_add_test(tc, test_wave_bit);
   suite_add_tcase(s, tc);
   TCase *pc = tcase_create("pack");
   tcase_add_test(pc, test_pack_covers);
