@@ -61,15 +61,20 @@
 #define KP_ATTN_FORM_WAVE 32u
 /* The forms of calls with a split-KV workspace: bit f set where f has bit 4 */
 #define KP_ATTN_WS_FORMS 0xFFFF0000FFFF0000ull
-/* KP_ATTN_FORM_WAVE or 0 for attention dims (lq, bh = batch x query heads, g
-** query heads a KV head) on sm_count SMs: a decode call (lq <= 16) whose
-** packed tiles -- batch x KV heads x ceil(g lq / 16), the decode kernels'
-** 16 query rows -- times the largest cluster fit the SMs (kp_attention sets
-** it; kp tune keys its rows by it too) */
+/* The decode kernels' packed query tiles for attention dims (lq, bh = batch
+** x query heads, g query heads a KV head): a KV head's g query heads and
+** their lq rows, 16 rows a tile -- batch x KV heads x ceil(g lq / 16) */
+static inline uint64_t kp_attn_decode_tiles(uint64_t lq, uint64_t bh, uint64_t g) {
+  return bh / g * ((g * lq + 15) / 16);
+}
+/* KP_ATTN_FORM_WAVE or 0 for those dims on sm_count SMs: a decode call (lq
+** <= 16) whose packed tiles times the largest cluster fit the SMs
+** (kp_attention sets it; kp tune keys its rows by it too) */
 static inline uint32_t kp_attn_wave_bit(uint64_t lq, uint64_t bh, uint64_t g, int sm_count) {
   if (lq > 16 || !g || sm_count <= 0) return 0;
-  const uint64_t tiles = bh / g * ((g * lq + 15) / 16);
-  return tiles * KPK_MAX_CLUSTER <= (uint64_t)sm_count ? KP_ATTN_FORM_WAVE : 0;
+  return kp_attn_decode_tiles(lq, bh, g) * KPK_MAX_CLUSTER <= (uint64_t)sm_count
+             ? KP_ATTN_FORM_WAVE
+             : 0;
 }
 
 typedef enum kp_family {

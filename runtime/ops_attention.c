@@ -30,11 +30,10 @@
 #define ATTN_SK_MAX_D 128
 #define ATTN_SK_MAX_UNITS (1ll << 40) /* tiles x key blocks: the kernel's U P < 2^62 */
 
-/* the packed query tiles of a decode call: the heads_q / heads_kv query
-** heads of a KV head and its len_q rows, 16 rows a tile */
+/* the packed query tiles of a decode call (kp_attn_decode_tiles) */
 static uint64_t sk_tiles(const kp_attn_desc *d) {
-  const uint64_t g = (uint64_t)(d->heads_q / d->heads_kv);
-  return (uint64_t)d->batch * (uint64_t)d->heads_kv * ((g * (uint64_t)d->len_q + 15) / 16);
+  return kp_attn_decode_tiles((uint64_t)d->len_q, (uint64_t)d->batch * (uint64_t)d->heads_q,
+                              (uint64_t)(d->heads_q / d->heads_kv));
 }
 
 /* the bytes of the slots' region, below the counters */
@@ -400,7 +399,7 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   /* few decode tiles: each can have a 16-CTA cluster (one CTA an SM) at once,
   ** and the clusters' partials never leave the chip (H100, batch 1: 12%
   ** faster than the split over a workspace; bench/NOTES.md 50) */
-  form |= kp_attn_wave_bit((uint64_t)d->len_q, (uint64_t)(d->batch * d->heads_q),
+  form |= kp_attn_wave_bit((uint64_t)d->len_q, (uint64_t)d->batch * (uint64_t)d->heads_q,
                            (uint64_t)(d->heads_q / d->heads_kv), ctx->props.sm_count);
   kp_call call = {KP_FAM_ATTENTION, dt, align, form,
                   {(uint64_t)d->len_q, (uint64_t)d->len_k, (uint64_t)(d->batch * d->heads_q),

@@ -133,8 +133,7 @@ int kp_cmd_explain(int argc, char **argv) {
     char no[300] = "";
     int ok = kp_entry_applies(v, &c, &ctx->props, no, sizeof no);
     printf("    %c %-42s rank %5d  %s\n", (int)i == e ? '*' : ok ? '+' : ' ', v->name,
-           kp_entry_rank(v, &c),
-           ok ? "applies" : no);
+           kp_entry_rank(v, &c), ok ? "applies" : no);
   }
   kp_ctx_destroy(ctx);
   return e < 0;
