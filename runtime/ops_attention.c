@@ -435,8 +435,20 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   /* a variant of the workspace forms alone (the split-KV decode) counts the
   ** CTAs done with each tile there: the counters start at zero, cleared in
   ** the stream unless the caller says they are */
-  if ((form & KP_ATTN_FORM_WS) && s.e->forms && !(s.e->forms & ~KP_ATTN_WS_FORMS) &&
-      !d->workspace_zeroed) {
+  const int ws_only = (form & KP_ATTN_FORM_WS) && s.e->forms && !(s.e->forms & ~KP_ATTN_WS_FORMS);
+  if (ws_only) {
+    /* its two slots a CTA: a grid past the slots sized here (a template with
+    ** more persistent blocks than ATTN_SK_PER_SM) would write below them */
+    uint64_t grid = 0;
+    if (kp_grid_blocks(s.e, &call, ctx->props.sm_count, &grid) != KP_OK ||
+        grid > ATTN_SK_PER_SM * (uint64_t)(ctx->props.sm_count > 0 ? ctx->props.sm_count : 1)) {
+      kp_launch_end(ctx, pushed);
+      return kp_fail(ctx, KP_ERR_UNSUPPORTED,
+                     "attention: %s: a grid of %llu blocks has no workspace slots past %d an SM",
+                     s.e->name, (unsigned long long)grid, ATTN_SK_PER_SM);
+    }
+  }
+  if (ws_only && !d->workspace_zeroed) {
     CUresult r = ctx->drv->cuMemsetD8Async((CUdeviceptr)(uintptr_t)ws, 0,
                                            (size_t)((sk_tiles(d) + 3) / 4 * 16), (CUstream)stream);
     if (r != CUDA_SUCCESS) {

@@ -1027,8 +1027,24 @@ ${name}(${args}) {
   // split-KV: the tiles' key blocks in a row, NU = ceil(Lk / BC) a tile (the
   // bound: a shorter or masked sequence's blocks past its keys are empty), U
   // of them; CTA p takes units [p U / P, (p + 1) U / P) (the op keeps U P <
-  // 2^62).  P: the grid
-  const long long NU = (Lk + BC - 1) / BC, U = (long long)ntiles * NU, P = gridDim.x;
+  // 2^62).
+  // P, the CTAs that take a share (those past it leave): the tiles' shares
+  // start at the same keys, so the KV heads of a batch, whose rows share
+  // DRAM pages (K and V as (batch, keys, heads, D): 8 heads of d128 are a 2
+  // KB run a key), are read at the same keys at once -- S whole CTAs a tile
+  // where the grid holds the tiles, or k whole tiles a CTA where it does not;
+  // where that leaves more than 1/16 of the grid idle, the grid, shares
+  // wherever they fall (H100, 32 / 8 heads: batch 2-8 2-7% faster than the
+  // plain grid, bench/NOTES.md 52)
+  long long P = gridDim.x;
+  if (P >= ntiles) {
+    if ((P % ntiles) * 16 <= P) P -= P % ntiles;
+  } else {
+    const long long k = (ntiles + P - 1) / P;
+    if (ntiles % k == 0 && (P - ntiles / k) * 16 <= P) P = ntiles / k;
+  }
+  if (blockIdx.x >= P) return;
+  const long long NU = (Lk + BC - 1) / BC, U = (long long)ntiles * NU;
   const long long u0 = blockIdx.x * U / P, u1 = (blockIdx.x + 1) * U / P;
   // WS: a counter a tile; below it 2 P slots of 16 D + 32 floats, slot k at
   // WS - (k + 1) (16 D + 32) (the op sizes them for D <= 128: the counters of

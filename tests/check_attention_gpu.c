@@ -24,7 +24,9 @@
 **                       shapes with each sequence's own context length;
 **                       every element of no sequence's row left as it was.
 **                       The persistent FA3 kernels once more with a grid
-**                       for 2 SMs: every CTA serves several tiles
+**                       for 2 SMs: every CTA serves several tiles; the
+**                       split-KV decode with grids for 2 and 3 SMs: whole
+**                       tiles a CTA, CTAs a tile, and shares across tiles
 **   any_call/<dt>       the selection (nothing forced) at odd head dims and
 **                       element alignment, paged and varlen too: every valid
 **                       call has a variant
@@ -752,6 +754,24 @@ START_TEST(test_every_variant) {
         if (!takes_hd(e, HDIMS[h])) continue;
         for (int ci = 0; ci < NCASES; ci++)
           if (CASES[ci].lq > 16) ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, 0, 0);
+      }
+      g.ctx->props.sm_count = sms;
+    }
+    /* the split-KV decode on grids of 4 and 6 CTAs (2 and 3 SMs): its ways
+    ** of dealing shares out -- S CTAs a tile, k whole tiles a CTA, and
+    ** shares across tiles where neither fits the grid -- on the decode cases'
+    ** 2-320 tiles */
+    if (ws_only(e)) {
+      const int sms = g.ctx->props.sm_count;
+      for (int n = 2; n <= 3; n++) {
+        g.ctx->props.sm_count = n;
+        fprintf(stderr, "%s: %s on a grid for %d SMs:\n", name, e->name, n);
+        for (int h = 0; h < NHDIMS; h++) {
+          if (!takes_hd(e, HDIMS[h])) continue;
+          for (int ci = 0; ci < NCASES; ci++)
+            if (CASES[ci].lq <= 16 && CASES[ci].lk >= 256)
+              ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, 0, n == 3 ? 16 : 0);
+        }
       }
       g.ctx->props.sm_count = sms;
     }
