@@ -762,8 +762,11 @@ START_TEST(test_every_variant) {
     ** shares across tiles where neither fits the grid -- on the decode cases'
     ** 2-320 tiles */
     if (ws_only(e)) {
+      /* (the workspace's layout follows the SM count: the kept one is made
+      ** anew, zero, for each count and again after) */
       const int sms = g.ctx->props.sm_count;
       for (int n = 2; n <= 3; n++) {
+        kept_free(&g);
         g.ctx->props.sm_count = n;
         fprintf(stderr, "%s: %s on a grid for %d SMs:\n", name, e->name, n);
         for (int h = 0; h < NHDIMS; h++) {
@@ -773,6 +776,7 @@ START_TEST(test_every_variant) {
               ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, 0, n == 3 ? 16 : 0);
         }
       }
+      kept_free(&g);
       g.ctx->props.sm_count = sms;
     }
     if (ran) variants++;
