@@ -69,6 +69,11 @@ expect 1 "$kp" tune --list --queue "$work/no-such-queue"
 # the first task one process takes alone is the largest GEMM shape
 echo 0 >"$work/queue1"
 expect 0 sh -c "'$kp' tune --list --queue '$work/queue1' --families gemm | head -1 | grep -q ' 8192x8192x8192x1 '"
+# a decode row's key: the SMs on which it takes +wave (8 packed tiles of 16-CTA
+# clusters at batch 1, 32 / 8 heads); none for a prefill row
+printf 'attention/full+ws 1 32768 32 128 4\nattention/full 1024 1024 16 128 1\n' >"$work/dec.shapes"
+expect 0 sh -c "'$kp' tune --list --shapes '$work/dec.shapes' --dtypes bf16 | grep -q 'full+ws (+wave on >= 128 SMs)\$'"
+expect 1 sh -c "'$kp' tune --list --shapes '$work/dec.shapes' --dtypes bf16 | grep '1024x1024' | grep -q wave"
 expect 0 "$kp" merge -o "$work/merged.tune" tests/data/h200.tune tests/data/h200.tune
 expect 0 "$kp" prune tests/data/h200.tune "$pack" -o "$work/pruned.kpk"
 expect 0 "$kp" verify "$work/pruned.kpk"

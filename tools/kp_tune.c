@@ -666,7 +666,8 @@ static const char usage_tune[] =
     "GEMM and attention are tuned in f16 and bf16 only (GEMM:\n"
     "A, B random, D = A B; attention: one batch of BH query heads over BH / G KV\n"
     "heads, packed).\n"
-    "--list prints the tasks and their table keys, and exits (no GPU needed).\n"
+    "--list prints the tasks and their table keys, and exits (no GPU needed;\n"
+    "a decode row says on how many SMs its key takes '+wave').\n"
     "--shard I/N tunes every N-th task starting at I, for one process per GPU;\n"
     "merge the tables with `kp merge`.  --devices 0,1,.. does that for you: one\n"
     "process per listed GPU (of one kind), tables merged; the processes take\n"
@@ -898,13 +899,20 @@ static int list_tasks(const tune_opts *o, const kp_shape *shapes, int ns) {
     kp_shape_key(&shapes[k], (kp_dtype)dt, &row);
     kp_call key = kp_shape_call(&shapes[k], (kp_dtype)dt);
     memcpy(key.dim, row.dim, sizeof key.dim);
-    char label[48], shape[96], keytext[96];
+    char label[48], shape[96], keytext[96], wave[48] = "";
     const char *form = kp_form_name(row.family, row.form);
-    printf("%-15s %-4s %-20s key %s %s %s %u%s%s\n",
+    /* a decode row's key takes +wave on a GPU whose SMs hold its tiles'
+    ** clusters (tune_one, kp_attn_wave_bit): no device here, so the SMs */
+    const kp_shape *sh = &shapes[k];
+    if (sh->fam == KP_FAM_ATTENTION && sh->dim[KP_AG] && sh->dim[KP_ALQ] <= 16)
+      snprintf(wave, sizeof wave, " (+wave on >= %llu SMs)",
+               (unsigned long long)(kp_attn_decode_tiles(sh->dim[KP_ALQ], sh->dim[KP_ABH],
+                                                         sh->dim[KP_AG]) * KPK_MAX_CLUSTER));
+    printf("%-15s %-4s %-20s key %s %s %s %u%s%s%s\n",
            kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label),
            kp_dtype_name((kp_dtype)dt), kp_shape_text(&shapes[k], shape, sizeof shape), row.family,
            kp_dtype_name(row.dtype), kp_shape_str(&key, keytext, sizeof keytext), row.align,
-           form ? " " : "", form ? form : "");
+           form ? " " : "", form ? form : "", wave);
     n++;
   }
   printf("kp tune: %d tasks%s\n", n, o->nshards > 1 || o->queue ? " (this shard)" : "");
