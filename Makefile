@@ -15,13 +15,14 @@ CUDA_HOME ?= /usr/local/cuda
 O ?= build
 B := $(O)
 PREFIX ?= /usr/local
-ARCHS ?= sm_80 sm_86 sm_89 sm_90a sm_120 compute_80 compute_100
+ARCHS ?= sm_80 sm_86 sm_89 sm_90a sm_120 compute_80 compute_100 compute_103
 # The targets whose cubin packs hold only the variants the ranking picks for
 # some call (gen/ranked.h): nobody tunes on those GPUs here, and the rest of
 # the space costs a third of their compiles.  sm_90a (measured, tuned) and
-# compute_80 and compute_100 (PTX: a GPU without a cubin pack of its own
-# JIT-compiles from it -- an sm_80-sm_9x from compute_80's, an sm_100 from
-# compute_100's, by ptxas alone: runtime/jit.c) stay whole; `make
+# compute_80, compute_100 and compute_103 (PTX: a GPU without a cubin pack
+# of its own JIT-compiles from it -- an sm_80-sm_9x from compute_80's, an
+# sm_100 or sm_110 from compute_100's, an sm_103 from compute_103's, by
+# ptxas alone: runtime/jit.c) stay whole; `make
 # RANKED_ARCHS=` builds every pack whole, for tuning on
 # those GPUs (`kp tune` times what the pack holds; `kp regen` adds neighbours).
 RANKED_ARCHS ?= sm_80 sm_86 sm_89 sm_120

@@ -99,10 +99,10 @@ static int self_dir(char *out, size_t n) {
 /* Best pack file in dir for this device, by kp_target_score; returns the
 ** score or -1.  sm = 0 accepts any pack (a source of variant sources for
 ** JIT), preferring PTX packs. */
-static int best_pack_in(const char *dir, int sm, char *path, size_t n) {
+int kp_best_pack_in(const char *dir, int sm, char *path, size_t n) {
   DIR *d = opendir(dir);
   if (!d) return -1;
-  int best_score = 99, best_sm = -1;
+  int best_score = 99, best_sm = -1, best_route = 0;
   struct dirent *de;
   while ((de = readdir(d))) {
     size_t len = strlen(de->d_name);
@@ -112,9 +112,14 @@ static int best_pack_in(const char *dir, int sm, char *path, size_t n) {
     int tsm = 0, score = sm ? kp_target_score(target, sm, &tsm)
                             : strncmp(target, "compute_", 8) == 0 ? 0 : 1;
     if (score < 0) continue;
-    if (score < best_score || (score == best_score && tsm > best_sm)) {
+    /* among PTX packs, first the one whose PTX is the GPU's own (first use
+    ** by ptxas alone: jit.h), then the newest */
+    const int route = score == 3 && kp_jit_ptx_route(target, sm);
+    if (score < best_score ||
+        (score == best_score && (route > best_route || (route == best_route && tsm > best_sm)))) {
       best_score = score;
       best_sm = tsm;
+      best_route = route;
       snprintf(path, n, "%s/%s", dir, de->d_name);
     }
   }
@@ -170,12 +175,12 @@ static void load_pack(kp_ctx *ctx, const kp_options *o) {
     for (int i = 0; i < nd && score < 0; i++) {
       size_t l = strlen(searched);
       snprintf(searched + l, sizeof searched - l, "%s%s", i ? ", " : "", dirs[i]);
-      score = best_pack_in(dirs[i], ctx->props.sm, path, sizeof path);
+      score = kp_best_pack_in(dirs[i], ctx->props.sm, path, sizeof path);
       if (score == 3 || score < 0) {
         /* the sources' pack: the PTX pack chosen for the device if there is
         ** one (its PTX may be loaded as is: jit.h), else any, PTX preferred */
         char src[1024];
-        if (best_pack_in(dirs[i], 0, src, sizeof src) >= 0 && try_jit(ctx)) {
+        if (kp_best_pack_in(dirs[i], 0, src, sizeof src) >= 0 && try_jit(ctx)) {
           if (score < 0) snprintf(path, sizeof path, "%s", src);
           score = 4;
         }

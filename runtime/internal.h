@@ -145,6 +145,11 @@ int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d
 int kp_target_score(const char *target, int sm, int *target_sm);
 
 /* ---- ctx.c -------------------------------------------------------------- */
+/* The pack file of dir (TARGET.kpk names) a device of sm_<sm> loads, into
+** path: its kp_target_score, -1 for none; among PTX packs the one whose PTX
+** is the GPU's own first (kp_jit_ptx_route), then the newest.  sm 0: any
+** pack, PTX first. */
+int kp_best_pack_in(const char *dir, int sm, char *path, size_t n);
 
 /* The selection cache's key: family, dtype, alignment, form and each
 ** dimension's class -- its exact value, or for a pow2 dimension its rows

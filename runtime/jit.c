@@ -90,14 +90,19 @@ static int arch_tests_pdl_only(const char *src, size_t n) {
   return 1;
 }
 
+int kp_jit_ptx_route(const char *pack_target, int sm) {
+  const int from = target_sm(pack_target, "compute_"), to = sm;
+  /* where NVVM's PTX for `from` is its PTX for `to`: the same SASS for every
+  ** variant (bench/NOTES.md 28, 51, 53; compute_100's is not sm_103's, where
+  ** 64 of 241 differ: compute_103's is) */
+  return (from >= 80 && from < 100 && to >= from && to < 100) ||
+         (from == 100 && (to == 100 || to == 110)) || (from == 103 && to == 103);
+}
+
 int kp_jit_ptx_ok(const char *pack_target, const char *target, const char *src, size_t srclen) {
   const char *e = getenv("KP_JIT");
-  int from = target_sm(pack_target, "compute_"), to = target_sm(target, "sm_");
-  /* where NVVM's PTX for `from` is its PTX for `to`: the same SASS for every
-  ** variant (bench/NOTES.md 28, 51; not sm_103, where 64 of 241 differ) */
-  int same = (from >= 80 && from < 100 && to >= from && to < 100) ||
-             (from == 100 && (to == 100 || to == 110));
-  return same && !(e && !strcmp(e, "nvrtc")) && src && arch_tests_pdl_only(src, srclen);
+  return kp_jit_ptx_route(pack_target, target_sm(target, "sm_")) && !(e && !strcmp(e, "nvrtc")) &&
+         src && arch_tests_pdl_only(src, srclen);
 }
 
 int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i, const char *target) {

@@ -40,11 +40,13 @@ typedef struct kp_jit_out {
 ** emits the same PTX for compute_80 as for sm_80..sm_90, and for compute_100
 ** as for sm_100 and sm_110, so ptxas makes the same SASS (checked over every
 ** variant for compute_80 -> sm_90 and sm_90a and compute_100 -> sm_100 and
-** sm_110, samples for sm_86 and sm_89: bench/NOTES.md items 28, 51);
-** compute_80 PTX for sm_100 and newer, and compute_100 PTX for sm_103 (64 of
-** 241 variants checked differ), are different code, so those keep NVRTC.
-** Hence: PTX of compute_80..90 for an sm_80..sm_9x target, or compute_100
-** PTX (compute_100.kpk, built by default) for sm_100 or sm_110; no __CUDA_ARCH
+** sm_110, compute_103 -> sm_103, samples for sm_86 and sm_89: bench/NOTES.md
+** items 28, 51, 53); compute_80 PTX for sm_100 and newer, and compute_100
+** PTX for sm_103 (64 of 241 variants checked differ), are different code.
+** Hence: PTX of compute_80..90 for an sm_80..sm_9x target, compute_100 PTX
+** for sm_100 or sm_110, compute_103 PTX for sm_103 (the three PTX packs are
+** built by default; the context loads the one whose route serves its GPU,
+** ctx.c), else NVRTC; no __CUDA_ARCH
 ** test in the source but the device library's guard of the PDL
 ** instructions (compute_80 PTX on an sm_9x GPU: the same code less those;
 ** launch.c then launches it without PDL); KP_JIT is not "nvrtc".
@@ -52,6 +54,9 @@ typedef struct kp_jit_out {
 int kp_jit_from_ptx(const kpk_pack *pk, uint32_t i, const char *target);
 /* The rule itself, for a pack target, a JIT target and a source (1: PTX). */
 int kp_jit_ptx_ok(const char *pack_target, const char *target, const char *src, size_t srclen);
+/* Its targets' part: 1 where pack_target's (compute_NN) PTX is what NVRTC
+** makes for an sm_<sm> GPU. */
+int kp_jit_ptx_route(const char *pack_target, int sm);
 
 /* NVRTC version through dlopen; KP_ERR_UNSUPPORTED with a message if absent. */
 kp_status kp_nvrtc_version(int *major, int *minor, char *err, size_t errlen);

@@ -610,8 +610,8 @@ START_TEST(test_pdl_variants_wait) {
                      strcmp(kp_family_dims_text((kp_family)f), KP_ROW_DIMS) == 0);
   const char *dir = getenv("KP_PACK_DIR");
   ck_assert_msg(dir != NULL, "KP_PACK_DIR is not set");
-  static const char *const targets[] = {"sm_80", "sm_86", "sm_89", "sm_90a", "sm_120",
-                                        "compute_80", "compute_100"};
+  static const char *const targets[] = {"sm_80",      "sm_86",       "sm_89",      "sm_90a",
+                                        "sm_120",     "compute_80",  "compute_100", "compute_103"};
   int packs = 0;
   for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
     char path[1024], err[600];

@@ -48,7 +48,8 @@ static void fresh_cache(char *dir, size_t n) {
 #define VARIANT "softmax_bf16_warp_v8_n1"
 
 /* First use from PTX (jit.h): compute_80..90 PTX for an sm_80..sm_9x device,
-** or compute_100 PTX for sm_100 or sm_110, qualifies unless the source tests
+** compute_100 PTX for sm_100 or sm_110, or compute_103 PTX for sm_103,
+** qualifies unless the source tests
 ** __CUDA_ARCH__ (other than to guard the PDL instructions, as
 ** kp_device.cuh does); other pairs (NVVM's PTX differs), cubin packs and
 ** KP_JIT=nvrtc do not. */
@@ -64,6 +65,9 @@ START_TEST(test_ptx_route_rule) {
   ck_assert_int_eq(kp_jit_ptx_ok("compute_90", "sm_80", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_100", plain, n), 1);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_103", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_103", "sm_103", plain, n), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_103", "sm_110", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_103", "sm_100", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_110", plain, n), 1);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_121", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_120", plain, n), 0);
@@ -482,12 +486,56 @@ START_TEST(test_gpu_online_autotune) {
 }
 END_TEST
 
+/* The pack a device loads from a directory of the default build's packs
+** (kp_best_pack_in: its names alone): its cubin pack, else the PTX pack
+** whose PTX is its own (first use by ptxas), else the newest PTX pack. */
+START_TEST(test_pack_choice) {
+  char dir[] = "/tmp/kp_packs_XXXXXX", path[1024];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  static const char *const names[] = {"sm_80", "sm_86", "sm_89", "sm_90a", "sm_120",
+                                      "compute_80", "compute_100", "compute_103"};
+  for (int i = 0; i < 8; i++) {
+    snprintf(path, sizeof path, "%s/%s.kpk", dir, names[i]);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+  }
+  static const struct { int sm; const char *pack; int score; } want[] = {
+      {90, "sm_90a", 0},       {86, "sm_86", 1},        {87, "sm_86", 2},
+      {120, "sm_120", 1},      {121, "sm_120", 2},      {100, "compute_100", 3},
+      {103, "compute_103", 3}, {110, "compute_100", 3}, {101, "compute_100", 3},
+      {75, NULL, -1}};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    path[0] = 0;
+    const int sc = kp_best_pack_in(dir, want[i].sm, path, sizeof path);
+    ck_assert_msg(sc == want[i].score, "sm_%d: score %d", want[i].sm, sc);
+    if (want[i].pack) {
+      char end[64];
+      snprintf(end, sizeof end, "/%s.kpk", want[i].pack);
+      ck_assert_msg(strlen(path) > strlen(end) && !strcmp(path + strlen(path) - strlen(end), end),
+                    "sm_%d loads %s, not %s", want[i].sm, path, want[i].pack);
+    }
+  }
+  /* without its cubin pack an sm_90 takes compute_80's PTX */
+  snprintf(path, sizeof path, "%s/sm_90a.kpk", dir);
+  ck_assert_int_eq(unlink(path), 0);
+  ck_assert_int_eq(kp_best_pack_in(dir, 90, path, sizeof path), 3);
+  ck_assert_msg(strstr(path, "/compute_80.kpk") != NULL, "sm_90 loads %s", path);
+  for (int i = 0; i < 8; i++) {
+    snprintf(path, sizeof path, "%s/%s.kpk", dir, names[i]);
+    unlink(path);
+  }
+  ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *jit_suite(void) {
   Suite *s = suite_create("jit");
   TCase *tc = tcase_create("cache");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_key_sensitivity);
   tcase_add_test(tc, test_ptx_route_rule);
+  tcase_add_test(tc, test_pack_choice);
   tcase_add_test(tc, test_compile_then_hit);
   tcase_add_test(tc, test_concurrent_processes);
   tcase_add_test(tc, test_damaged_entries);

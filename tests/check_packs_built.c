@@ -22,8 +22,8 @@
 #define ANY_COLS 2147483647ull /* kernels index columns with int */
 
 /* Keep in step with ARCHS in the Makefile. */
-static const char *const TARGETS[] = {"sm_80", "sm_86", "sm_89", "sm_90a", "sm_120", "compute_80",
-                                      "compute_100"};
+static const char *const TARGETS[] = {"sm_80",  "sm_86",      "sm_89",       "sm_90a",
+                                      "sm_120", "compute_80", "compute_100", "compute_103"};
 #define N_TARGETS ((int)(sizeof TARGETS / sizeof TARGETS[0]))
 
 typedef struct tpl_set {

@@ -542,8 +542,11 @@ START_TEST(test_tune_shape_file) {
       "rope/gptj       f32  1x1024               key rope f32 1x1024 16 gptj\n",
       "gemm/nk         bf16 7x13x9x1             key gemm bf16 8x13x9x1 2 nk\n", /* rows of 18 bytes */
       "gemm takes no f32 inputs: f32 skipped for gemm\n",
-      "attention/full  bf16 1x30000x32x128x4     key attention bf16 1x32768x32x128x4 16 full\n",
-      "attention/causal f16  1x8192x32x128x1      key attention f16 1x8192x32x128x1 16 causal\n",
+      /* decode rows: the SMs on which the key takes +wave (8 and 32 tiles) */
+      "attention/full  bf16 1x30000x32x128x4     key attention bf16 1x32768x32x128x4 16 full "
+      "(+wave on >= 128 SMs)\n",
+      "attention/causal f16  1x8192x32x128x1      key attention f16 1x8192x32x128x1 16 causal "
+      "(+wave on >= 512 SMs)\n",
       /* 3 softmax + 4 + 2 gemm + 3 geglu/tanh + 9 x 3 from '*' + 2 gemm + 2 x 2 attention */
       "kp tune: 45 tasks\n"};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
