@@ -45,10 +45,13 @@ gpu_suite() {
 }
 
 # san TOOL SUITE ONLY LOG DEADLINE: compute-sanitizer's TOOL over SUITE's GPU
-# tests of the variants whose name holds ONLY, on $GPU
+# tests of the variants whose name holds ONLY, on $GPU (attention_gpu and
+# gemm_gpu: their every-variant case alone, not the selection's)
 san() {
+  local tc=
+  case $2 in attention_gpu | gemm_gpu) tc=${2%_gpu} ;; esac
   CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 CK_FORK=no CK_RUN_SUITE=$2 KP_TEST_ONLY=$3 \
-    timeout "$(left "$5")" compute-sanitizer --tool "$1" --error-exitcode 3 \
+    env ${tc:+CK_RUN_CASE=$tc} timeout "$(left "$5")" compute-sanitizer --tool "$1" --error-exitcode 3 \
     build/tests/check_kernpack >"$R/$4" 2>&1
   echo "$4 rc=$? $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/$4" | head -2)" \
     "$(grep -E '^[0-9]+%: Checks' "$R/$4")"

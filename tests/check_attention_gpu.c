@@ -888,10 +888,14 @@ END_TEST
 
 Suite *attention_gpu_suite(void) {
   Suite *s = suite_create("attention_gpu");
+  /* two cases: CK_RUN_CASE=attention runs the variants alone (a sanitizer's
+  ** run with KP_TEST_ONLY, bench/lanes.sh), attention_calls the selection */
   KP_GPU_TCASE(tc, "attention");
   KP_ADD_GPU_LOOP_TEST(tc, test_every_variant, 0, 2);
-  KP_ADD_GPU_LOOP_TEST(tc, test_any_call, 0, 2);
-  KP_ADD_GPU_TEST(tc, test_rejects_write_nothing);
   suite_add_tcase(s, tc);
+  KP_GPU_TCASE(tcs, "attention_calls");
+  KP_ADD_GPU_LOOP_TEST(tcs, test_any_call, 0, 2);
+  KP_ADD_GPU_TEST(tcs, test_rejects_write_nothing);
+  suite_add_tcase(s, tcs);
   return s;
 }

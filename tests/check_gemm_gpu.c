@@ -640,11 +640,15 @@ END_TEST
 
 Suite *gemm_gpu_suite(void) {
   Suite *s = suite_create("gemm_gpu");
+  /* two cases: CK_RUN_CASE=gemm runs the variants alone (a sanitizer's run
+  ** with KP_TEST_ONLY, bench/lanes.sh), gemm_calls the selection */
   KP_GPU_TCASE(tc, "gemm");
   KP_ADD_GPU_LOOP_TEST(tc, test_every_variant, 0, 2);
-  KP_ADD_GPU_LOOP_TEST(tc, test_any_call, 0, 2);
-  KP_ADD_GPU_LOOP_TEST(tc, test_large, 0, 2);
-  KP_ADD_GPU_TEST(tc, test_rejects_write_nothing);
   suite_add_tcase(s, tc);
+  KP_GPU_TCASE(tcs, "gemm_calls");
+  KP_ADD_GPU_LOOP_TEST(tcs, test_any_call, 0, 2);
+  KP_ADD_GPU_LOOP_TEST(tcs, test_large, 0, 2);
+  KP_ADD_GPU_TEST(tcs, test_rejects_write_nothing);
+  suite_add_tcase(s, tcs);
   return s;
 }
