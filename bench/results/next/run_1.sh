@@ -9,7 +9,9 @@
 # as CUTLASS's cp.async atoms do (.L2::128B) -- FA2's split-KV reads K and
 # V 1-2% faster than `_sk` at batch 8 (bench/NOTES.md 52).  (lane 0, 1)
 # correctness of the twins first, then `_sk` / `_sk_pf` / `_c16` /
-# `_c16_pf` pinned, batch 16 .. 1, d128 / d64, two rounds a GPU.
+# `_c16_pf` pinned, batch 16 .. 1, d128 / d64, two rounds a GPU; then ncu
+# (lane 1) of `_sk`, `_sk_pf` and SDPA's kernels at batch 8 d128: DRAM
+# bytes and throughput, L2 hit rate -- where flash's 1-2% over `_sk` is.
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
 lane() {
   GPU=$1; export CUDA_VISIBLE_DEVICES=$1
@@ -23,6 +25,13 @@ lane() {
       --decode-batches 16,8,4,2,1 --variants 'dec_w4x16_s3_(sk|c16)(_pf)?$' \
       --json $R/pf_g${1}_$rd.json 2>&1 | grep -vE "$F" > $R/pf_g${1}_$rd.log
   done
+  if [ $1 = 1 ]; then
+    for v in sk sk_pf; do
+      KP_VARIANT=attention_bf16_d128_dec_w4x16_s3_$v timeout $(left 560) ncu --section SpeedOfLight \
+        --section MemoryWorkloadAnalysis -k regex:'attention_|flash|fmha|cudnn' -c 8 \
+        python3 bench/ncu_attn.py 8 32 8 1 32768 128 --sdpa > $R/ncu_b8_$v.log 2>&1
+    done
+  fi
   el "lane $1 done"
 }
 lane 0 > $R/lane0.log 2>&1 &
@@ -31,4 +40,5 @@ wait
 cat $R/lane*.log
 grep -hE ":[EF]:" $R/att_pf.log $R/san_mem.log | head -5 | cut -c1-300
 for f in $R/pf_g*.log; do echo "== $f"; grep -E "^bfloat16|  attention" $f | cut -c1-112; done
+grep -hE "^  [a-z_]+.*\(|DRAM Throughput|Memory Throughput|L2 Hit Rate|Duration" $R/ncu_b8_sk.log | head -40
 lanes_finish
