@@ -28,7 +28,7 @@ lane() {
   if [ $1 = 1 ]; then
     for v in sk sk_pf; do
       KP_VARIANT=attention_bf16_d128_dec_w4x16_s3_$v timeout $(left 560) ncu --section SpeedOfLight \
-        --section MemoryWorkloadAnalysis -k regex:'attention_|flash|fmha|cudnn' -c 8 \
+        --section MemoryWorkloadAnalysis -k regex:'attention_|flash|fmha|cudnn' -c 16 \
         python3 bench/ncu_attn.py 8 32 8 1 32768 128 --sdpa > $R/ncu_b8_$v.log 2>&1
     done
   fi
