@@ -67,14 +67,16 @@
 static inline uint64_t kp_attn_decode_tiles(uint64_t lq, uint64_t bh, uint64_t g) {
   return bh / g * ((g * lq + 15) / 16);
 }
-/* KP_ATTN_FORM_WAVE or 0 for those dims on sm_count SMs: a decode call (lq
-** <= 16) whose packed tiles times the largest cluster fit the SMs
-** (kp_attention sets it; kp tune keys its rows by it too) */
+/* The SMs a decode call (lq <= 16) of those dims needs for "+wave": its
+** packed tiles times the largest cluster; 0 for any other call */
+static inline uint64_t kp_attn_wave_sms(uint64_t lq, uint64_t bh, uint64_t g) {
+  return lq > 16 || !g ? 0 : kp_attn_decode_tiles(lq, bh, g) * KPK_MAX_CLUSTER;
+}
+/* KP_ATTN_FORM_WAVE or 0 for those dims on sm_count SMs (kp_attention sets
+** it; kp tune keys its rows by it too, and kp tune --list prints the SMs) */
 static inline uint32_t kp_attn_wave_bit(uint64_t lq, uint64_t bh, uint64_t g, int sm_count) {
-  if (lq > 16 || !g || sm_count <= 0) return 0;
-  return kp_attn_decode_tiles(lq, bh, g) * KPK_MAX_CLUSTER <= (uint64_t)sm_count
-             ? KP_ATTN_FORM_WAVE
-             : 0;
+  const uint64_t need = kp_attn_wave_sms(lq, bh, g);
+  return need && sm_count > 0 && need <= (uint64_t)sm_count ? KP_ATTN_FORM_WAVE : 0;
 }
 
 typedef enum kp_family {

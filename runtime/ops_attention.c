@@ -436,17 +436,14 @@ kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const void *k, c
   ** CTAs done with each tile there: the counters start at zero, cleared in
   ** the stream unless the caller says they are */
   const int ws_only = (form & KP_ATTN_FORM_WS) && s.e->forms && !(s.e->forms & ~KP_ATTN_WS_FORMS);
-  if (ws_only) {
-    /* its two slots a CTA: a grid past the slots sized here (a template with
-    ** more persistent blocks than ATTN_SK_PER_SM) would write below them */
-    uint64_t grid = 0;
-    if (kp_grid_blocks(s.e, &call, ctx->props.sm_count, &grid) != KP_OK ||
-        grid > ATTN_SK_PER_SM * (uint64_t)(ctx->props.sm_count > 0 ? ctx->props.sm_count : 1)) {
-      kp_launch_end(ctx, pushed);
-      return kp_fail(ctx, KP_ERR_UNSUPPORTED,
-                     "attention: %s: a grid of %llu blocks has no workspace slots past %d an SM",
-                     s.e->name, (unsigned long long)grid, ATTN_SK_PER_SM);
-    }
+  /* its two slots a CTA are sized for a persistent grid of ATTN_SK_PER_SM
+  ** CTAs an SM: a variant whose grid can be larger would write below them */
+  if (ws_only && (!s.e->persist || s.e->persist > ATTN_SK_PER_SM || s.e->cluster > 1)) {
+    kp_launch_end(ctx, pushed);
+    return kp_fail(ctx, KP_ERR_UNSUPPORTED,
+                   "attention: %s: its grid (persistent %u, cluster %u) can pass the "
+                   "workspace's slots, sized for %d CTAs an SM", s.e->name, s.e->persist,
+                   s.e->cluster, ATTN_SK_PER_SM);
   }
   if (ws_only && !d->workspace_zeroed) {
     CUresult r = ctx->drv->cuMemsetD8Async((CUdeviceptr)(uintptr_t)ws, 0,

@@ -904,10 +904,10 @@ static int list_tasks(const tune_opts *o, const kp_shape *shapes, int ns) {
     /* a decode row's key takes +wave on a GPU whose SMs hold its tiles'
     ** clusters (tune_one, kp_attn_wave_bit): no device here, so the SMs */
     const kp_shape *sh = &shapes[k];
-    if (sh->fam == KP_FAM_ATTENTION && sh->dim[KP_AG] && sh->dim[KP_ALQ] <= 16)
-      snprintf(wave, sizeof wave, " (+wave on >= %llu SMs)",
-               (unsigned long long)(kp_attn_decode_tiles(sh->dim[KP_ALQ], sh->dim[KP_ABH],
-                                                         sh->dim[KP_AG]) * KPK_MAX_CLUSTER));
+    const uint64_t sms = sh->fam == KP_FAM_ATTENTION
+                             ? kp_attn_wave_sms(sh->dim[KP_ALQ], sh->dim[KP_ABH], sh->dim[KP_AG])
+                             : 0;
+    if (sms) snprintf(wave, sizeof wave, " (+wave on >= %llu SMs)", (unsigned long long)sms);
     printf("%-15s %-4s %-20s key %s %s %s %u%s%s%s\n",
            kp_fam_label(shapes[k].fam, shapes[k].form, label, sizeof label),
            kp_dtype_name((kp_dtype)dt), kp_shape_text(&shapes[k], shape, sizeof shape), row.family,
