@@ -1400,7 +1400,15 @@ for _, dt in ipairs({ "f16", "bf16" }) do
     -- with a workspace: one wave of CTAs over every tile's keys, whatever
     -- the batch (the clusters below: 14 of 16 CTAs fit an H200 at once, and
     -- 64 tiles at batch 8 take 5 rounds; ncu: SMs idle 29% of the time)
-    emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, sk = true, rank = 410, min_lk = 256 })
+    -- d128 with one tile ahead a warp (2 stages): its SMs end together (H100,
+    -- batch 8: SM active cycles min / max 478K / 509K of 516K elapsed, against
+    -- 3 stages' 381K / 512K of 523K; flash's split-KV kernel 471K / 494K of
+    -- 497K), 0.8-2% faster at batch 1-16; d64 keeps 3 (level; bench/NOTES.md
+    -- 54). The other depth stays for the tuner.
+    emit_dec(dt, { d = d, w = 4, bc = 16, stages = d == 128 and 2 or 3, sk = true, rank = 410,
+                   min_lk = 256 })
+    emit_dec(dt, { d = d, w = 4, bc = 16, stages = d == 128 and 3 or 2, sk = true, rank = 208,
+                   min_lk = 256 })
     -- where the tiles fit one wave of 16-CTA clusters (batch 1 at 8 KV heads
     -- on 132 SMs), the clusters first: their partials stay on chip (bench/
     -- NOTES.md 50: H100 d128 55.7 against `_sk`'s 63.5 us, H200 47 against 49)
