@@ -22,7 +22,10 @@ ARCHS ?= sm_80 sm_86 sm_89 sm_90a sm_120 compute_80 compute_100 compute_103
 # compute_80, compute_100 and compute_103 (PTX: a GPU without a cubin pack
 # of its own JIT-compiles from it -- an sm_80-sm_9x from compute_80's, an
 # sm_100 or sm_110 from compute_100's, an sm_103 from compute_103's, by
-# ptxas alone: runtime/jit.c) stay whole; `make
+# ptxas alone: runtime/jit.c) stay whole.  compute_120 and compute_121 are
+# routes too (an sm_120 / sm_121 from its own PTX) but left out by default:
+# the sm_120 cubin pack serves both GPUs (ARCHS+=compute_120 for a set of
+# packs without it, +55 s of make -j2 each); `make
 # RANKED_ARCHS=` builds every pack whole, for tuning on
 # those GPUs (`kp tune` times what the pack holds; `kp regen` adds neighbours).
 RANKED_ARCHS ?= sm_80 sm_86 sm_89 sm_120

@@ -93,10 +93,12 @@ static int arch_tests_pdl_only(const char *src, size_t n) {
 int kp_jit_ptx_route(const char *pack_target, int sm) {
   const int from = target_sm(pack_target, "compute_"), to = sm;
   /* where NVVM's PTX for `from` is its PTX for `to`: the same SASS for every
-  ** variant (bench/NOTES.md 28, 51, 53; compute_100's is not sm_103's, where
-  ** 64 of 241 differ: compute_103's is) */
+  ** variant (bench/NOTES.md 28, 51, 53, 55; compute_100's is not sm_103's,
+  ** where 64 of 241 differ: compute_103's is; compute_120's is not sm_121's:
+  ** compute_121's is) */
   return (from >= 80 && from < 100 && to >= from && to < 100) ||
-         (from == 100 && (to == 100 || to == 110)) || (from == 103 && to == 103);
+         (from == 100 && (to == 100 || to == 110)) ||
+         ((from == 103 || from == 120 || from == 121) && to == from);
 }
 
 int kp_jit_ptx_ok(const char *pack_target, const char *target, const char *src, size_t srclen) {

@@ -40,13 +40,16 @@ typedef struct kp_jit_out {
 ** emits the same PTX for compute_80 as for sm_80..sm_90, and for compute_100
 ** as for sm_100 and sm_110, so ptxas makes the same SASS (checked over every
 ** variant for compute_80 -> sm_90 and sm_90a and compute_100 -> sm_100 and
-** sm_110, compute_103 -> sm_103, samples for sm_86 and sm_89: bench/NOTES.md
-** items 28, 51, 53); compute_80 PTX for sm_100 and newer, and compute_100
-** PTX for sm_103 (64 of 241 variants checked differ), are different code.
+** sm_110, compute_103 -> sm_103, compute_120 -> sm_120, compute_121 ->
+** sm_121, samples for sm_86 and sm_89: bench/NOTES.md items 28, 51, 53, 55);
+** compute_80 PTX for sm_100 and newer, compute_100 PTX for sm_103 (64 of 241
+** variants checked differ) and compute_120 PTX for sm_121 are different code.
 ** Hence: PTX of compute_80..90 for an sm_80..sm_9x target, compute_100 PTX
-** for sm_100 or sm_110, compute_103 PTX for sm_103 (the three PTX packs are
-** built by default; the context loads the one whose route serves its GPU,
-** ctx.c), else NVRTC; no __CUDA_ARCH
+** for sm_100 or sm_110, compute_103 / compute_120 / compute_121 PTX for its
+** own GPU (the first three PTX packs are built by default, compute_120 and
+** compute_121 on request: the sm_120 cubin pack serves those GPUs; the
+** context loads the one whose route serves its GPU, ctx.c), else NVRTC; no
+** __CUDA_ARCH
 ** test in the source but the device library's guard of the PDL
 ** instructions (compute_80 PTX on an sm_9x GPU: the same code less those;
 ** launch.c then launches it without PDL); KP_JIT is not "nvrtc".

@@ -48,8 +48,8 @@ static void fresh_cache(char *dir, size_t n) {
 #define VARIANT "softmax_bf16_warp_v8_n1"
 
 /* First use from PTX (jit.h): compute_80..90 PTX for an sm_80..sm_9x device,
-** compute_100 PTX for sm_100 or sm_110, or compute_103 PTX for sm_103,
-** qualifies unless the source tests
+** compute_100 PTX for sm_100 or sm_110, or compute_103 / compute_120 /
+** compute_121 PTX for its own GPU, qualifies unless the source tests
 ** __CUDA_ARCH__ (other than to guard the PDL instructions, as
 ** kp_device.cuh does); other pairs (NVVM's PTX differs), cubin packs and
 ** KP_JIT=nvrtc do not. */
@@ -72,6 +72,12 @@ START_TEST(test_ptx_route_rule) {
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_121", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_120", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_100", "sm_90", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_120", "sm_120", plain, n), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_121", "sm_121", plain, n), 1);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_120", "sm_121", plain, n), 0); /* other SASS */
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_121", "sm_120", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_103", "sm_120", plain, n), 0);
+  ck_assert_int_eq(kp_jit_ptx_ok("compute_120", "sm_100", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("sm_80", "sm_90", plain, n), 0);
   ck_assert_int_eq(kp_jit_ptx_ok("compute_80", "sm_90", arch, strlen(arch)), 0);
   const char *pdl = "#if __CUDA_ARCH__ >= 900\n  asm volatile(\"griddepcontrol.wait;\");\n#endif\n"
@@ -515,6 +521,32 @@ START_TEST(test_pack_choice) {
       ck_assert_msg(strlen(path) > strlen(end) && !strcmp(path + strlen(path) - strlen(end), end),
                     "sm_%d loads %s, not %s", want[i].sm, path, want[i].pack);
     }
+  }
+  /* with the optional compute_120 / compute_121 PTX packs beside them: an
+  ** sm_120 / sm_121 still loads the sm_120 cubins; without those, each its
+  ** own PTX (its route), not the newest */
+  static const char *const more[] = {"compute_120", "compute_121"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/%s.kpk", dir, more[i]);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+  }
+  ck_assert_int_eq(kp_best_pack_in(dir, 120, path, sizeof path), 1);
+  ck_assert_msg(strstr(path, "/sm_120.kpk") != NULL, "sm_120 loads %s", path);
+  ck_assert_int_eq(kp_best_pack_in(dir, 121, path, sizeof path), 2);
+  ck_assert_msg(strstr(path, "/sm_120.kpk") != NULL, "sm_121 loads %s", path);
+  ck_assert_int_eq(kp_best_pack_in(dir, 103, path, sizeof path), 3);
+  ck_assert_msg(strstr(path, "/compute_103.kpk") != NULL, "sm_103 loads %s", path);
+  snprintf(path, sizeof path, "%s/sm_120.kpk", dir);
+  ck_assert_int_eq(unlink(path), 0);
+  ck_assert_int_eq(kp_best_pack_in(dir, 120, path, sizeof path), 3);
+  ck_assert_msg(strstr(path, "/compute_120.kpk") != NULL, "sm_120 loads %s", path);
+  ck_assert_int_eq(kp_best_pack_in(dir, 121, path, sizeof path), 3);
+  ck_assert_msg(strstr(path, "/compute_121.kpk") != NULL, "sm_121 loads %s", path);
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/%s.kpk", dir, more[i]);
+    ck_assert_int_eq(unlink(path), 0);
   }
   /* without its cubin pack an sm_90 takes compute_80's PTX */
   snprintf(path, sizeof path, "%s/sm_90a.kpk", dir);
