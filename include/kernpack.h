@@ -304,8 +304,9 @@ KP_API kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b,
 ** dim) are both strides.  Query head h reads KV head h / (heads_q /
 ** heads_kv) (GQA; MQA is heads_kv = 1); heads_kv must divide heads_q.
 ** dt = f16 or bf16 in and out; fp32 scores and softmax statistics.  Any
-** len_q, len_k >= 1 (at most 2^29), head_dim 1..256 (64 and 128 have the
-** fast variants, which also need 16-byte aligned pointers and strides).
+** len_q, len_k >= 1 (at most 2^29), head_dim 1..256 (64, 96, 128 and 256
+** have the fast variants, which also need 16-byte aligned pointers and
+** strides).
 **
 ** Mask: key j is visible to query i when, with off = len_k - len_q (the
 ** diagonal aligned bottom-right, as for a prefill after a KV cache),
@@ -399,8 +400,7 @@ KP_API kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const voi
                               const void *v, void *o, const kp_attn_desc *desc, void *stream);
 
 /* *bytes = the workspace the call described by desc would use on ctx's
-** device (0: it uses none -- not a decode call, len_q > 16, or head_dim >
-** 128); the desc's own workspace fields are ignored.  The answer depends on
+** device (0: it uses none -- not a decode call, len_q > 16); the desc's own workspace fields are ignored.  The answer depends on
 ** the device's SM count, batch, heads and len_q: one workspace of the
 ** largest answer serves every smaller call. */
 KP_API kp_status kp_attention_workspace_size(kp_ctx *ctx, kp_dtype dt, const kp_attn_desc *desc,

@@ -27,7 +27,7 @@
 ** clearing (kp_attn_desc.workspace_zeroed).  A decode call with that much
 ** workspace has form bit 4 (KP_ATTN_FORM_WS, internal.h). */
 #define ATTN_SK_PER_SM 2
-#define ATTN_SK_MAX_D 128
+#define ATTN_SK_MAX_D ATTN_MAX_HEAD_DIM
 #define ATTN_SK_MAX_UNITS (1ll << 40) /* tiles x key blocks: the kernel's U P < 2^62 */
 
 /* the packed query tiles of a decode call (kp_attn_decode_tiles) */

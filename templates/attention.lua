@@ -145,9 +145,10 @@ __device__ __forceinline__ float kp_attn_lse(float m2, float l) {
   return l > 0.f ? (m2 + __log2f(l)) * KP_LN2 : KP_NINF;
 }
 // ROWS rows of D elements from src (row stride ld) starting at row r0 into a
-// swizzled tile; rows >= limit are zero-filled (cp.async's src-size 0).
-// NT threads share the copy, this one being number tid.
-template <class T, int ROWS, int D, int NT>
+// swizzled tile of rows LD elements apart (LD: D rounded up to 64, so that
+// chunk c ^ (r % 8) stays in the row); rows >= limit are zero-filled
+// (cp.async's src-size 0).  NT threads share the copy, this one being number tid.
+template <class T, int ROWS, int D, int NT, int LD = D>
 __device__ __forceinline__ void kp_attn_load(T *dst, const T *src, long long ld, int r0, int limit,
                                              int tid) {
   constexpr int CH = D / 8;
@@ -156,7 +157,7 @@ __device__ __forceinline__ void kp_attn_load(T *dst, const T *src, long long ld,
   for (int k = 0; k < ROWS * CH / NT; k++) {
     const int i = tid + k * NT, r = i / CH, c = i % CH, row = r0 + r;
     const bool in = row < limit;
-    kp_cp16(dst + r * D + 8 * (c ^ (r & 7)), in ? src + row * ld + 8 * c : src, in ? 16 : 0);
+    kp_cp16(dst + r * LD + 8 * (c ^ (r & 7)), in ? src + row * ld + 8 * c : src, in ? 16 : 0);
   }
 }
 // Token r of page pg of K or V (X: the tensor, sb the page stride, ss, sh
@@ -208,6 +209,9 @@ local FA2_KERNEL = [[
 extern "C" __global__ void __launch_bounds__(${threads})
 ${name}(${args}) {
   constexpr int D = ${d}, BR = ${br}, BC = ${bc}, S = ${stages}, NT = ${threads};
+  // shared-memory rows LD elements apart: D rounded up to 64 (d96: 128), so
+  // that the swizzle's chunk c ^ (r % 8) stays inside the row
+  constexpr int LD = (D + 63) / 64 * 64;
   constexpr int MI = ${mi};          // 16-row fragments a warp: K and V fragments serve MI of them
   constexpr bool QREG = ${qreg};     // Q fragments held in registers, else read again every tile
   // varlen (form bit 3): without, cq and ck are null and the code is the
@@ -217,10 +221,10 @@ ${name}(${args}) {
   constexpr int CH = D / 8, DF = D / 8, KF = BC / 8; // chunks a row; O and S fragments a row block
   static_assert(BR == 16 * MI * (NT / 32) && S >= 2, "a warp per 16 MI rows; a ring of >= 2 stages");
   extern __shared__ __align__(128) unsigned char kp_dyn[];
-  ${T} *sq = (${T} *)kp_dyn;     // [BR][D]: Q, then each warp's O rows
-  ${T} *sk = sq + BR * D;        // [S][BC][D]
-  ${T} *sv = sk + S * BC * D;    // [S][BC][D]
-  auto at = [](int r, int c) { return r * D + 8 * (c ^ (r & 7)); }; // chunk c of row r
+  ${T} *sq = (${T} *)kp_dyn;     // [BR][LD]: Q, then each warp's O rows
+  ${T} *sk = sq + BR * LD;       // [S][BC][LD]
+  ${T} *sv = sk + S * BC * LD;   // [S][BC][LD]
+  auto at = [](int r, int c) { return r * LD + 8 * (c ^ (r & 7)); }; // chunk c of row r
   int b, h, tm, qt0, kt0;
   kp_attn_tile(blockIdx.x, BR, Lq, Hq, wr, b, h, tm);
   const int hk = h / (Hq / Hkv), m0 = tm * BR;
@@ -236,10 +240,10 @@ ${name}(${args}) {
   kp_attn_keys(m0, min(lq, m0 + BR) - 1, lq, lk, wl, wr, lo, hi);
   const int nb0 = lo / BC, nb1 = hi > lo ? (hi + BC - 1) / BC : nb0; // key tiles [nb0, nb1)
   auto load_kv = [&](int s, int nb) {
-    kp_attn_load<${T}, BC, D, NT>(sk + s * BC * D, Kb, sks, nb * BC, lk, threadIdx.x);
-    kp_attn_load<${T}, BC, D, NT>(sv + s * BC * D, Vb, svs, nb * BC, lk, threadIdx.x);
+    kp_attn_load<${T}, BC, D, NT, LD>(sk + s * BC * LD, Kb, sks, nb * BC, lk, threadIdx.x);
+    kp_attn_load<${T}, BC, D, NT, LD>(sv + s * BC * LD, Vb, svs, nb * BC, lk, threadIdx.x);
   };
-  kp_attn_load<${T}, BR, D, NT>(sq, Qb, sqs, m0, lq, threadIdx.x);
+  kp_attn_load<${T}, BR, D, NT, LD>(sq, Qb, sqs, m0, lq, threadIdx.x);
   if (nb0 < nb1) load_kv(0, nb0);
   asm volatile("cp.async.commit_group;" ::: "memory");
 #pragma unroll
@@ -274,7 +278,7 @@ ${name}(${args}) {
     }
     if (nb + S - 1 < nb1) load_kv((it + S - 1) % S, nb + S - 1);
     asm volatile("cp.async.commit_group;" ::: "memory");
-    const ${T} *ks = sk + it % S * BC * D, *vs = sv + it % S * BC * D;
+    const ${T} *ks = sk + it % S * BC * LD, *vs = sv + it % S * BC * LD;
     // S = Q K^T for this warp's MI x 16 rows x BC keys; each K fragment serves MI row blocks
     float s[MI][KF][4];
 #pragma unroll
@@ -366,7 +370,7 @@ ${name}(${args}) {
   // epilogue: O / l through this warp's 16 MI rows of sq (only it read them), then
   // 16-byte stores; every lane's ldmatrix of those rows is done first (racecheck)
   __syncwarp();
-  ${T} *so = sq + wr0 * D;
+  ${T} *so = sq + wr0 * LD;
 #pragma unroll
   for (int mi = 0; mi < MI; mi++) {
     float inv[2];
@@ -416,7 +420,7 @@ local function emit_fa2(dt, p)
     forms = wave(p.novarlen and 0x000F000F or 0x0F0F0F0F),
     params = { d = p.d, br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg, stages = p.stages,
                rank = p.rank },
-    smem = (br + 2 * p.stages * p.bc) * p.d * 2,
+    smem = (br + 2 * p.stages * p.bc) * ((p.d + 63) // 64 * 64) * 2, -- rows of LD elements
     tile = { lq = br, bh = 1 }, min = { d = p.d }, max = { d = p.d },
     source = COMMON .. subst(FA2_KERNEL, {
       name = name, T = ctype(dt), d = p.d,
@@ -443,6 +447,17 @@ for _, dt in ipairs({ "f16", "bf16" }) do
                  novarlen = true })
   emit_fa2(dt, { d = 128, w = 4, mi = 2, bc = 32, stages = 2, qreg = false, rank = 210,
                  targets = { "sm_80", "sm_86", "sm_89", "sm_90a" }, novarlen = true })
+  -- head dims 96 (rows of 128 in shared memory) and 256 (Q read from shared
+  -- memory again every tile: O's 128 accumulators a thread leave no room
+  -- for it in registers)
+  -- (at d256 4 warps take 16-key tiles: with 32, ptxas spills; 8 warps' 32
+  -- spill on sm_120, and need 128 KB of shared memory, more than sm_86, sm_89
+  -- and sm_120 have)
+  emit_fa2(dt, { d = 96, w = 4, bc = 64, stages = 2, rank = 190 })
+  emit_fa2(dt, { d = 96, w = 8, bc = 64, stages = 2, rank = 200 })
+  emit_fa2(dt, { d = 256, w = 4, bc = 16, stages = 3, qreg = false, rank = 190 })
+  emit_fa2(dt, { d = 256, w = 8, bc = 32, stages = 2, qreg = false, rank = 200,
+                 targets = { "sm_80", "sm_86", "sm_89", "sm_90a" } })
 end
 
 -- ---- sm_90a: FlashAttention-3 style, TMA + wgmma ----------------------------------
@@ -972,6 +987,11 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "snake", rank = 336, max_lq = 1024 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", rank = 335 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 300, max_lq = 1024 })
+  -- d256: 64- or 80-key tiles (FlashAttention-3's 128 x 80), O's 128
+  -- accumulators a consumer thread; one Q buffer and no O buffer (shared
+  -- memory), so not persistent; ping-pong spills
+  emit_fa3(dt, { d = 256, bc = 80, stages = 2, rank = 310 })
+  emit_fa3(dt, { d = 256, bc = 64, stages = 2, rank = 305 })
 end
 
 -- ---- decode: few query rows, many keys, split across warps and CTAs ---------------
@@ -1011,15 +1031,18 @@ extern "C" __global__ void __launch_bounds__(${threads}, ${minb})
 ${name}(${args}) {
   constexpr int D = ${d}, W = ${w}, BC = ${bc}, S = ${stages}, CL = ${cl}, NT = 32 * W;
   constexpr int DF = D / 8, KF = BC / 8, LDO = D + 4; // LDO: row stride of the float partials
-  static_assert(W * S * 2 * BC * D * 2 >= (W + 1) * 16 * LDO * 4 + 2 * (W + 1) * 16 * 4,
+  // LD: the row stride of Q and the ring, D rounded up to 64 (d96: 128), so
+  // that the swizzle's chunk c ^ (r % 8) stays inside the row
+  constexpr int LD = (D + 63) / 64 * 64;
+  static_assert(W * S * 2 * BC * LD * 2 >= (W + 1) * 16 * LDO * 4 + 2 * (W + 1) * 16 * 4,
                 "the partials fit in the ring");
   extern __shared__ __align__(128) unsigned char kp_dyn[];
-  ${T} *sq = (${T} *)kp_dyn;                 // [16][D]
-  ${T} *ring = sq + 16 * D;                  // [W][S][K, V][BC][D]
-  int *spt = (int *)(ring + W * S * 2 * BC * D); // [PT]: paged, the CTA's pages of the table
+  ${T} *sq = (${T} *)kp_dyn;                 // [16][LD]
+  ${T} *ring = sq + 16 * LD;                 // [W][S][K, V][BC][LD]
+  int *spt = (int *)(ring + W * S * 2 * BC * LD); // [PT]: paged, the CTA's pages of the table
   constexpr int PT = ${pt};
   const int psh = BT && (page & (page - 1)) == 0 ? __ffs(page) - 1 : -1; // a page of 2^psh tokens
-  auto at = [](int r, int c) { return r * D + 8 * (c ^ (r & 7)); }; // chunk c of row r
+  auto at = [](int r, int c) { return r * LD + 8 * (c ^ (r & 7)); }; // chunk c of row r
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
   const int G = Hq / Hkv, pts = (G * Lq + 15) / 16, ntiles = batch * Hkv * pts;
   const int rank = blockIdx.x % CL; // = %cluster_ctarank: the clusters are 1-d runs of the grid
@@ -1047,9 +1070,9 @@ ${name}(${args}) {
   const long long NU = (Lk + BC - 1) / BC, U = (long long)ntiles * NU;
   const long long u0 = blockIdx.x * U / P, u1 = (blockIdx.x + 1) * U / P;
   // WS: a counter a tile; below it 2 P slots of 16 D + 32 floats, slot k at
-  // WS - (k + 1) (16 D + 32) (the op sizes them for D <= 128: the counters of
+  // WS - (k + 1) (16 D + 32) (the op sizes them for D <= 256: the counters of
   // every call on the device at one place, left zero by each)
-  static_assert(D <= 128, "the op's slots (ATTN_SK_MAX_D)");
+  static_assert(D <= 256, "the op's slots (ATTN_SK_MAX_D)");
   int *cnt = (int *)WS;
   __shared__ int last;
   for (int tile = (int)(u0 / NU); u0 < u1 && tile < ntiles && tile * NU < u1; tile++) {
@@ -1084,7 +1107,7 @@ ${name}(${args}) {
 #else
   const int c0 = nb0 + rank * nbt / CL, c1 = nb0 + (rank + 1) * nbt / CL; // this CTA's tiles
 #endif
-  ${T} *ks = ring + w * S * 2 * BC * D;
+  ${T} *ks = ring + w * S * 2 * BC * LD;
   int q0 = 0, nq = 0; // paged: the table's pages q0 .. q0 + nq - 1 in spt (nq 0: none)
   if (BT && c1 > c0) {
     const int e = min(c1 * BC, lk) - 1; // the CTA's last key
@@ -1116,8 +1139,8 @@ ${name}(${args}) {
       const int i = lane + 32 * k, r = i / CH, c = i % CH;
       const ${T} *kx = (const ${T} *)__shfl_sync(0xffffffffu, (unsigned long long)kr, r);
       const ${T} *vx = (const ${T} *)__shfl_sync(0xffffffffu, (unsigned long long)vr, r);
-      kp_cp16(ks + (2 * s) * BC * D + at(r, c), kx ? kx + 8 * c : K, kx ? 16 : 0);
-      kp_cp16(ks + (2 * s + 1) * BC * D + at(r, c), vx ? vx + 8 * c : V, vx ? 16 : 0);
+      kp_cp16(ks + (2 * s) * BC * LD + at(r, c), kx ? kx + 8 * c : K, kx ? 16 : 0);
+      kp_cp16(ks + (2 * s + 1) * BC * LD + at(r, c), vx ? vx + 8 * c : V, vx ? 16 : 0);
     }
   };
   for (int x = threadIdx.x; x < 16 * D / 8; x += NT) { // Q, a row at a time (rows past `rows`: 0)
@@ -1133,9 +1156,15 @@ ${name}(${args}) {
   }
   asm volatile("cp.async.wait_group %0;" ::"n"(S - 1) : "memory");
   __syncthreads(); // Q landed
-  kp_u32 qf[D / 16][4];
+  // Q's fragments held in registers up to d128; at d256 O's 128 accumulators
+  // a thread leave no room for them, and each tile reads them again
+  constexpr bool QREG = D <= 128;
+  kp_u32 qf[QREG ? D / 16 : 1][4];
+  if (QREG) {
 #pragma unroll
-  for (int kd = 0; kd < D / 16; kd++) kp_ldsm_x4(qf[kd], sq + at(lane % 16, 2 * kd + lane / 16));
+    for (int kd = 0; kd < D / 16; kd++)
+      kp_ldsm_x4(qf[QREG ? kd : 0], sq + at(lane % 16, 2 * kd + lane / 16));
+  }
   float o[DF][4], mrow[2] = {KP_NINF, KP_NINF}, lsum[2] = {0.f, 0.f};
 #pragma unroll
   for (int f = 0; f < DF; f++) o[f][0] = o[f][1] = o[f][2] = o[f][3] = 0.f;
@@ -1145,19 +1174,23 @@ ${name}(${args}) {
     __syncwarp(); // tile nb landed for every lane; every lane is done with stage (it - 1) % S
     if (nb + (S - 1) * W < c1) load_kv((it + S - 1) % S, nb + (S - 1) * W);
     asm volatile("cp.async.commit_group;" ::: "memory");
-    const ${T} *kt = ks + (2 * (it % S)) * BC * D, *vt = kt + BC * D;
+    const ${T} *kt = ks + (2 * (it % S)) * BC * LD, *vt = kt + BC * LD;
     float s[KF][4];
 #pragma unroll
     for (int f = 0; f < KF; f++) s[f][0] = s[f][1] = s[f][2] = s[f][3] = 0.f;
 #pragma unroll
-    for (int kd = 0; kd < D / 16; kd++)
+    for (int kd = 0; kd < D / 16; kd++) {
+      kp_u32 qt[4];
+      if (!QREG) kp_ldsm_x4(qt, sq + at(lane % 16, 2 * kd + lane / 16));
+      const kp_u32 *a = QREG ? qf[QREG ? kd : 0] : qt;
 #pragma unroll
       for (int nj = 0; nj < BC / 16; nj++) {
         kp_u32 kf[4];
         kp_ldsm_x4(kf, kt + at(16 * nj + lane % 8 + lane / 16 * 8, 2 * kd + lane / 8 % 2));
-        kp_mma16816<${T}>(s[2 * nj], qf[kd], kf[0], kf[1]);
-        kp_mma16816<${T}>(s[2 * nj + 1], qf[kd], kf[2], kf[3]);
+        kp_mma16816<${T}>(s[2 * nj], a, kf[0], kf[1]);
+        kp_mma16816<${T}>(s[2 * nj + 1], a, kf[2], kf[3]);
       }
+    }
     const int n0 = nb * BC;
     if (n0 + BC > lk || (wr >= 0 && n0 + BC - 1 > imin + off + wr) ||
         (wl >= 0 && n0 < imax + off - wl)) {
@@ -1373,7 +1406,7 @@ local function emit_dec(dt, p)
     max_sm = cl > 1 and 90 or nil,
     params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, sk = p.sk, rank = p.rank,
                wave = p.wave },
-    smem = (16 + p.w * p.stages * 2 * p.bc) * p.d * 2 + DEC_PT * 4,
+    smem = (16 + p.w * p.stages * 2 * p.bc) * ((p.d + 63) // 64 * 64) * 2 + DEC_PT * 4,
     -- split-KV: a block per 256 keys of each query head's tile, two an SM at
     -- most (the grid then takes every SM's two slots at once); only calls
     -- with a workspace (forms 16-31 and their wave twins)
@@ -1431,6 +1464,10 @@ for _, dt in ipairs({ "f16", "bf16" }) do
       emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 12, rank = 345, min_lk = 1024 })
     end
   end
+  -- head dims 96 and 256: the split-KV decode alone (2 warps at d256, so
+  -- that two CTAs fit an SM)
+  emit_dec(dt, { d = 96, w = 4, bc = 16, stages = 2, sk = true, rank = 410, min_lk = 256 })
+  emit_dec(dt, { d = 256, w = 2, bc = 16, stages = 2, sk = true, rank = 410, min_lk = 256 })
 end
 
 -- ---- any call, any target: the element-aligned fallback ---------------------------

@@ -392,15 +392,15 @@ START_TEST(test_workspace) {
   ck_assert_int_eq(kp_attention_workspace_size(c, KP_BF16, &d, &n), KP_OK);
   ck_assert_msg(n > 0 && n % 16 == 0, "%zu bytes", n);
   size_t n2 = 0;
-  d.head_dim = 128; /* the slots are sized for 128 whatever the call's */
+  d.head_dim = 256; /* the slots are sized for 256 whatever the call's */
   ck_assert_int_eq(kp_attention_workspace_size(c, KP_F16, &d, &n2), KP_OK);
   ck_assert_uint_eq(n2, n);
   d.batch *= 64; /* more packed tiles: more counters */
   ck_assert_int_eq(kp_attention_workspace_size(c, KP_F16, &d, &n2), KP_OK);
   ck_assert_uint_gt(n2, n);
-  d.head_dim = 256; /* no split-KV kernel takes it */
-  ck_assert_int_eq(kp_attention_workspace_size(c, KP_F16, &d, &n2), KP_OK);
-  ck_assert_uint_eq(n2, 0);
+  d.head_dim = 257; /* past every kernel's head dim: refused */
+  EXPECT(c, kp_attention_workspace_size(c, KP_F16, &d, &n2), KP_ERR_UNSUPPORTED,
+         "head_dim=257: at most 256");
   d = base();
   d.len_q = 17; /* prefill: none */
   ck_assert_int_eq(kp_attention_workspace_size(c, KP_F16, &d, &n), KP_OK);
