@@ -465,7 +465,7 @@ end
 -- 2, or 3 for the `_192x` tiles), the last the producer, whose one thread
 -- loads Q once and K and V tiles into rings of S stages through TMA (4-d
 -- tensor maps (head dim, sequence, head, batch) built by the op, boxes of
--- 64 columns: a tile is D / 64 panels of rows x 128 bytes with the 128-byte
+-- 64 columns: a tile is ceil(D / 64) panels of rows x 128 bytes with the 128-byte
 -- swizzle; rows past Lq or Lk read as zeros; varlen: maps over the packed
 -- tokens (batch 1), so rows past a sequence's end are the next sequence's:
 -- keys j >= lk are masked explicitly, query rows i >= lq not stored),
@@ -583,7 +583,9 @@ __device__ __forceinline__ void kp_fa3_softmax(float *sc, float *mrow, float *ls
 // ${stages} K and V stages loaded through TMA by a producer warpgroup; persistent
 extern "C" __global__ void __launch_bounds__(${threads}, 1)
 ${name}(${args}) {
-  constexpr int NC = ${nc}, D = ${d}, BR = 64 * NC, BC = ${bc}, S = ${stages}, P = D / 64;
+  // P panels of 64 columns a tile: d96's second half-empty (the TMA maps
+  // end at column D: a box past it reads zeros, a store past it is clipped)
+  constexpr int NC = ${nc}, D = ${d}, BR = 64 * NC, BC = ${bc}, S = ${stages}, P = (D + 63) / 64;
   static_assert(!${pp} || NC == 2, "ping-pong between two consumers");
   constexpr bool PP = ${pp}; // (file comment)
   // TS (the persistent kernels, none of which takes varlen calls): O leaves
@@ -938,7 +940,7 @@ local function emit_fa3(dt, p)
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
                sched = p.sched, nc = nc, rank = p.rank },
     -- Q (qb buffers), K and V stages, O (ts), alignment
-    smem = ((qb + (ts and 1 or 0)) * 64 * nc + 2 * p.stages * p.bc) * p.d * 2 + 1024,
+    smem = ((qb + (ts and 1 or 0)) * 64 * nc + 2 * p.stages * p.bc) * ((p.d + 63) // 64 * 64) * 2 + 1024,
     tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d, lq = p.max_lq },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
@@ -991,6 +993,13 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- accumulators a consumer thread; one Q buffer and no O buffer (shared
   -- memory), so not persistent; ping-pong spills
   emit_fa3(dt, { d = 256, bc = 80, stages = 2, rank = 310 })
+  -- d96: d128's tiles and schedules (two panels of 64 columns, the second
+  -- half zeros)
+  emit_fa3(dt, { d = 96, bc = 128, stages = 2, persistent = true, rank = 330 })
+  emit_fa3(dt, { d = 96, bc = 128, stages = 2, pp = true, rank = 320 })
+  emit_fa3(dt, { d = 96, bc = 128, stages = 2, rank = 310 })
+  emit_fa3(dt, { d = 96, bc = 128, stages = 2, sched = "pairs", rank = 330, max_lq = 1024 })
+  emit_fa3(dt, { d = 96, bc = 128, stages = 2, sched = "snake", rank = 329 })
   emit_fa3(dt, { d = 256, bc = 64, stages = 2, rank = 305 })
 end
 
