@@ -918,7 +918,9 @@ local function emit_fa3(dt, p)
   -- producer keeps 24 (32 with `_pc`'s and `_ps`'s tile arithmetic: 24 spilled), the
   -- consumers share the rest, 240 at most.
   local threads = 128 * (nc + 1)
-  local ts = (p.persistent or p.sched) and true or false -- O through a TMA store
+  -- O through a TMA store (the persistent ones; p.ts = false: from the
+  -- registers, and one Q buffer, where shared memory holds no more)
+  local ts = (p.persistent or p.sched) and p.ts ~= false and true or false
   local pool = 65536 // threads // 8 * 8 * threads
   local preg = p.sched and 32 or 24
   -- Q buffers: two in the two-consumer kernels that loop over tiles (the
@@ -990,9 +992,15 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", rank = 335 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 300, max_lq = 1024 })
   -- d256: 64- or 80-key tiles (FlashAttention-3's 128 x 80), O's 128
-  -- accumulators a consumer thread; one Q buffer and no O buffer (shared
-  -- memory), so not persistent; ping-pong spills
+  -- accumulators a consumer thread; one Q buffer and O stored from the
+  -- registers (shared memory holds no more); ping-pong spills.  H100, bf16,
+  -- 16 heads, causal (2026-11-27, twenty-third session, call 6): the pairs
+  -- `_pc` (80-key tiles spill there) 313 / 854 / 3265 us at 1K / 4K / 16K,
+  -- the plain 128x80 332 / 852 / 2926: the pairs up to 1K
   emit_fa3(dt, { d = 256, bc = 80, stages = 2, rank = 310 })
+  emit_fa3(dt, { d = 256, bc = 64, stages = 2, rank = 305 })
+  emit_fa3(dt, { d = 256, bc = 64, stages = 2, sched = "pairs", ts = false, rank = 315,
+                 max_lq = 1024 })
   -- d96: d128's tiles and schedules (two panels of 64 columns, the second
   -- half zeros)
   emit_fa3(dt, { d = 96, bc = 128, stages = 2, persistent = true, rank = 330 })
@@ -1000,7 +1008,6 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_fa3(dt, { d = 96, bc = 128, stages = 2, rank = 310 })
   emit_fa3(dt, { d = 96, bc = 128, stages = 2, sched = "pairs", rank = 330, max_lq = 1024 })
   emit_fa3(dt, { d = 96, bc = 128, stages = 2, sched = "snake", rank = 329 })
-  emit_fa3(dt, { d = 256, bc = 64, stages = 2, rank = 305 })
 end
 
 -- ---- decode: few query rows, many keys, split across warps and CTAs ---------------

@@ -4,8 +4,8 @@ Shapes (layout="bshd", flash-attn's): q (batch, seq_q, heads_q, dim); k, v
 (batch, seq_k, heads_kv, dim); out like q.  layout="bhsd" (torch SDPA's):
 (batch, heads, seq, dim).  Any strides with the last dim contiguous (a
 transposed view is passed as it is); heads_kv divides heads_q (GQA, MQA).
-float16 or bfloat16, fp32 softmax; dim 1..256 (64 and 128 are the fast
-ones, with 16-byte aligned strides).
+float16 or bfloat16, fp32 softmax; dim 1..256 (64, 96, 128 and 256 are the
+fast ones, with 16-byte aligned strides).
 
 causal aligns the diagonal bottom-right (query i sees keys j <= i + seq_k -
 seq_q), as flash-attn does; torch SDPA's is_causal aligns it top-left, the
