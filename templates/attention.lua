@@ -46,11 +46,11 @@
 --
 -- The variant families:
 -- - `attention_<dt>_d<D>_<BR>x<BC>_w<W>_s<S>[_qs]` (every target from sm_80
---   unless noted, 16-byte alignment, head dim D = 64 or 128):
+--   unless noted, 16-byte alignment, head dim D = 64, 96, 128 or 256):
 --   FlashAttention-2's forward.  W warps of MI x 16 query rows each (BR = 16
 --   MI W; with MI = 2 each K and V fragment serves two row blocks); K and V tiles of BC keys
 --   through an S-stage cp.async ring (zero-filled past Lk); shared memory rows
---   of D elements, 16-byte chunk c of row r stored at c ^ (r % 8), so that
+--   of D elements (D rounded up to 64 apart), 16-byte chunk c of row r stored at c ^ (r % 8), so that
 --   ldmatrix's 8 row addresses hit 8 different bank quads; Q fragments held in
 --   registers (`_qs`: read from shared memory again every tile); S = Q K^T and O += P V with mma.sync m16n8k16 (fp32
 --   accumulation), P taken from S's accumulators without a trip through
@@ -897,7 +897,7 @@ ${name}(${args}) {
 }
 ]]
 
--- p: d (64 or 128), bc (keys a tile), stages, pp, persistent, rank.  Form
+-- p: d (64, 96, 128 or 256), bc (keys a tile), stages, pp, persistent, sched, ts, rank.  Form
 -- bit 1 (the op's "no TMA": a stride of 0 over more than one row) is not
 -- theirs, nor, for the persistent ones (`_p`), bit 3 (varlen: its tiles past
 -- a sequence's end would leave a CTA's static share idle) and bit 0 (a mask): a CTA's
@@ -1016,7 +1016,7 @@ end
 -- the G = Hq / Hkv query heads that share a KV head are packed into the rows
 -- of one tile (row r: head r / Lq of the group, query r % Lq), so K and V
 -- are read once for all of them; 16 rows a tile (m16n8k16 as in the FA2
--- kernels, Q fragments in registers).  Its visible key tiles of BC keys are
+-- kernels, Q fragments in registers up to d128).  Its visible key tiles of BC keys are
 -- split evenly over the CL CTAs of a cluster, and each CTA's share over its
 -- W warps, warp w taking every W-th tile through a ring of S stages of its
 -- own (cp.async, no block-wide barrier in the loop).  Each warp keeps its
