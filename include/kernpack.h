@@ -400,9 +400,10 @@ KP_API kp_status kp_attention(kp_ctx *ctx, kp_dtype dt, const void *q, const voi
                               const void *v, void *o, const kp_attn_desc *desc, void *stream);
 
 /* *bytes = the workspace the call described by desc would use on ctx's
-** device (0: it uses none -- not a decode call, len_q > 16); the desc's own workspace fields are ignored.  The answer depends on
-** the device's SM count, batch, heads and len_q: one workspace of the
-** largest answer serves every smaller call. */
+** device (0: it uses none -- not a decode call, len_q > 16); the desc's own
+** workspace fields are ignored.  The answer depends on the device's SM
+** count, batch, heads and len_q: one workspace of the largest answer serves
+** every smaller call. */
 KP_API kp_status kp_attention_workspace_size(kp_ctx *ctx, kp_dtype dt, const kp_attn_desc *desc,
                                              size_t *bytes);
 

@@ -50,7 +50,7 @@
 --   FlashAttention-2's forward.  W warps of MI x 16 query rows each (BR = 16
 --   MI W; with MI = 2 each K and V fragment serves two row blocks); K and V tiles of BC keys
 --   through an S-stage cp.async ring (zero-filled past Lk); shared memory rows
---   of D elements (D rounded up to 64 apart), 16-byte chunk c of row r stored at c ^ (r % 8), so that
+--   of D elements, LD apart (D rounded up to 64), 16-byte chunk c of row r at c ^ (r % 8), so that
 --   ldmatrix's 8 row addresses hit 8 different bank quads; Q fragments held in
 --   registers (`_qs`: read from shared memory again every tile); S = Q K^T and O += P V with mma.sync m16n8k16 (fp32
 --   accumulation), P taken from S's accumulators without a trip through
@@ -402,12 +402,12 @@ ${name}(${args}) {
 }
 ]]
 
+-- A mask of forms 0-31 with its wave twins (32 + f) added
+local function wave(m) return m | (m << 32) end
+local function ld(d) return (d + 63) // 64 * 64 end -- shared-memory rows of head dim d (LD)
 -- p: d (head dim), w (warps), mi (16-row blocks a warp, default 1), bc, stages,
 -- qreg (Q held in registers; default when mi = 1), rank, targets (default all),
 -- novarlen (no varlen form: registers)
--- A mask of forms 0-31 with its wave twins (32 + f) added
-local function wave(m) return m | (m << 32) end
-
 local function emit_fa2(dt, p)
   local threads, mi = 32 * p.w, p.mi or 1
   local br, qreg = 16 * p.w * mi, p.qreg == nil and mi == 1 or p.qreg
@@ -420,7 +420,7 @@ local function emit_fa2(dt, p)
     forms = wave(p.novarlen and 0x000F000F or 0x0F0F0F0F),
     params = { d = p.d, br = br, bc = p.bc, w = p.w, mi = mi, qreg = qreg, stages = p.stages,
                rank = p.rank },
-    smem = (br + 2 * p.stages * p.bc) * ((p.d + 63) // 64 * 64) * 2, -- rows of LD elements
+    smem = (br + 2 * p.stages * p.bc) * ld(p.d) * 2,
     tile = { lq = br, bh = 1 }, min = { d = p.d }, max = { d = p.d },
     source = COMMON .. subst(FA2_KERNEL, {
       name = name, T = ctype(dt), d = p.d,
@@ -942,7 +942,7 @@ local function emit_fa3(dt, p)
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
                sched = p.sched, nc = nc, rank = p.rank },
     -- Q (qb buffers), K and V stages, O (ts), alignment
-    smem = ((qb + (ts and 1 or 0)) * 64 * nc + 2 * p.stages * p.bc) * ((p.d + 63) // 64 * 64) * 2 + 1024,
+    smem = ((qb + (ts and 1 or 0)) * 64 * nc + 2 * p.stages * p.bc) * ld(p.d) * 2 + 1024,
     tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d, lq = p.max_lq },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
@@ -1422,7 +1422,7 @@ local function emit_dec(dt, p)
     max_sm = cl > 1 and 90 or nil,
     params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, sk = p.sk, rank = p.rank,
                wave = p.wave },
-    smem = (16 + p.w * p.stages * 2 * p.bc) * ((p.d + 63) // 64 * 64) * 2 + DEC_PT * 4,
+    smem = (16 + p.w * p.stages * 2 * p.bc) * ld(p.d) * 2 + DEC_PT * 4,
     -- split-KV: a block per 256 keys of each query head's tile, two an SM at
     -- most (the grid then takes every SM's two slots at once); only calls
     -- with a workspace (forms 16-31 and their wave twins)

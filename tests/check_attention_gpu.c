@@ -783,12 +783,8 @@ START_TEST(test_every_variant) {
     ** took no case is a gap in the cases, or in what the test gives the call
     ** (a stale binary's workspace size once hid d256's split-KV kernel so:
     ** bench/NOTES.md 57) -- a failure, not a note */
-    const kp_devprops *pr = &g.ctx->props;
-    const int runs_here = (!e->min_sm || (uint32_t)pr->sm >= e->min_sm) &&
-                          (!e->max_sm || (uint32_t)pr->sm <= e->max_sm) &&
-                          e->smem <= pr->smem_optin;
     if (ran) variants++;
-    else if (runs_here) gpu_fail(&g, "%s took none of the cases on this device", e->name);
+    else if (gpu_entry_runs(&g, e)) gpu_fail(&g, "%s took none of the cases on this device", e->name);
     else fprintf(stderr, "  note: %s took none of the cases on this device\n", e->name);
     fprintf(stderr, "%s: %s: %d cases\n", name, e->name, ran);
   }

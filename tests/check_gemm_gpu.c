@@ -398,12 +398,6 @@ static int variant_cases(gpu *g, kp_dtype dt, int vi) {
   return runs;
 }
 
-/* Can entry e run on this device at all (whatever the call)? */
-static int runs_here(const kpk_entry *e, const kp_devprops *d) {
-  return (!e->min_sm || (uint32_t)d->sm >= e->min_sm) && (!e->max_sm || (uint32_t)d->sm <= e->max_sm) &&
-         e->smem <= d->smem_optin;
-}
-
 /* Every gemm variant of one dtype that can run on this device, forced. */
 START_TEST(test_every_variant) {
   const kp_dtype dt = DT[_i];
@@ -417,7 +411,7 @@ START_TEST(test_every_variant) {
   for (uint32_t i = 0; i < pk->n_entries; i++) {
     const kpk_entry *e = &pk->entries[i];
     if (kp_family_from_name(e->family) != KP_FAM_GEMM || e->dtype != (uint32_t)dt) continue;
-    if (!runs_here(e, &g.ctx->props)) continue;
+    if (!gpu_entry_runs(&g, e)) continue;
     if (!kp_test_only(e->name)) {
       skipped++;
       continue;

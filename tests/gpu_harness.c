@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "reference.h"
 
 /* ---- test lifetime ---------------------------------------------------------- */
@@ -110,6 +111,12 @@ void gpu_fail(gpu *g, const char *fmt, ...) {
     g->case_failed = 1;
     if (!g->failed++) snprintf(g->first_fail, sizeof g->first_fail, "[%s] %s", g->case_desc, msg);
   }
+}
+
+int gpu_entry_runs(const gpu *g, const kpk_entry *e) {
+  const kp_devprops *d = &g->ctx->props;
+  return (!e->min_sm || (uint32_t)d->sm >= e->min_sm) &&
+         (!e->max_sm || (uint32_t)d->sm <= e->max_sm) && e->smem <= d->smem_optin;
 }
 
 int gpu_op_ok(gpu *g, kp_status s, const char *op) {

@@ -60,6 +60,10 @@ void gpu_fail(gpu *g, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 int gpu_op_ok(gpu *g, kp_status s, const char *op);
 /* Wait for the stream and the context; a CUDA error aborts the test. */
 void gpu_sync(gpu *g, const char *after);
+/* Can pack entry e run on this device at all, whatever the call (its SM
+** range, its shared memory)? */
+struct kpk_entry;
+int gpu_entry_runs(const gpu *g, const struct kpk_entry *e);
 
 /* Driver calls, aborting the test on error: CU(g, cuMemFree(p)). */
 #define CU(g, call) gpu_cu_check((g), (g)->drv->call, #call)
