@@ -226,6 +226,19 @@ def time_shape(kp, dt, m, n, k, l2, reps, with_cublas=True, kn=False):
     return ts[0], (ts[1] if with_cublas else None), err
 
 
+def peer_kernels(dt, m, n, k, kn):
+    """[(kernel name, us)] of one torch.matmul call at this shape (profiler trace)"""
+    a = torch.randn(m, k, device="cuda", dtype=dt)
+    b = torch.randn(*((k, n) if kn else (n, k)), device="cuda", dtype=dt)
+    bt = b if kn else b.t()
+    torch.matmul(a, bt)
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        torch.matmul(a, bt)
+        torch.cuda.synchronize()
+    return [(e.name, e.device_time) for e in prof.events() if e.device_type.name == "CUDA"]
+
+
 def gemm_variants(kp):
     """the gemm variants of the pack in use (kp list --json)"""
     import subprocess
@@ -251,6 +264,9 @@ def main():
                     "this regular expression")
     ap.add_argument("--shapes", help="perf shapes m,n,k;m,n,k;... (default: the issue's); "
                     "timed in this order, a shape given twice timed twice")
+    ap.add_argument("--peer-kernels", action="store_true",
+                    help="name the kernels torch.matmul launches for each perf shape (one "
+                         "profiled call: cuBLAS's tile, cluster and split-K, as its names tell)")
     ap.add_argument("--json")
     o = ap.parse_args()
     torch.manual_seed(0)
@@ -310,6 +326,10 @@ def main():
                                 "kp_us": kus,
                                 "cublas_us": cus, "kp_TF": ktf, "cublas_TF": ctf,
                                 "ratio": cus / kus, "B_GBps": bgb})
+            if o.peer_kernels:
+                res["perf"][-1]["peer_kernels"] = peer_kernels(dt, m, n, k, kn)
+                for kname, kus_ in res["perf"][-1]["peer_kernels"]:
+                    print(f"      cuBLAS: {kus_:7.1f} us  {kname[:150]}")
             best = None
             for name, (vkp, vdt) in pinned.items():
                 if DTYPES[vdt] != dt:

@@ -128,6 +128,7 @@ int kpk_writer_add(kpk_writer *w, const kpk_entry *e, const void *image, size_t 
   kp_wr32(r + KE_FORMS, (uint32_t)e->forms);
   kp_wr32(r + KE_FORMS_HI, (uint32_t)(e->forms >> 32));
   kp_wr64(r + KE_PREFER_FORMS, e->prefer_forms);
+  kp_wr32(r + KE_RATE, e->rate);
   kp_wr32(r + KE_PREFER_RANK, (uint32_t)e->prefer_rank);
   kp_wr32(r + KE_SMEM, e->smem);
   kp_wr32(r + KE_REGS, e->regs);

@@ -14,7 +14,8 @@
 ** 227 KB: sm_90).  Per dimension the points 1, each entry's min and max and
 ** one beyond each, and each of those rounded up to every multiple an entry
 ** needs (a whole-rows twin wins only at multiples of its vector), crossed
-** over the family's dimensions; the choice is constant between them. */
+** over the family's dimensions; the choice is constant between them, but
+** for ties between persistent entries (kp_entry_fill), which keep them all. */
 #define PRUNE_PTS 160
 #define PRUNE_SMS 8
 #define PRUNE_MULTS 8
@@ -72,7 +73,16 @@ void kg_ranked_picks(const kpk_pack *pk, char *keep, int sm) {
                 kp_devprops d = {(int)sms[s], smem[m], 132};
                 c.dtype = (kp_dtype)dt, c.align = a, c.form = f;
                 int k = kp_select_variant(pk, &c, &d, NULL, 0);
-                if (k >= 0) keep[k] = 1;
+                if (k < 0) continue;
+                keep[k] = 1;
+                /* a persistent pick's rank-mates: which of them fills the
+                ** device best moves with n between these points */
+                if (pk->entries[k].persist)
+                  for (uint32_t j = 0; j < pk->n_entries; j++)
+                    if (pk->entries[j].persist &&
+                        kp_entry_rank(&pk->entries[j], &c) == kp_entry_rank(&pk->entries[k], &c) &&
+                        kp_entry_applies(&pk->entries[j], &c, &d, NULL, 0))
+                      keep[j] = 1;
               }
       int i = 0;
       while (i < dn->n && ++idx[i] == np[i]) idx[i++] = 0;

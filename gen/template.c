@@ -330,6 +330,7 @@ static int l_variant(lua_State *L) {
   }
   lua_pop(L, 1);
   e.smem = (uint32_t)opt_int(L, 1, "smem", 0, 0, 232448);
+  e.rate = (uint32_t)opt_int(L, 1, "rate", 0, 0, 1000);
   e.persist = (uint32_t)opt_int(L, 1, "persistent", 0, 0, 64);
   e.cluster = (uint32_t)opt_int(L, 1, "cluster", 0, 0, KPK_MAX_CLUSTER);
   e.split = (uint32_t)opt_int(L, 1, "split", 0, 0, KPK_MAX_CLUSTER);

@@ -136,7 +136,13 @@ int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d,
 /* Entry e's rank for call c: its prefer_rank where the call's form is one of
 ** its prefer_forms, else its rank. */
 int32_t kp_entry_rank(const kpk_entry *e, const kp_call *c);
-/* Index of the highest-ranked applicable entry (ties: lowest index), or -1
+/* A persistent entry's work on the busiest SM for call c, in tile elements
+** (its tiles dealt in rounds to persist x sm_count CTAs; pow2 dimensions at
+** their class's top), and its tiles (times split) in *tiles; 0 when e is
+** not persistent or the SM count is unknown. */
+double kp_entry_fill(const kpk_entry *e, const kp_call *c, const kp_devprops *d, double *tiles);
+/* Index of the highest-ranked applicable entry (ties: the persistent entry
+** that fills the device best, kp_entry_fill, else the lowest index), or -1
 ** with an explanation in why. */
 int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d, char *why,
                       size_t whylen);

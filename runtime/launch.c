@@ -9,6 +9,7 @@
 ** a cluster shape or programmatic dependent launch (PDL: a row family, the
 ** ctx's switch on, an sm_90+ device and an entry whose code has the waits).
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,10 +241,25 @@ int kp_explain(kp_ctx *ctx, const kp_call *c, char *why, size_t whylen) {
     if (i >= 0) return i;
   }
   int i = kp_select_variant(&ctx->pack, c, &ctx->props, why, whylen);
-  if (i >= 0)
-    snprintf(why, whylen, "ranking: %s has the highest rank (%d) among applicable variants%s",
-             ctx->pack.entries[i].name, kp_entry_rank(&ctx->pack.entries[i], c),
-             ctx->tune ? " (the table has no applicable key)" : "");
+  if (i < 0) return i;
+  const kpk_entry *e = &ctx->pack.entries[i];
+  const int32_t rank = kp_entry_rank(e, c);
+  int tied = 0;
+  for (uint32_t j = 0; j < ctx->pack.n_entries; j++) {
+    const kpk_entry *o = &ctx->pack.entries[j];
+    tied += o->dtype == e->dtype && !strcmp(o->family, e->family) && kp_entry_rank(o, c) == rank &&
+            kp_entry_applies(o, c, &ctx->props, NULL, 0);
+  }
+  char fill[200] = "";
+  double tiles, work = kp_entry_fill(e, c, &ctx->props, &tiles);
+  if (tied > 1 && work > 0)
+    snprintf(fill, sizeof fill,
+             "; of the %d at that rank its tiles fill %d SMs best (%.0f tiles, %.0f a CTA at "
+             "most: %.0f tile elements over its rate)",
+             tied, ctx->props.sm_count, tiles,
+             ceil(tiles / ((double)e->persist * ctx->props.sm_count)), work);
+  snprintf(why, whylen, "ranking: %s has the highest rank (%d) among applicable variants%s%s",
+           e->name, rank, fill, ctx->tune ? " (the table has no applicable key)" : "");
   return i;
 }
 

@@ -33,7 +33,9 @@
 ** it needs, and a tile that the grid counts.  Version 6 (288-byte entries)
 ** made that five dimensions (attention's fifth: the query heads per KV
 ** head).  Version 7 added max_align (a variant for calls off the 16-byte
-** grid only).  Older versions are refused with a "rebuild the pack" message.
+** grid only).  Version 9 (296-byte entries) added the rate (a persistent
+** variant's throughput, per mille, that the fill tie-break divides by).
+** Older versions are refused with a "rebuild the pack" message.
 */
 #ifndef KP_PACK_H
 #define KP_PACK_H
@@ -44,9 +46,9 @@
 #include "kernpack.h"
 
 #define KPK_MAGIC "KERNPACK"
-#define KPK_FORMAT_VERSION 8
+#define KPK_FORMAT_VERSION 9
 #define KPK_HEADER_SIZE 128
-#define KPK_ENTRY_SIZE 288
+#define KPK_ENTRY_SIZE 296
 #define KPK_MAX_ENTRIES 65536
 #define KPK_MAX_FILE (1ull << 32)
 #define KPK_NO_PRELUDE 0xFFFFFFFFu
@@ -102,6 +104,9 @@ typedef struct kpk_entry {
                             through distributed shared memory) */
   uint32_t aux;          /* a value the family's op reads (GEMM: TMA k-box, 0 = no TMA) */
   uint32_t smem;         /* dynamic shared memory bytes */
+  uint32_t rate;         /* 1..1000 (0: 1000): a persistent variant's work an SM per
+                         ** unit of time, per mille of its family's best, measured;
+                         ** the fill tie-break (select.c) divides by it */
   /* what ptxas reported */
   uint32_t regs, stack, spill_stores, spill_loads;
   uint32_t is_ptx;       /* image is PTX text, not a cubin */

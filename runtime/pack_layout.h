@@ -36,11 +36,14 @@ enum {
   KE_DMULT = 240, /* u32[KPK_DIMS] */
   KE_TILE = 260,  /* u32[KPK_DIMS] */
   KE_PREFER_FORMS = 280, /* u64 */
-  KE_END = 288
+  KE_RATE = 288,  /* u32: per mille, 0 = 1000 */
+  KE_RESERVED = 292, /* u32, zero */
+  KE_END = 296
 };
 _Static_assert(KE_DMAX == KE_DMIN + 8 * KPK_DIMS && KE_DMULT == KE_DMAX + 8 * KPK_DIMS &&
                    KE_TILE == KE_DMULT + 4 * KPK_DIMS &&
-                   KE_PREFER_FORMS == KE_TILE + 4 * KPK_DIMS && KE_END == KPK_ENTRY_SIZE,
+                   KE_PREFER_FORMS == KE_TILE + 4 * KPK_DIMS && KE_RATE == KE_PREFER_FORMS + 8 &&
+                   KE_END == KPK_ENTRY_SIZE,
                "the per-dimension fields fill the entry in order");
 
 static inline uint32_t kp_rd32(const uint8_t *p) {

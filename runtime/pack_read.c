@@ -161,6 +161,14 @@ kp_status kpk_parse(kpk_pack *pk, uint8_t *data, size_t size, const char *path,
     e->prefer_forms = kp_rd64(r + KE_PREFER_FORMS);
     e->prefer_rank = (int32_t)kp_rd32(r + KE_PREFER_RANK);
     e->smem = kp_rd32(r + KE_SMEM);
+    e->rate = kp_rd32(r + KE_RATE);
+    if (e->rate > 1000)
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "index entry %u: rate %u per mille, past 1000", i, e->rate);
+    if (kp_rd32(r + KE_RESERVED))
+      return fail(err, errlen, KP_ERR_PACK_CORRUPT, path,
+                  "index entry %u: reserved bytes %u..%u are not zero", i, KE_RESERVED,
+                  KE_RESERVED + 3);
     e->regs = kp_rd32(r + KE_REGS);
     e->stack = kp_rd32(r + KE_STACK);
     e->spill_stores = kp_rd32(r + KE_SPILL_ST);

@@ -6,8 +6,11 @@
 ** range holds every dimension of the call (and whose multiples divide them),
 ** that compute the call's form (GeGLU's GELU, RoPE's layout, GEMM's B
 ** layout), whose alignment requirement the call meets, whose SM range holds
-** the device and whose shared memory fits, take the highest rank; ties go to
-** the earliest entry.  (The tuning table, tune.c, decides first when loaded.)
+** the device and whose shared memory fits, take the highest rank; ties
+** between persistent entries go to the one whose tiles fill the device best
+** (kp_entry_fill: the least work on the busiest SM, then the fewer tiles),
+** other ties to the earliest entry.  (The tuning table, tune.c, decides
+** first when loaded.)
 **
 ** Bounds and the selection cache: launch.c caches the choice per (family,
 ** dtype, alignment, form, and each dimension's class).  An exact dimension
@@ -30,6 +33,7 @@
 ** not newer than the device (the driver JIT-compiles it).  Arch-specific
 ** ("a") cubins run only on exactly their SM.
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +135,46 @@ int32_t kp_entry_rank(const kpk_entry *e, const kp_call *c) {
   return c->form < KPK_FORMS && (e->prefer_forms >> c->form & 1) ? e->prefer_rank : e->rank;
 }
 
+/* A persistent entry deals its tiles (times split) to persist x SM-count
+** CTAs in rounds: the busiest SM does ceil(tiles / CTAs) of them, each a
+** tile's area (over the dimensions the entry tiles) over split, at the
+** entry's rate (per mille of the family's fastest per element, measured:
+** a 128x64 GEMM tile runs at about half a 128x256's).  That time is what a
+** rank's tie is decided on: GEMM's tiles of 64 to 256 columns share a rank,
+** and m = 256, n = 11008 takes 128x176 (126 tiles, one round on 132 SMs)
+** over 64x256 (172 tiles, two rounds of less work each).  A pow2
+** dimension counts at the top of its class (the next power of two), so that
+** every call of one selection-cache slot gets the same answer. */
+double kp_entry_fill(const kpk_entry *e, const kp_call *c, const kp_devprops *d, double *tiles) {
+  const kp_dims *dn = kp_family_dims(c->family);
+  double n = 1, area = 1;
+  if (tiles) *tiles = 0;
+  if (!e->persist || d->sm_count <= 0) return 0;
+  for (int i = 0; i < dn->n; i++) {
+    if (!e->tile[i]) continue;
+    double v = (double)c->dim[i];
+    if (dn->pow2[i]) {
+      double top = 1;
+      while (top < v) top *= 2;
+      v = top;
+    }
+    n *= ceil(v / e->tile[i]);
+    area *= e->tile[i];
+  }
+  const double split = e->split > 1 ? e->split : 1, rate = e->rate ? e->rate / 1000.0 : 1;
+  if (tiles) *tiles = n * split;
+  return ceil(n * split / ((double)e->persist * d->sm_count)) * area / split / rate;
+}
+
+/* Does a beat b, both of one rank, on how their tiles fill the device? */
+static int fills_better(const kpk_entry *a, const kpk_entry *b, const kp_call *c,
+                        const kp_devprops *d) {
+  double ta, tb;
+  const double fa = kp_entry_fill(a, c, d, &ta), fb = kp_entry_fill(b, c, d, &tb);
+  if (!(fa > 0 && fb > 0)) return 0;
+  return fa < fb || (fa == fb && ta < tb);
+}
+
 int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d, char *why,
                       size_t whylen) {
   int best = -1, seen = 0;
@@ -140,7 +184,8 @@ int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d
       continue;
     seen++;
     if (!kp_entry_applies(e, c, d, NULL, 0)) continue;
-    if (best < 0 || kp_entry_rank(e, c) > kp_entry_rank(&pk->entries[best], c)) best = (int)i;
+    const int32_t r = kp_entry_rank(e, c), rb = best < 0 ? 0 : kp_entry_rank(&pk->entries[best], c);
+    if (best < 0 || r > rb || (r == rb && fills_better(e, &pk->entries[best], c, d))) best = (int)i;
   }
   if (best < 0 && why) {
     char shape[96];

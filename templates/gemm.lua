@@ -272,8 +272,9 @@ ${name}(${params}) {
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, B_SLICE = B_BYTES / CL;
   constexpr int RED_LD = BN + 4;         // SK > 1: row stride of the partial tile (floats)
   // EC > 0: the epilogue goes through shared memory, EC columns of a
-  // consumer's 64 x WN slice at a time (rows of EC * 2 bytes, 16-byte chunk q
-  // of row r at q ^ (r % 8): conflict-free both ways), and a warp of the
+  // consumer's 64 x WN slice at a time (rows EP elements apart, EC rounded
+  // up to 64: 16-byte chunk q of row r at q ^ (r % 8), conflict-free both
+  // ways and inside the row for any EC a multiple of 16), and a warp of the
   // producer warpgroup stores them, coalesced, while the consumer goes on
   // with its next tile.  Two named barriers of the consumer warpgroup and
   // its store warp, where both sync, hand the buffer over: free (4 + cw)
@@ -281,12 +282,12 @@ ${name}(${params}) {
   // full (2 + cw) after (the store warp is already waiting there).  With
   // bar.arrive on the consumer's side compute-sanitizer's racecheck flagged
   // the two-pass variants; a rendezvous costs nothing here.
-  constexpr int EC = ${ec};
+  constexpr int EC = ${ec}, EP = (EC + 63) / 64 * 64;
   // W0: a consumer waits for each k-tile's wgmma group before the next
   // (the other consumer's group keeps the tensor cores busy meanwhile), so
   // it holds one stage, not two: one more stage of lookahead for the loads
   constexpr bool W0 = ${w0};
-  static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64), "epilogue chunks");
+  static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64 && EC % 16 == 0), "epilogue chunks");
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
   static_assert(MB == 1 || (SK == 1 && !MC), "two row blocks a consumer: no split, no multicast");
   __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
@@ -294,7 +295,7 @@ ${name}(${params}) {
   // 128-byte swizzled tiles want 1024-byte aligned stages
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
   unsigned char *sa = smem, *sb = smem + STAGES * A_BYTES;
-  unsigned char *ebuf = smem + STAGES * (A_BYTES + B_BYTES); // EC > 0: 2 x 64 x EC outputs
+  unsigned char *ebuf = smem + STAGES * (A_BYTES + B_BYTES); // EC > 0: 2 x 64 x EP outputs
   // MC: the CTAs of a cluster take CL vertically adjacent tiles (a tile-row
   // past M computes zeros and stores nothing) and each loads 1/CL of the B
   // tile for all of them (TMA multicast): a stage is free again once every
@@ -351,7 +352,7 @@ ${name}(${params}) {
     } else if (EC > 0 && !out_f32 && threadIdx.x >= 288 && threadIdx.x < 352 && first < total) {
       // warps 1 and 2: the global stores of consumer 0 and 1
       const int cw = (threadIdx.x - 288) / 32, lane = threadIdx.x % 32;
-      const unsigned char *eb = ebuf + cw * (64 * EC * 2);
+      const unsigned char *eb = ebuf + cw * (64 * EP * 2);
       const bool vec = (unsigned long long)D % 16 == 0 && ldd % 8 == 0 && sD % 8 == 0;
       for (int t = first; t < total; t += step) {
         kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
@@ -365,7 +366,7 @@ ${name}(${params}) {
 #pragma unroll 4
           for (int i = lane; i < 64 * EC / 8; i += 32) {
             const int rl = i / (EC / 8), q = i % (EC / 8);
-            const uint4 v = *(const uint4 *)(eb + rl * (EC * 2) + (q ^ (rl % 8)) * 16);
+            const uint4 v = *(const uint4 *)(eb + rl * (EP * 2) + (q ^ (rl % 8)) * 16);
             const int r = r0 + rl, c = c0 + p * EC + 8 * q;
             if (r < M) {
               ${T} *o = Db + (long long)r * ldd + c;
@@ -439,8 +440,8 @@ ${name}(${params}) {
           // stmatrix.x4 stores n8 blocks j, j + 1 of the warp's 16 rows: lane L
           // gives the address of row L % 8 of matrix L / 8 (block j + L / 16,
           // rows 8 (L / 8 % 2) on), whose 16-byte chunk j' sits at j' ^ (row % 8)
-          const kp_u32 erow = kp_smem_addr(ebuf) + cw * (64 * EC * 2) +
-                              (warp * 16 + (lane >> 3 & 1) * 8 + (lane & 7)) * (EC * 2);
+          const kp_u32 erow = kp_smem_addr(ebuf) + cw * (64 * EP * 2) +
+                              (warp * 16 + (lane >> 3 & 1) * 8 + (lane & 7)) * (EP * 2);
           const kp_u32 esw = ((lane >> 4) ^ (lane & 7)) << 4; // j even: (j + L / 16) ^ (L % 8)
           // no term to apply: the tile's coordinates, C and bias stay untouched
           const bool plain = alpha == 1.f && !bias && !(C && beta != 0.f) && act == 0;
@@ -543,11 +544,11 @@ local function emit_wg(dt, p)
   local split_m = p.bm >= 128
   local mb = split_m and p.bm // 128 or 1
   local wn = split_m and p.bn or p.bn // 2
-  local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 2 * 64 * ec * 2 + 1024
+  local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 2 * 64 * ((ec + 63) // 64 * 64) * 2 + 1024
   variant {
     name = name, dtype = dt, params = p, targets = { "sm_90a" },
     block = 384, smem = smem, align = 16, forms = kn and 2 or 1,
-    min_sm = 90, max_sm = 90, rank = p.rank,
+    min_sm = 90, max_sm = 90, rank = p.rank, rate = p.rate,
     tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil, aux = 64,
     cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
     min = p.min_m and { m = p.min_m } or nil,
@@ -571,23 +572,39 @@ end
 for _, dt in ipairs({ "f16", "bf16" }) do
   -- the epilogue through shared memory (`_e`) ran 4-14% faster than the
   -- stores from the accumulator registers at m, n >= 4096 (H100, item 27)
-  -- 128x256 from m = 1024: below, 128x128 makes twice the tiles for 132 SMs
-  -- (m = 512, n = k = 4096: 33 us against 52 us, H100)
   -- w0 (one stage held a consumer): 184.3-185.0 against 186.2-186.9 us at 4096^3, 1539-1603
   -- against 1555-1605 at 8192^3 (H100, bf16, seventeenth session, calls 1-2)
-  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, w0 = true, rank = 915, min_m = 1024 })
+  --
+  -- FILL: one rank for the persistent tiles of every width.  Among equal
+  -- ranks the selection takes the tile whose rounds over the device's SMs
+  -- take the least time, work / rate (runtime/select.c, kp_entry_fill): at
+  -- m = 256, n = 11008 64x256 makes 172 tiles, two rounds on 132 SMs, where
+  -- 128x176 makes 126, one round (43.6 against 59.9 us, 0.93x cuBLAS
+  -- against 0.67x; H100, twenty-fourth session, call 3); cuBLAS's own tiles
+  -- there are 168 columns wide, 112 to 192 at m = 256-2048.  Equal times go
+  -- to the fewer tiles: 4096^3 keeps 128x256 (w0), where 128x128 takes as
+  -- long in twice the tiles.  rate: each tile's work per unit of time, per
+  -- mille of 128x256 (w0)'s, from call 3's every-tile runs at m >= 1024
+  -- (128x64 at about half: its 128 tiles win at m = 256, n = 4096 alone).
+  local FILL = 960
+  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, w0 = true, rank = FILL })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, cluster = 2, ec = 128, rank = 910, min_m = 1024 })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024 })
   -- EXPERIMENT (branch gemm-256x128): cuBLAS's 4096^3 tile shape, each
   -- consumer 128 rows (two m64n128 wgmmas a k-step)
   emit_wg(dt, { bm = 256, bn = 128, stages = 4, ec = 128, rank = 890, min_m = 1024 })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 850 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = FILL, rate = 960 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, ec = 128, rank = 840, min_m = 512 })
-  emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 950, max_m = 256 })
-  -- split-K for m <= 256: a 128x64 tile in 2 CTAs fills 132 SMs at n <= 4352
+  emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = FILL, rate = 900, max_m = 256 })
+  emit_wg(dt, { bm = 128, bn = 224, stages = 4, ec = 112, rank = FILL, rate = 960 })
+  emit_wg(dt, { bm = 128, bn = 192, stages = 4, ec = 192, rank = FILL, rate = 980 })
+  emit_wg(dt, { bm = 128, bn = 176, stages = 4, ec = 176, rank = FILL, rate = 970 })
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, rank = FILL, rate = 550 })
+  -- split-K for m <= 128: a 128x64 tile in 2 CTAs fills 132 SMs at n <= 4352
   -- (H200, m = 128: 0.86x cuBLAS at n = k = 4096, 0.99x at k = 11008, where
-  -- 128x128 in 4 CTAs ran 0.59x: only 30 clusters of 4 fit at once)
-  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256, max_n = 4352 })
+  -- 128x128 in 4 CTAs ran 0.59x: only 30 clusters of 4 fit at once); at m =
+  -- 256 it ran 0.56x / 0.75x (k = 4096 / 11008; H100, twenty-fourth session)
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 128, max_n = 4352 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
   -- m = 128: cuBLAS's own shape, 64x64 tiles, 13 stages of k 64, no split
   -- (H100, bf16, 2026-11-26, bench/NOTES.md 41).  n = k = 4096 alone,

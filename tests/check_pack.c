@@ -588,14 +588,16 @@ END_TEST
 ** resealed, read back as written, and so is max_align (byte 148: 0, or a
 ** power of two >= align), forms' high word (152), prefer_rank (156) and
 ** prefer_forms (280): a preference only for forms the entry computes, no
-** preferred rank without forms; a version-7 pack (32 forms, no preference)
-** is refused by its version, with a message to rebuild. */
+** preferred rank without forms; rate (288): at most 1000 per mille, and
+** the reserved word after it zero; a version-8 pack (no rate) is refused
+** by its version, with a message to rebuild. */
 START_TEST(test_entry_late_fields) {
   size_t n;
   uint8_t *buf = build_pack(3, &n);
   ck_assert_int_eq(KE_DMIN, 160);
   ck_assert_int_eq(KE_TILE + 4 * KPK_DIMS, KE_PREFER_FORMS);
-  ck_assert_int_eq(KE_PREFER_FORMS + 8, KPK_ENTRY_SIZE);
+  ck_assert_int_eq(KE_PREFER_FORMS + 8, KE_RATE);
+  ck_assert_int_eq(KE_RATE + 8, KPK_ENTRY_SIZE);
   uint8_t *b = malloc(n);
   ck_assert_ptr_nonnull(b);
   memcpy(b, buf, n);
@@ -608,6 +610,7 @@ START_TEST(test_entry_late_fields) {
   kp_wr32(entry_rec(b, 0) + KE_FORMS, 1);
   kp_wr64(entry_rec(b, 0) + KE_PREFER_FORMS, 1ull << 63);
   kp_wr32(entry_rec(b, 0) + KE_PREFER_RANK, (uint32_t)-7);
+  kp_wr32(entry_rec(b, 1) + KE_RATE, 550);
   reseal(b);
   kpk_pack pk;
   char err[512];
@@ -624,7 +627,17 @@ START_TEST(test_entry_late_fields) {
   ck_assert_uint_eq(pk.entries[0].dmult[KP_COLS], 0);
   ck_assert_uint_eq(pk.entries[1].max_align, 8);
   ck_assert_uint_eq(pk.entries[0].max_align, 0);
+  ck_assert_uint_eq(pk.entries[1].rate, 550);
+  ck_assert_uint_eq(pk.entries[0].rate, 0);
   kpk_close(&pk);
+  kp_wr32(entry_rec(b, 1) + KE_RATE, 1001); /* past 1000 per mille */
+  reseal(b);
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "index entry 1: rate 1001 per mille");
+  kp_wr32(entry_rec(b, 1) + KE_RATE, 0);
+  kp_wr32(entry_rec(b, 1) + KE_RESERVED, 1);
+  reseal(b);
+  expect_fail(b, n, KP_ERR_PACK_CORRUPT, "index entry 1: reserved bytes 292..295 are not zero");
+  kp_wr32(entry_rec(b, 1) + KE_RESERVED, 0);
   kp_wr32(entry_rec(b, 1) + KE_MAX_ALIGN, 12); /* not a power of two */
   reseal(b);
   expect_fail(b, n, KP_ERR_PACK_CORRUPT, "max alignment 12");
@@ -643,9 +656,9 @@ START_TEST(test_entry_late_fields) {
   reseal(b);
   expect_fail(b, n, KP_ERR_PACK_CORRUPT, "split 2 needs a cluster of 2");
   kp_wr32(entry_rec(b, 0) + KE_SPLIT, 0);
-  kp_wr32(b + KH_VERSION, 7);
+  kp_wr32(b + KH_VERSION, 8);
   reseal(b);
-  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 7, this library reads version 8");
+  expect_fail(b, n, KP_ERR_PACK_VERSION, "format version 8, this library reads version 9");
   free(b);
   free(buf);
 }

@@ -516,6 +516,93 @@ START_TEST(test_real_pack_gemm_covers) {
 }
 END_TEST
 
+/* A tie between persistent entries goes to the tiles that fill the device:
+** the least work on the busiest SM (rounds x tile area), then the fewer
+** tiles; a pow2 dimension counts at its class's top, so every call of a
+** selection-cache slot gets one answer; non-persistent ties keep the
+** earliest entry. */
+static kpk_entry mk_tile(uint32_t bm, uint32_t bn, int rank, uint32_t persist) {
+  kpk_entry e;
+  memset(&e, 0, sizeof e);
+  e.family = "gemm";
+  e.name = "synthetic";
+  e.dtype = KP_BF16;
+  e.align = 16;
+  e.rank = rank;
+  e.tile[KP_GM] = bm, e.tile[KP_GN] = bn, e.tile[3] = 1;
+  e.persist = persist;
+  return e;
+}
+
+START_TEST(test_fill_ties) {
+  kpk_entry e[] = {mk_tile(64, 256, 960, 1), mk_tile(128, 128, 960, 1), mk_tile(128, 176, 960, 1),
+                   mk_tile(128, 256, 960, 1), mk_tile(128, 64, 960, 1)};
+  kpk_pack pk = fake_pack(e, 5);
+  kp_devprops d = {90, 227 * 1024, 132};
+  kp_call c = {KP_FAM_GEMM, KP_BF16, 16, 0, {256, 11008, 4096, 1}};
+  double tiles;
+  /* 128x176: 2 x 63 = 126 tiles, one round of 22528; 64x256: 172 tiles,
+  ** two rounds of 16384 */
+  ck_assert(kp_entry_fill(&e[2], &c, &d, &tiles) == 22528 && tiles == 126);
+  ck_assert(kp_entry_fill(&e[0], &c, &d, &tiles) == 32768 && tiles == 172);
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
+  /* m = 200 shares m = 255's slot and its answer (both counted as 256) */
+  kp_call c2 = c;
+  c.dim[KP_GM] = 255, c2.dim[KP_GM] = 200;
+  ck_assert(same_class(&c, &c2));
+  ck_assert_int_eq(kp_select_variant(&pk, &c2, &d, NULL, 0), 2);
+  /* 4096^3: 128x128 and 128x256 do the same work; 128x256 has half the tiles */
+  c.dim[KP_GM] = c.dim[KP_GN] = 4096;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 3);
+  /* m = 256, n = 4096: 128x64 fills 128 of 132 SMs once, the work of half a 128x128 */
+  c.dim[KP_GM] = 256;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 4);
+  /* the device's SMs count: on 64 SMs the 128 tiles of 128x64 take two rounds, the 64
+  ** of 64x256 or 128x128 one of the same work in fewer tiles (equal: the earlier) */
+  kp_devprops small = {90, 227 * 1024, 64};
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &small, NULL, 0), 0);
+  /* a rate divides: at half the rate 128x64 loses m = 256, n = 4096 to 64x256 */
+  e[4].rate = 500;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
+  e[4].rate = 0;
+  /* a higher rank still wins outright; a tie without persistence keeps the order */
+  e[0].rank = 961;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
+  e[0].rank = 960;
+  for (int i = 0; i < 5; i++) e[i].persist = 0;
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
+  ck_assert(kp_entry_fill(&e[0], &c, &d, &tiles) == 0);
+  /* an unknown SM count decides nothing */
+  for (int i = 0; i < 5; i++) e[i].persist = 1;
+  kp_devprops none = {90, 227 * 1024, 0};
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &none, NULL, 0), 0);
+}
+END_TEST
+
+/* The built sm_90a pack: m = 256, n = 11008 takes a tile of 176 columns, and
+** 4096^3 keeps 128x256 (the tiles of one rank decided by their fill). */
+START_TEST(test_real_pack_gemm_fill) {
+  kpk_pack pk;
+  open_built(&pk, "sm_90a");
+  kp_devprops d = {90, 227 * 1024, 132};
+  static const struct { uint64_t m, n, k; const char *pick; } T[] = {
+      {256, 11008, 4096, "_wg_128x176_"},  {256, 14336, 4096, "_wg_128x224_"},
+      {256, 4096, 4096, "_wg_128x64_s8_e64_"}, {4096, 4096, 4096, "_wg_128x256_s3_e256_w0_"},
+      {8192, 8192, 8192, "_wg_128x256_s3_e256_w0_"}, {4096, 14336, 4096, "_wg_128x256_s3_e256_w0_"},
+  };
+  for (int dt = KP_F16; dt <= KP_BF16; dt++)
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+      kp_call c = {KP_FAM_GEMM, (kp_dtype)dt, 16, 0, {T[i].m, T[i].n, T[i].k, 1}};
+      int k = kp_select_variant(&pk, &c, &d, NULL, 0);
+      ck_assert_int_ge(k, 0);
+      ck_assert_msg(strstr(pk.entries[k].name, T[i].pick), "%llux%llux%llu: %s, expected %s",
+                    (unsigned long long)T[i].m, (unsigned long long)T[i].n,
+                    (unsigned long long)T[i].k, pk.entries[k].name, T[i].pick);
+    }
+  kpk_close(&pk);
+}
+END_TEST
+
 /* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variant
 ** (16-bit, rows >= 16384, 4096 < cols <= 8192) exactly where it is meant to,
 ** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048 (aligned)
@@ -736,6 +823,8 @@ Suite *select_suite(void) {
   tcase_add_test(tc, test_target_score);
   tcase_add_test(tc, test_real_pack_covers);
   tcase_add_test(tc, test_real_pack_gemm_covers);
+  tcase_add_test(tc, test_fill_ties);
+  tcase_add_test(tc, test_real_pack_gemm_fill);
   tcase_add_test(tc, test_real_pack_min_rows);
   tcase_add_test(tc, test_real_pack_stage_ranking);
   tcase_add_test(tc, test_tmap_cache);

@@ -405,8 +405,9 @@ static void json_entry(const kpk_entry *e) {
          e->max_sm, e->rank, e->block);
   /* the form masks as strings of hex digits, as the hash below */
   printf(", \"persistent\": %u, \"cluster\": %u, \"split\": %u, \"aux\": %u, \"forms\": "
-         "\"%" PRIx64 "\", \"prefer_forms\": \"%" PRIx64 "\", \"prefer_rank\": %d",
-         e->persist, e->cluster, e->split, e->aux, e->forms, e->prefer_forms, e->prefer_rank);
+         "\"%" PRIx64 "\", \"prefer_forms\": \"%" PRIx64 "\", \"prefer_rank\": %d, \"rate\": %u",
+         e->persist, e->cluster, e->split, e->aux, e->forms, e->prefer_forms, e->prefer_rank,
+         e->rate);
   printf(", \"smem\": %u, \"regs\": %u, \"stack\": %u", e->smem, e->regs, e->stack);
   printf(", \"spill_stores\": %u, \"spill_loads\": %u", e->spill_stores, e->spill_loads);
   /* the hash as a string: JSON numbers lose precision above 2^53 */

@@ -107,6 +107,7 @@ int kp_cmd_explain(int argc, char **argv) {
     if (!sm) sscanf(ctx->pack.target, "%*[a-z_]%d", &sm);
     ctx->props.sm = sm;
     ctx->props.smem_optin = 227 * 1024;
+    ctx->props.sm_count = 132; /* an H100 SXM's: persistent grids and their fill */
   }
   c.dtype = (kp_dtype)dt;
   c.align = align;
@@ -121,7 +122,7 @@ int kp_cmd_explain(int argc, char **argv) {
   } else {
     const kpk_entry *v = &ctx->pack.entries[e];
     uint64_t grid = 0;
-    kp_grid_blocks(v, &c, ctx->drv ? ctx->props.sm_count : 132, &grid);
+    kp_grid_blocks(v, &c, ctx->props.sm_count, &grid);
     printf("  runs %s (%s; %llu blocks of %u threads, %u bytes of shared memory%s)\n"
            "  because %s\n", v->name, v->params, (unsigned long long)grid, v->block, v->smem,
            ctx->drv ? "" : "; grid for 132 SMs", why);
@@ -132,8 +133,11 @@ int kp_cmd_explain(int argc, char **argv) {
     if (strcmp(v->family, argv[1]) || v->dtype != (uint32_t)dt) continue;
     char no[300] = "";
     int ok = kp_entry_applies(v, &c, &ctx->props, no, sizeof no);
-    printf("    %c %-42s rank %5d  %s\n", (int)i == e ? '*' : ok ? '+' : ' ', v->name,
-           kp_entry_rank(v, &c), ok ? "applies" : no);
+    double tiles, work = ok ? kp_entry_fill(v, &c, &ctx->props, &tiles) : 0;
+    char fill[80] = "";
+    if (work > 0) snprintf(fill, sizeof fill, " (%.0f tiles; fill %.0f)", tiles, work);
+    printf("    %c %-42s rank %5d  %s%s\n", (int)i == e ? '*' : ok ? '+' : ' ', v->name,
+           kp_entry_rank(v, &c), ok ? "applies" : no, fill);
   }
   kp_ctx_destroy(ctx);
   return e < 0;
