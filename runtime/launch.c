@@ -19,10 +19,18 @@
 #include "jit.h"
 #include "tune.h"
 
+uint64_t kp_pow2_class_top(uint64_t v) {
+  if (v <= 2 || !(v & (v - 1))) return v;
+  int r = 0;
+  while ((1ull << r) < v && r < 63) r++; /* v in (2^(r-1), 2^r) */
+  const uint64_t s = r >= 4 ? 1ull << (r - 4) : 1;
+  return (v + s - 1) / s * s;
+}
+
 /* (family, dtype, alignment, form, and per dimension its class): an exact
-** dimension is its own class; a pow2 one (rows, GEMM's m) is its bucket
-** ceil(log2 v) split into v = 2^r and the rest, so that no bound of a pow2
-** dimension falls inside a class (select.c). */
+** dimension is its own class; a pow2 one (rows, GEMM's m) is v = 2^r alone,
+** or an eighth of the octave (2^(r-1), 2^r) (kp_pow2_class_top), so that no
+** bound of a pow2 dimension falls inside a class (select.c). */
 kp_key kp_cache_key(const kp_call *c) {
   kp_key k;
   memset(&k, 0, sizeof k);
@@ -30,9 +38,7 @@ kp_key kp_cache_key(const kp_call *c) {
   for (int i = 0; i < d->n; i++) {
     uint64_t v = c->dim[i];
     if (d->pow2[i]) {
-      uint64_t r = 0;
-      while ((1ull << r) < v && r < 63) r++;
-      k.cls[i] = r << 1 | (uint64_t)(v && !(v & (v - 1)));
+      k.cls[i] = kp_pow2_class_top(v) << 1 | (uint64_t)(v && !(v & (v - 1)));
     } else {
       k.cls[i] = v;
     }

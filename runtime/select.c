@@ -15,8 +15,9 @@
 ** Bounds and the selection cache: launch.c caches the choice per (family,
 ** dtype, alignment, form, and each dimension's class).  An exact dimension
 ** (cols, GEMM's n and k) is its own class.  A pow2 dimension's class (rows,
-** GEMM's m and batch) is ceil(log2 v) -- the tuning table's bucket
-** (2^(k-1), 2^k] -- split into v = 2^k and the rest (2^(k-1), 2^k).  Within
+** GEMM's m and batch) lies inside ceil(log2 v) -- the tuning table's bucket
+** (2^(k-1), 2^k] -- as v = 2^k alone or an eighth of (2^(k-1), 2^k)
+** (kp_pow2_class_top: the fill tie-break's tile counts).  Within
 ** a class floor(log2 v) is constant too, so for a power of two 2^m the test
 ** v >= 2^m has one answer for every member, and so has v <= 2^m or
 ** v <= 2^m - 1.  That is why a pow2 dimension's min must be 0 or a power of
@@ -143,8 +144,9 @@ int32_t kp_entry_rank(const kpk_entry *e, const kp_call *c) {
 ** rank's tie is decided on: GEMM's tiles of 64 to 256 columns share a rank,
 ** and m = 256, n = 11008 takes 128x176 (126 tiles, one round on 132 SMs)
 ** over 64x256 (172 tiles, two rounds of less work each).  A pow2
-** dimension counts at the top of its class (the next power of two), so that
-** every call of one selection-cache slot gets the same answer. */
+** dimension counts at the top of its class (kp_pow2_class_top: m = 600
+** as 640), so that every call of one selection-cache slot gets the same
+** answer. */
 double kp_entry_fill(const kpk_entry *e, const kp_call *c, const kp_devprops *d, double *tiles) {
   const kp_dims *dn = kp_family_dims(c->family);
   double n = 1, area = 1;
@@ -152,12 +154,7 @@ double kp_entry_fill(const kpk_entry *e, const kp_call *c, const kp_devprops *d,
   if (!e->persist || d->sm_count <= 0) return 0;
   for (int i = 0; i < dn->n; i++) {
     if (!e->tile[i]) continue;
-    double v = (double)c->dim[i];
-    if (dn->pow2[i]) {
-      double top = 1;
-      while (top < v) top *= 2;
-      v = top;
-    }
+    const double v = (double)(dn->pow2[i] ? kp_pow2_class_top(c->dim[i]) : c->dim[i]);
     n *= ceil(v / e->tile[i]);
     area *= e->tile[i];
   }

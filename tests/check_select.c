@@ -252,15 +252,23 @@ START_TEST(test_cache_classes) {
     ck_assert_msg(tab[j] == u, "rows %llu: table gives %d, an earlier call with its key %d (%s)",
                   (unsigned long long)rows[k], u, tab[j], how);
   }
-  /* the classes are k = ceil(log2 rows), split into 2^k and (2^(k-1), 2^k):
-  ** {1}, {2}, two for each k = 2..30, and (2^30, 2^31) */
-  ck_assert_int_eq(nkeys, 1 + 1 + 2 * 29 + 1);
+  /* the classes are k = ceil(log2 rows), split into 2^k and eighths of
+  ** (2^(k-1), 2^k) (single values up to 16): {1} .. {16}; for k = 5..12 2^k
+  ** and its octave's 8 eighths (rows 1..4100); 4097..4100 one (with 4098,
+  ** 2^12 + 2); for k = 13..30 the probes 2^k - 2 and - 1 one class, 2^k
+  ** another, 2^k + 1 and + 2 a third; 2^31 - 2 and - 1 one */
+  ck_assert_int_eq(nkeys, 16 + 8 * 9 + 1 + 3 * 18 + 1);
   kp_call a = {KP_FAM_SWIGLU, KP_BF16, 16, 0, {16383, 4096, 1, 1}}, b = a;
   b.dim[KP_ROWS] = 16384;
   ck_assert(!same_class(&a, &b));
   ck_assert_int_eq(kp_select_variant(&pk, &a, &d, NULL, 0), 3);
   ck_assert_int_eq(kp_select_variant(&pk, &b, &d, NULL, 0), 4);
-  b.dim[KP_ROWS] = 9000; /* same class as 16383 */
+  b.dim[KP_ROWS] = 15400; /* same class as 16383: (15360, 16384) */
+  static const uint64_t tops[][2] = {{1, 1}, {3, 3}, {15, 15}, {16, 16}, {17, 18}, {600, 640},
+                                     {640, 640}, {1000, 1024}, {1024, 1024}, {1025, 1152},
+                                     {2147483647, 2147483648ull}};
+  for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
+    ck_assert_uint_eq(kp_pow2_class_top(tops[i][0]), tops[i][1]);
   ck_assert(same_class(&a, &b));
   b.dim[KP_COLS] = 4097; /* cols, alignment, dtype and family are in the key too */
   ck_assert(!same_class(&a, &b));
@@ -546,9 +554,9 @@ START_TEST(test_fill_ties) {
   ck_assert(kp_entry_fill(&e[2], &c, &d, &tiles) == 22528 && tiles == 126);
   ck_assert(kp_entry_fill(&e[0], &c, &d, &tiles) == 32768 && tiles == 172);
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
-  /* m = 200 shares m = 255's slot and its answer (both counted as 256) */
+  /* m = 250 shares m = 255's slot and its answer (both counted as 256) */
   kp_call c2 = c;
-  c.dim[KP_GM] = 255, c2.dim[KP_GM] = 200;
+  c.dim[KP_GM] = 255, c2.dim[KP_GM] = 250;
   ck_assert(same_class(&c, &c2));
   ck_assert_int_eq(kp_select_variant(&pk, &c2, &d, NULL, 0), 2);
   /* 4096^3: 128x128 and 128x256 do the same work; 128x256 has half the tiles */
@@ -589,6 +597,8 @@ START_TEST(test_real_pack_gemm_fill) {
       {256, 11008, 4096, "_wg_128x176_"},  {256, 14336, 4096, "_wg_128x224_"},
       {256, 4096, 4096, "_wg_128x64_s8_e64_"}, {4096, 4096, 4096, "_wg_128x256_s3_e256_w0_"},
       {8192, 8192, 8192, "_wg_128x256_s3_e256_w0_"}, {4096, 14336, 4096, "_wg_128x256_s3_e256_w0_"},
+      {640, 8192, 8192, "_wg_128x176_"}, {600, 8192, 8192, "_wg_128x176_"},
+      {768, 12288, 4096, "_wg_128x192_"}, {384, 5120, 5120, "_wg_128x128_s6_e128_"},
   };
   for (int dt = KP_F16; dt <= KP_BF16; dt++)
     for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
