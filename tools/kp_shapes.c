@@ -200,13 +200,13 @@ int kp_builtin_shapes(kp_shape *out, int max) {
       if (kp_shape_elems(&sh) <= KP_TUNE_BUILTIN_ELEMS) n = put_shape(out, n, max, sh, KP_B_KN);
     }
   /* attention: 16 heads, batch x seq = 16K at seq 1K and 4K (bh = 16 x
-  ** batch), head dims 64 and 128, full and causal; decode over 8K and 32K
+  ** batch), head dims 64, 96, 128 and 256, full and causal; decode over 8K and 32K
   ** keys, 32 query heads over 8 KV heads (g = 4: batch 1 of the issue's
   ** decode bars; its batch 8 is past the built-in size), without and with
   ** a workspace ("full+ws": the split-KV decode against the clusters) */
-  static const int64_t seq[] = {1024, 4096}, hdim[] = {64, 128};
+  static const int64_t seq[] = {1024, 4096}, hdim[] = {64, 96, 128, 256};
   for (size_t a = 0; a < 2; a++)
-    for (size_t b = 0; b < 2; b++) {
+    for (size_t b = 0; b < 4; b++) {
       kp_shape sh = mk(KP_FAM_ATTENTION, seq[a], seq[a], 16 * (16384 / seq[a]), hdim[b]);
       if (kp_shape_elems(&sh) <= KP_TUNE_BUILTIN_ELEMS) n = put_shape(out, n, max, sh, -1);
     }

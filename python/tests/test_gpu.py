@@ -765,7 +765,7 @@ def test_attention_vs_sdpa():
     torch = need_gpu()
     import torch.nn.functional as F
     for dt in (torch.float16, torch.bfloat16):
-        for d in (64, 128):
+        for d in (64, 96, 128, 256):
             for causal in (False, True):
                 q = rand(torch, (2, 8, 333, d), dt)
                 k, v = rand(torch, (2, 2, 333, d), dt), rand(torch, (2, 2, 333, d), dt)
