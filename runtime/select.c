@@ -142,7 +142,7 @@ int32_t kp_entry_rank(const kpk_entry *e, const kp_call *c) {
 ** entry's rate (per mille of the family's fastest per element, measured:
 ** a 128x64 GEMM tile runs at about half a 128x256's).  That time is what a
 ** rank's tie is decided on: GEMM's tiles of 64 to 256 columns share a rank,
-** and m = 256, n = 11008 takes 128x176 (126 tiles, one round on 132 SMs)
+** and m = 256, n = 11008 takes 128x168 (132 tiles, one round on 132 SMs)
 ** over 64x256 (172 tiles, two rounds of less work each).  A pow2
 ** dimension counts at the top of its class (kp_pow2_class_top: m = 600
 ** as 640), so that every call of one selection-cache slot gets the same

@@ -274,7 +274,7 @@ ${name}(${params}) {
   // EC > 0: the epilogue goes through shared memory, EC columns of a
   // consumer's 64 x WN slice at a time (rows EP elements apart, EC rounded
   // up to 64: 16-byte chunk q of row r at q ^ (r % 8), conflict-free both
-  // ways and inside the row for any EC a multiple of 16), and a warp of the
+  // ways and inside the row for any EC a multiple of 8), and a warp of the
   // producer warpgroup stores them, coalesced, while the consumer goes on
   // with its next tile.  Two named barriers of the consumer warpgroup and
   // its store warp, where both sync, hand the buffer over: free (4 + cw)
@@ -287,7 +287,7 @@ ${name}(${params}) {
   // (the other consumer's group keeps the tensor cores busy meanwhile), so
   // it holds one stage, not two: one more stage of lookahead for the loads
   constexpr bool W0 = ${w0};
-  static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64 && EC % 16 == 0), "epilogue chunks");
+  static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64 && EC % 8 == 0), "epilogue chunks");
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
   static_assert(MB == 1 || (SK == 1 && !MC), "two row blocks a consumer: no split, no multicast");
   __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
@@ -457,12 +457,21 @@ ${name}(${params}) {
           for (int p = 0; p < WN / EC; p++) {
             kp_bar_sync(4 + cw, 160); // the store warp is done with the last pass
 #pragma unroll
-            for (int j = 0; j < EC / 8; j += 2) {
+            for (int j = 0; j + 1 < EC / 8; j += 2) {
               const float *f = d + mb * (WN / 2) + 4 * (p * EC / 8 + j);
               asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};"
                            ::"r"(erow + (esw ^ (j << 4))),
                            "r"(kp_pair<${T}>::pack(f[0], f[1])), "r"(kp_pair<${T}>::pack(f[2], f[3])),
                            "r"(kp_pair<${T}>::pack(f[4], f[5])), "r"(kp_pair<${T}>::pack(f[6], f[7]))
+                           : "memory");
+            }
+            if constexpr (EC / 8 % 2) { // an odd count of n8 blocks: the last alone (.x2,
+              // lanes 0-15's addresses: L / 16 = 0, so esw's chunk is the block's own)
+              constexpr int j = EC / 8 - 1;
+              const float *f = d + mb * (WN / 2) + 4 * (p * EC / 8 + j);
+              asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};"
+                           ::"r"(erow + (esw ^ (j << 4))),
+                           "r"(kp_pair<${T}>::pack(f[0], f[1])), "r"(kp_pair<${T}>::pack(f[2], f[3]))
                            : "memory");
             }
             kp_bar_sync(2 + cw, 160);
@@ -599,6 +608,10 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 224, stages = 4, ec = 112, rank = FILL, rate = 960 })
   emit_wg(dt, { bm = 128, bn = 192, stages = 4, ec = 192, rank = FILL, rate = 980 })
   emit_wg(dt, { bm = 128, bn = 176, stages = 4, ec = 176, rank = FILL, rate = 970 })
+  -- cuBLAS's tile at n = 11008 (66 column tiles: 132 at m = 256): level
+  -- with 176 at one round, 2.4-3.1% faster from m = 512 (H100, call 6), so
+  -- 176's rate; the epilogue's odd n8 block goes by stmatrix .x2
+  emit_wg(dt, { bm = 128, bn = 168, stages = 4, ec = 168, rank = FILL, rate = 970 })
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, rank = FILL, rate = 550 })
   -- split-K for m <= 128: a 128x64 tile in 2 CTAs fills 132 SMs at n <= 4352
   -- (H200, m = 128: 0.86x cuBLAS at n = k = 4096, 0.99x at k = 11008, where

@@ -587,17 +587,17 @@ START_TEST(test_fill_ties) {
 }
 END_TEST
 
-/* The built sm_90a pack: m = 256, n = 11008 takes a tile of 176 columns, and
+/* The built sm_90a pack: m = 256, n = 11008 takes a tile of 168 columns, and
 ** 4096^3 keeps 128x256 (the tiles of one rank decided by their fill). */
 START_TEST(test_real_pack_gemm_fill) {
   kpk_pack pk;
   open_built(&pk, "sm_90a");
   kp_devprops d = {90, 227 * 1024, 132};
   static const struct { uint64_t m, n, k; const char *pick; } T[] = {
-      {256, 11008, 4096, "_wg_128x176_"},  {256, 14336, 4096, "_wg_128x224_"},
+      {256, 11008, 4096, "_wg_128x168_"},  {256, 14336, 4096, "_wg_128x224_"},
       {256, 4096, 4096, "_wg_128x64_s8_e64_"}, {4096, 4096, 4096, "_wg_128x256_s3_e256_w0_"},
       {8192, 8192, 8192, "_wg_128x256_s3_e256_w0_"}, {4096, 14336, 4096, "_wg_128x256_s3_e256_w0_"},
-      {640, 8192, 8192, "_wg_128x176_"}, {600, 8192, 8192, "_wg_128x176_"},
+      {640, 8192, 8192, "_wg_128x168_"}, {600, 8192, 8192, "_wg_128x168_"},
       {768, 12288, 4096, "_wg_128x192_"}, {384, 5120, 5120, "_wg_128x128_s6_e128_"},
   };
   for (int dt = KP_F16; dt <= KP_BF16; dt++)
