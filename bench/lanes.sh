@@ -46,7 +46,9 @@ gpu_suite() {
 
 # san TOOL SUITE ONLY LOG DEADLINE: compute-sanitizer's TOOL over SUITE's GPU
 # tests of the variants whose name holds ONLY, on $GPU (attention_gpu and
-# gemm_gpu: their every-variant case alone, not the selection's)
+# gemm_gpu: their every-variant case alone, not the selection's).  ONLY is
+# KP_TEST_ONLY: plain substrings between '|', not a regex -- "x(a|b)" is the
+# two substrings "x(a" and "b)"; the log's "N cases" lines name what ran.
 san() {
   local tc=
   case $2 in attention_gpu | gemm_gpu) tc=${2%_gpu} ;; esac
