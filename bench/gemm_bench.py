@@ -264,6 +264,7 @@ def main():
                     "this regular expression")
     ap.add_argument("--shapes", help="perf shapes m,n,k;m,n,k;... (default: the issue's); "
                     "timed in this order, a shape given twice timed twice")
+    ap.add_argument("--kn", action="store_true", help="--shapes with B as (k, n) (form 1)")
     ap.add_argument("--peer-kernels", action="store_true",
                     help="name the kernels torch.matmul launches for each perf shape (one "
                          "profiled call: cuBLAS's tile, cluster and split-K, as its names tell)")
@@ -307,7 +308,7 @@ def main():
     print(f"{'dtype':5s} {'m':>5s} {'n':>6s} {'k':>6s} | {'kp us':>8s} {'TF':>6s} {'%peak':>6s} | "
           f"{'cuBLAS us':>9s} {'TF':>6s} | {'ratio':>6s} {'B GB/s':>7s} {'%copy':>5s}")
     seen = set()
-    todo = [(m, n, k, False) for (m, n, k) in shapes]
+    todo = [(m, n, k, o.kn) for (m, n, k) in shapes]
     if not o.shapes:
         todo += [(m, n, k, True) for (m, n, k) in KN_SHAPES]
     for dt in dts:

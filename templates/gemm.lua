@@ -631,13 +631,19 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- 0.79-0.91x; not built) and moved more L2 bytes, not fewer (108 MB)
   emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 968, max_m = 128, max_n = 4352,
                 max_k = 8192 })
-  -- B as (k, n): wgmma's transposed-B descriptors
-  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = 905, min_m = 1024, form = "kn" })
+  -- B as (k, n): wgmma's transposed-B descriptors over 64-column panels,
+  -- so tiles of 64, 128, 192 or 256 columns; one rank as for (n, k), with
+  -- (n, k)'s rates: the pick was the fastest pinned kn tile at all 11 of
+  -- call 9's shapes, m = 128-4096 (H100, twenty-fourth session)
+  emit_wg(dt, { bm = 128, bn = 256, stages = 3, ec = 256, rank = FILL, form = "kn" })
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024, form = "kn" })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = 850, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = FILL, rate = 960, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 192, stages = 4, ec = 192, rank = FILL, rate = 980, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, rank = FILL, rate = 550, form = "kn" })
   -- split-K for B as (k, n), as for (n, k): m = 128, n = k = 4096 runs 18.9 us
-  -- (0.91x cuBLAS) where 128x128 ran 31.2 us (0.55x; H200, 2026-11-26)
-  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 256, max_n = 4352,
+  -- (0.91x cuBLAS) where 128x128 ran 31.2 us (0.55x; H200, 2026-11-26); 128x64
+  -- without the split ran it in 19.4 us against 21.1 (H100, call 9): m <= 64
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 64, max_n = 4352,
                 form = "kn" })
   emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 970, max_m = 64 })
 end

@@ -600,7 +600,21 @@ START_TEST(test_real_pack_gemm_fill) {
       {640, 8192, 8192, "_wg_128x168_"}, {600, 8192, 8192, "_wg_128x168_"},
       {768, 12288, 4096, "_wg_128x192_"}, {384, 5120, 5120, "_wg_128x128_s6_e128_"},
   };
-  for (int dt = KP_F16; dt <= KP_BF16; dt++)
+  for (int dt = KP_F16; dt <= KP_BF16; dt++) {
+    /* B as (k, n): its own group, 64-column panels (m = 128 and 256, n = 4096: 128x64) */
+    kp_call kn = {KP_FAM_GEMM, (kp_dtype)dt, 16, 1, {256, 4096, 4096, 1}};
+    int j = kp_select_variant(&pk, &kn, &d, NULL, 0);
+    ck_assert_int_ge(j, 0);
+    ck_assert_msg(strstr(pk.entries[j].name, "_wg_128x64_s8_e64_kn"), "%s", pk.entries[j].name);
+    kn.dim[KP_GM] = 128;
+    j = kp_select_variant(&pk, &kn, &d, NULL, 0);
+    ck_assert_int_ge(j, 0);
+    ck_assert_msg(strstr(pk.entries[j].name, "_wg_128x64_s8_e64_kn"), "%s", pk.entries[j].name);
+    kn.dim[KP_GM] = 256;
+    kn.dim[KP_GM] = kn.dim[KP_GN] = 4096;
+    j = kp_select_variant(&pk, &kn, &d, NULL, 0);
+    ck_assert_int_ge(j, 0);
+    ck_assert_msg(strstr(pk.entries[j].name, "_wg_128x256_s3_e256_kn"), "%s", pk.entries[j].name);
     for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
       kp_call c = {KP_FAM_GEMM, (kp_dtype)dt, 16, 0, {T[i].m, T[i].n, T[i].k, 1}};
       int k = kp_select_variant(&pk, &c, &d, NULL, 0);
@@ -609,6 +623,7 @@ START_TEST(test_real_pack_gemm_fill) {
                     (unsigned long long)T[i].m, (unsigned long long)T[i].n,
                     (unsigned long long)T[i].k, pk.entries[k].name, T[i].pick);
     }
+  }
   kpk_close(&pk);
 }
 END_TEST
