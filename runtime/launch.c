@@ -250,15 +250,15 @@ int kp_explain(kp_ctx *ctx, const kp_call *c, char *why, size_t whylen) {
   if (i < 0) return i;
   const kpk_entry *e = &ctx->pack.entries[i];
   const int32_t rank = kp_entry_rank(e, c);
-  int tied = 0;
-  for (uint32_t j = 0; j < ctx->pack.n_entries; j++) {
+  char fill[200] = "";
+  double tiles, work = kp_entry_fill(e, c, &ctx->props, &tiles);
+  int tied = 0; /* rank-mates (a persistent pick's alone: every selection comes here) */
+  for (uint32_t j = 0; work > 0 && j < ctx->pack.n_entries; j++) {
     const kpk_entry *o = &ctx->pack.entries[j];
     tied += o->dtype == e->dtype && !strcmp(o->family, e->family) && kp_entry_rank(o, c) == rank &&
             kp_entry_applies(o, c, &ctx->props, NULL, 0);
   }
-  char fill[200] = "";
-  double tiles, work = kp_entry_fill(e, c, &ctx->props, &tiles);
-  if (tied > 1 && work > 0)
+  if (tied > 1)
     snprintf(fill, sizeof fill,
              "; of the %d at that rank its tiles fill %d SMs best (%.0f tiles, %.0f a CTA at "
              "most: %.0f tile elements over its rate)",
