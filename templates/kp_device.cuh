@@ -1022,6 +1022,12 @@ template <class T> __device__ __forceinline__ T *kp_opaque(T *p) {
   asm volatile("" : "+l"(a));
   return (T *)a;
 }
+// v unchanged, opaque likewise (a row's uniform value ptxas would otherwise
+// recompute from its inputs inside a loop)
+__device__ __forceinline__ kp_u32 kp_opaque_u32(kp_u32 v) {
+  asm volatile("" : "+r"(v));
+  return v;
+}
 // vector k of a staged slice (kp_stage_issue): al is off == 0; else the
 // vector spans chunks k and k + 1 of the image (16-byte loads, no bank
 // conflicts: 4-byte loads at a 16-byte stride met four-way ones)

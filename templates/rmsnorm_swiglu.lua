@@ -345,6 +345,70 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
   if constexpr (CL > 1) kp_cluster_done();
 }
 
+// The write pass of a staged slice on y's 4-byte grid (PAIRS; 16-bit
+// types): y's nv whole vectors from yr (16-byte aligned) as 4 nv column
+// pairs, thread i taking pairs i, i + THREADS, ..., U a step, w's loads
+// first.  Lanes take neighbouring pairs, so every load and store of a warp
+// is one contiguous 128-byte run and the images' 4-byte loads meet no bank
+// conflict (a 16-byte vector at another residue took two 16-byte loads and
+// a dozen selects, kp_shift16).  An input two bytes off the grid (the
+// image's word ia / ib holds the slice's first element in its upper half:
+// sa / sb; w's halves likewise) loads the two words around a pair and
+// takes the middle, one byte permute; at the grid, one word.  The last
+// pair goes element by element (w's second word may lie past w's end).
+template <class T, int VEC, int THREADS, int U>
+__device__ __forceinline__ void rmsnorm_swiglu_stage_pairs(const char *ia, const char *ib, bool sa,
+                                                           bool sb, const T *wa, const T *wb,
+                                                           T *yr, int nv, float rs) {
+  static_assert(sizeof(T) == 2, "a pair of 16-bit elements a word");
+  const int t = threadIdx.x, np = nv * (VEC / 2) - 1; // (the last pair below)
+  if (np >= 0 && t == THREADS - 1) { // the last pair: columns 2 np, 2 np + 1
+    const int c = 2 * np;
+    const T *ea = reinterpret_cast<const T *>(ia + (sa ? 2 : 0)) + c;
+    const T *eb = reinterpret_cast<const T *>(ib + (sb ? 2 : 0)) + c;
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+      kp_store1(yr + c + i, rmsnorm_swiglu_f(kp_load1(ea + i), kp_load1(eb + i),
+                                             kp_load1(wa + c + i), kp_load1(wb + c + i), rs));
+  }
+  // The byte-permute selectors, opaque: ptxas otherwise recomputed the
+  // weight's residue from the row's head and slice for every pair (~20
+  // uniform instructions each).  A selector of 0x3210 takes the first word
+  // whole (the second is not loaded).
+  const kp_u32 pa = kp_opaque_u32(sa ? 0x5432u : 0x3210u), pb = kp_opaque_u32(sb ? 0x5432u : 0x3210u);
+  const kp_u32 qa = kp_opaque_u32(((unsigned long long)wa & 2) ? 0x5432u : 0x3210u);
+  const kp_u32 qb = kp_opaque_u32(((unsigned long long)wb & 2) ? 0x5432u : 0x3210u);
+  const kp_u32 *xa = reinterpret_cast<const kp_u32 *>(ia) + t, *xb = reinterpret_cast<const kp_u32 *>(ib) + t;
+  // (w's words and y's by pointers stepped with the pairs)
+  const kp_u32 *wak = kp_opaque(reinterpret_cast<const kp_u32 *>((unsigned long long)wa & ~3ull) + t);
+  const kp_u32 *wbk = kp_opaque(reinterpret_cast<const kp_u32 *>((unsigned long long)wb & ~3ull) + t);
+  kp_u32 *yk = kp_opaque(reinterpret_cast<kp_u32 *>(yr) + t);
+  auto word = [](const kp_u32 *p, kp_u32 s) { return __byte_perm(p[0], s != 0x3210u ? p[1] : 0u, s); };
+  auto out = [&](kp_u32 a, kp_u32 b, kp_u32 ga, kp_u32 gb) {
+    float a0, a1, b0, b1, g0, g1, h0, h1;
+    kp_pair<T>::unpack(a, a0, a1);
+    kp_pair<T>::unpack(b, b0, b1);
+    kp_pair<T>::unpack(ga, g0, g1);
+    kp_pair<T>::unpack(gb, h0, h1);
+    return kp_pair<T>::pack(rmsnorm_swiglu_f(a0, b0, g0, h0, rs), rmsnorm_swiglu_f(a1, b1, g1, h1, rs));
+  };
+  int p = t;
+#pragma unroll 1
+  for (; p + (U - 1) * THREADS < np; p += U * THREADS, xa += U * THREADS, xb += U * THREADS,
+                                     wak += U * THREADS, wbk += U * THREADS, yk += U * THREADS) {
+    kp_u32 ga[U], gb[U]; // whole steps: no guards
+#pragma unroll
+    for (int u = 0; u < U; u++) ga[u] = word(wak + u * THREADS, qa), gb[u] = word(wbk + u * THREADS, qb);
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      yk[u * THREADS] = out(word(xa + u * THREADS, pa), word(xb + u * THREADS, pb), ga[u], gb[u]);
+  }
+#pragma unroll 1
+  for (; p < np; p += THREADS, xa += THREADS, xb += THREADS, wak += THREADS, wbk += THREADS,
+                 yk += THREADS)
+    *yk = out(word(xa, pa), word(xb, pb), word(wak, qa), word(wbk, qb));
+}
+
 // Long rows, one DRAM read: each CTA's slices of the gate and up halves
 // (CL > 1: the outputs over a cluster of CL CTAs, as rmsnorm_swiglu_loop's)
 // staged in shared memory by bulk copies (kp_stage_issue: two images, two
@@ -355,7 +419,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
 // at their own offsets (shifted reads), the partial vector from global
 // memory.  SMEM: the bytes of whole vectors of one half a CTA holds (the
 // variant's max_cols, in outputs).
-template <class T, int VEC, int THREADS, int CL, int U, int SMEM>
+template <class T, int VEC, int THREADS, int CL, int U, int SMEM, bool PAIRS = false>
 __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, long long ldx,
                                                      const T *__restrict__ w, T *__restrict__ y,
                                                      long long ldy, int rows, int cols,
@@ -428,6 +492,13 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
     rmsnorm_swiglu_out<T, VEC>(pa, pb, kp_part_load<T, VEC>(wa, tail, 0u, alwa),
                                kp_part_load<T, VEC>(wb, tail, 0u, alwb), rs, v);
     kp_part_store<T, VEC>(yr, tail, io::pack(v));
+  }
+  if constexpr (PAIRS) {
+    rmsnorm_swiglu_stage_pairs<T, VEC, THREADS, 4 * U>(kp_img + (oa & ~3), kp_img + IMG + (ob & ~3),
+                                                       (oa & 2) != 0, (ob & 2) != 0, wa, wb, yr,
+                                                       nv, rs);
+    if constexpr (CL > 1) kp_cluster_done();
+    return;
   }
   // (this thread's w and y vectors by pointers stepped PV vectors a step)
   const T *wak = kp_opaque(wa + (long long)t * VEC), *wbk = kp_opaque(wb + (long long)t * VEC);
@@ -518,6 +589,10 @@ local function emit(dt, kind, p)
   local st = kind == "stage" and stage_fields("rmsnorm_swiglu", dt, p, T, vec, 2) or nil
   if st then -- (sm_90a: bulk copies; any residue; for the tuner unless ranked)
     name, call, max_cols, rank, block, rpb = st.name, st.call, st.max_cols, st.rank, p.threads, 1
+    if p.pairs then -- the write pass on y's 4-byte grid (rmsnorm_swiglu_stage_pairs)
+      assert(esize(dt) == 2, "a pairs write pass takes 16-bit rows")
+      name, call = name .. "_pairs", call:gsub(">$", ", true>")
+    end
   end
   p.kind = kind
   -- the peeling copy (any alignment of the element size), ranked just below
@@ -527,7 +602,7 @@ local function emit(dt, kind, p)
     name = name .. "_p"
     call = call:gsub(">$", ", true>")
   end
-  if p.pairs then
+  if p.pairs and not st then
     assert(peel and esize(dt) == 2, "a pairs loop peels 16-bit rows")
     call = call:gsub(">$", ", true>")
   end
@@ -547,7 +622,7 @@ local function emit(dt, kind, p)
     cluster = p.cl, split = p.cl,
     min_sm = (p.cl or st) and 90 or nil, max_sm = (p.cl or st) and 90 or nil,
     max_cols = p.max_cols or max_cols, min_cols = p.min_cols,
-    align = peel and esize(dt) or vec * esize(dt), max_align = p.pairs and 8 or st and st.max_align,
+    align = peel and esize(dt) or vec * esize(dt), max_align = st and st.max_align or not st and p.pairs and 8 or nil,
     cols_mult = vec > 1 and not peel and vec or nil,
     rank = 2 * rank + (vec > 1 and not peel and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
@@ -655,6 +730,11 @@ for _, dt in ipairs(DTYPES) do
                          { 512, 1, 24, nil, 8193, 12288 }, { 512, 2, 32, 2 }, { 512, 2, 32, 4 },
                          { 256, 2, 32, 8, 98305 }, { 512, 2, 64, 4 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
+      if esize(dt) == 2 then -- its twin writing on y's 4-byte grid, for the tuner
+        local q = stage_params(dt, vec, { c[1], c[2], c[3], c[4] })
+        q.pairs = true
+        emit(dt, "stage", q)
+      end
     end
   end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
