@@ -675,11 +675,13 @@ for _, dt in ipairs(DTYPES) do
   -- 323 us (the peeling 128 x 1: 416), 16384 x 4097 166 (256 x 4: 238),
   -- 8192 x 11007 240 (the peeling loop: 258); from 32001 up the peeling
   -- loop kept its lead (400 against 467 at 32001, 424 against 427 at 199999).
+  -- 512 threads, ranked for 12289..16384 before, is for the tuner since
+  -- the twenty-fifth session (call 3: 4096 x 16001 176.4 against 165.7 for
+  -- the peeling loop, 4096 x 13001 145.5 against 145.8).
   if esize(dt) == 2 then
-    -- (512 threads from 12289: the stage variant below takes 8193-12288)
-    for _, c in ipairs({ { 128, 513, 2048 }, { 256, 2049, 8192 }, { 512, 12289, 16384 } }) do
+    for _, c in ipairs({ { 128, 513, 2048 }, { 256, 2049, 8192 }, { 512 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = 4, peel = true, pairs = true,
-                         min_cols = c[2], max_cols = c[3], rank = 400 })
+                         min_cols = c[2], max_cols = c[3], rank = c[2] and 400 or nil })
     end
   end
   -- The loop over a cluster of CTAs (sm_90a): rows of 64K+ outputs, where
@@ -726,12 +728,36 @@ for _, dt in ipairs(DTYPES) do
     -- Seventeenth session (calls 1 and 4): 8192 x 11007 231.0 / 230.8 for
     -- 512 x 1 in one CTA (the loop of 512 threads over pairs: 239.1 /
     -- 239.6), 8192 x 9001 191.1 (212.9), hence 8193-12288.
+    -- (512 x 1 in one CTA, ranked for 8193-12288 since the seventeenth
+    -- session, hands that range to its pairs twin below)
     for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 }, { 256, 1, 16 },
-                         { 512, 1, 24, nil, 8193, 12288 }, { 512, 2, 32, 2 }, { 512, 2, 32, 4 },
+                         { 512, 1, 24 }, { 512, 2, 32, 2 }, { 512, 2, 32, 4 },
                          { 256, 2, 32, 8, 98305 }, { 512, 2, 64, 4 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
-      if esize(dt) == 2 then -- its twin writing on y's 4-byte grid, for the tuner
-        local q = stage_params(dt, vec, { c[1], c[2], c[3], c[4] })
+    end
+    -- The write pass on y's 4-byte grid (`_pairs`: rmsnorm_swiglu_stage_pairs,
+    -- 16-bit), the same entries and slices that leave 3-4 CTAs an SM
+    -- between them (s24 and s36 over 2 CTAs, s28 over 3); ranked as above
+    -- for odd rows (max_align 8).  kp tune, H100, bf16, 2026-11-28,
+    -- twenty-fifth session (bench/results/2026-11-28-s25/calls 2-3), us,
+    -- against the pick before: 8192 x 11007 226.1 / 226.8 (one CTA, 512 x 1:
+    -- 231.4 / 232.2), 2048 x 24001 134.0 over 2 CTAs of 24 KiB (the peeling
+    -- loop: 138.6; at 4096 x 20001 225.2 against its 217.2), 2048 x 28001
+    -- 159.1 and 4096 x 32001 356.0 / 356.9 over 2 of 32 (173.1, 382.0 /
+    -- 382.3), 2048 x 36001 193.7 over 2 of 36 (244.1), 2048 x 40001 233.0
+    -- over 2 of 50 (276.1).  From 45001 the 16-byte grid's write pass kept
+    -- its lead (1024 x 45001 136.1 against 145.3, 2048 x 50257 283.6 /
+    -- 283.8 against 286.3, 512 x 199999 318.0 against 325.2 over 8): the
+    -- pairs take fewer instructions (ncu at 2048 x 50257: 133.5M warp
+    -- instructions against 158.4M) where issue was not the limit (54% of
+    -- the scheduler's cycles, DRAM 56.7-58.1% of peak under ncu's clocks).
+    -- { threads, unroll, kb, cl[, min_cols, max_cols] }
+    if esize(dt) == 2 then
+      for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960 }, { 512, 2, 50, 8 }, { 256, 1, 16 },
+                           { 512, 1, 24, nil, 8193, 12288 }, { 512, 2, 32, 2, 24577 },
+                           { 512, 2, 32, 4 }, { 256, 2, 32, 8 }, { 512, 2, 64, 4 },
+                           { 512, 2, 24, 2, 22001 }, { 512, 2, 36, 2, 32769 }, { 512, 2, 28, 3 } }) do
+        local q = stage_params(dt, vec, c)
         q.pairs = true
         emit(dt, "stage", q)
       end
