@@ -679,7 +679,9 @@ for _, dt in ipairs(DTYPES) do
   -- the twenty-fifth session (call 3: 4096 x 16001 176.4 against 165.7 for
   -- the peeling loop, 4096 x 13001 145.5 against 145.8).
   if esize(dt) == 2 then
-    for _, c in ipairs({ { 128, 513, 2048 }, { 256, 2049, 8192 }, { 512 } }) do
+    -- 256 threads end at 4608 since then too: the stage variant of one CTA
+    -- takes 4609-8192 (below).
+    for _, c in ipairs({ { 128, 513, 2048 }, { 256, 2049, 4608 }, { 512 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = 4, peel = true, pairs = true,
                          min_cols = c[2], max_cols = c[3], rank = c[2] and 400 or nil })
     end
@@ -729,8 +731,12 @@ for _, dt in ipairs(DTYPES) do
     -- 512 x 1 in one CTA (the loop of 512 threads over pairs: 239.1 /
     -- 239.6), 8192 x 9001 191.1 (212.9), hence 8193-12288.
     -- (512 x 1 in one CTA, ranked for 8193-12288 since the seventeenth
-    -- session, hands that range to its pairs twin below)
-    for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 }, { 256, 1, 16 },
+    -- session, hands that range to its pairs twin below.)  256 x 1 in one
+    -- CTA for odd 4609-8192 (twenty-fifth session, calls 1, 3, 4, us): 16384
+    -- x 5001 204.9 (the pairs loop of 256 threads: 222.4), 16384 x 6001
+    -- 229.5 (241.9), 8192 x 7001 140.2 (151.7), 8192 x 8001 157.7 (176.7); at
+    -- 16384 x 4097 171.5 against the loop's 159.6.
+    for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 }, { 256, 1, 16, nil, 4609, 8192 },
                          { 512, 1, 24 }, { 512, 2, 32, 2 }, { 512, 2, 32, 4 },
                          { 256, 2, 32, 8, 98305 }, { 512, 2, 64, 4 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
@@ -739,24 +745,26 @@ for _, dt in ipairs(DTYPES) do
     -- 16-bit), the same entries and slices that leave 3-4 CTAs an SM
     -- between them (s24 and s36 over 2 CTAs, s28 over 3); ranked as above
     -- for odd rows (max_align 8).  kp tune, H100, bf16, 2026-11-28,
-    -- twenty-fifth session (bench/results/2026-11-28-s25/calls 2-3), us,
+    -- twenty-fifth session (bench/results/2026-11-28-s25/, calls 2-4), us,
     -- against the pick before: 8192 x 11007 226.1 / 226.8 (one CTA, 512 x 1:
-    -- 231.4 / 232.2), 2048 x 24001 134.0 over 2 CTAs of 24 KiB (the peeling
-    -- loop: 138.6; at 4096 x 20001 225.2 against its 217.2), 2048 x 28001
-    -- 159.1 and 4096 x 32001 356.0 / 356.9 over 2 of 32 (173.1, 382.0 /
-    -- 382.3), 2048 x 36001 193.7 over 2 of 36 (244.1), 2048 x 40001 233.0
-    -- over 2 of 50 (276.1).  From 45001 the 16-byte grid's write pass kept
-    -- its lead (1024 x 45001 136.1 against 145.3, 2048 x 50257 283.6 /
-    -- 283.8 against 286.3, 512 x 199999 318.0 against 325.2 over 8): the
-    -- pairs take fewer instructions (ncu at 2048 x 50257: 133.5M warp
-    -- instructions against 158.4M) where issue was not the limit (54% of
-    -- the scheduler's cycles, DRAM 56.7-58.1% of peak under ncu's clocks).
+    -- 231.4 / 232.2); over 2 CTAs of 24 KiB from 22529 (4096 x 22001 241.6
+    -- against the peeling loop's 237.5, 4096 x 23001 244.3 against 247.7,
+    -- 2048 x 24001 134.0 against 138.6), of 32 KiB from 24577 (2048 x 28001
+    -- 159.1 against 173.1, 4096 x 32001 356.0 / 356.9 against 382.0 /
+    -- 382.3), of 36 KiB from 32769 (2048 x 36001 193.7 against 244.1), of 50
+    -- KiB for 36865-40960 (2048 x 40001 233.0 against 276.1).  From 45001 the
+    -- 16-byte grid's write pass kept its lead (1024 x 45001 136.1 against
+    -- 145.3, 2048 x 50257 283.6 / 283.8 against 286.3, 512 x 199999 318.0
+    -- against 325.2 over 8 CTAs).  The pairs take fewer instructions (ncu at
+    -- 2048 x 50257: 133.5M warp instructions against 158.4M), which pays only
+    -- where issue was a limit: there the schedulers issued in 54% of their
+    -- cycles and DRAM ran 56.7-58.1% of peak (under ncu's clocks).
     -- { threads, unroll, kb, cl[, min_cols, max_cols] }
     if esize(dt) == 2 then
       for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960 }, { 512, 2, 50, 8 }, { 256, 1, 16 },
                            { 512, 1, 24, nil, 8193, 12288 }, { 512, 2, 32, 2, 24577 },
                            { 512, 2, 32, 4 }, { 256, 2, 32, 8 }, { 512, 2, 64, 4 },
-                           { 512, 2, 24, 2, 22001 }, { 512, 2, 36, 2, 32769 }, { 512, 2, 28, 3 } }) do
+                           { 512, 2, 24, 2, 22529 }, { 512, 2, 36, 2, 32769 }, { 512, 2, 28, 3 } }) do
         local q = stage_params(dt, vec, c)
         q.pairs = true
         emit(dt, "stage", q)
