@@ -1008,7 +1008,8 @@ local function emit_gemv_tma(dt, p)
   variant {
     name = name, dtype = dt, params = p, block = w * 32 + 32, align = 16, forms = 1,
     rank = p.rank, targets = { "sm_90a" }, min_sm = 90, max_sm = 90, aux = 64,
-    tile = { m = 16, n = 16 * w, batch = 1 }, max = { m = 16 }, min = { n = p.min_n },
+    tile = { m = 16, n = 16 * w, batch = 1 }, max = { m = 16, n = p.max_n },
+    min = { n = p.min_n, k = p.min_k },
     cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
     smem = p.stages * (16 * w + 16) * 64 * 2 + 1024,
     source = COMMON .. subst(GEMV_MMA .. GEMV_TMA_KERNEL, { params = params(dt),
@@ -1021,12 +1022,35 @@ end
 -- Ranked where n >= 8192 (64+ blocks; H200, 2026-11-26, eighth session:
 -- m = 1 / 16, k = 4096: n = 11008 30.6 / 31.3 us against the register and
 -- ring GEMVs' 30.7 / 32.6, n = 14336 35.7 / 35.2 against 37.6 / 41.5; at
--- n = 4096 its 32 blocks leave most SMs idle: 19.6 against 14.8).  K over
--- a cluster for the tuner (k2 at n = 4096, k = 11008: 30.5, the ring's 29.1)
+-- n = 4096 its 32 blocks leave most SMs idle: 19.6 against 14.8), as a
+-- ring of 5 stages since the twenty-fifth session: two CTAs an SM, the
+-- same bytes in flight in two streams.  kp tune, H100, bf16 (f16 alike),
+-- calls 6 and 7 (bench/results/2026-11-28-s25/), us, against the 10-stage
+-- ring: m = 1, n = 11008, k = 4096 34.5 / 34.5 (37.0 / 35.5), n = 14336
+-- 43.4 / 43.4 (43.6 / 44.0); m = 16 34.9 / 34.9 (37.0 / 35.9), 43.3 / 43.4
+-- (44.3 / 44.1).  cuBLAS, pinned side by side (gemm_bench --variants):
+-- 37.2 against 35.3 at m = 16, n = 11008; 44.5 against 43.5 at n = 14336.
+-- 64 columns a block with K over 2 CTAs of a cluster is ranked for n =
+-- 4096..8191 at k >= 8192 (128 CTAs at n = 4096): m = 1, n = 4096, k = 11008
+-- 35.8 / 36.0 against the register GEMV's 37.6 / 37.6 (cuBLAS 37.3-37.7),
+-- m = 16 36.3 / 36.4 against the ring's 38.9 / 40.0; at k = 4096 the split
+-- lost (17.2-17.6 against 16.3-17.0).  The other shapes (s3, s5 and the
+-- 64-column rings over 1, 2, 4 CTAs) are for the tuner: within 1% of these
+-- or behind.  Not measured on an H200 since (its 4.8 TB/s want more bytes
+-- in flight, not fewer: the ring keeps them).
 for _, dt in ipairs({ "f16", "bf16" }) do
-  emit_gemv_tma(dt, { stages = 10, rank = 1015, min_n = 8192 })
-  emit_gemv_tma(dt, { stages = 10, cl = 2, rank = 959 })
-  emit_gemv_tma(dt, { stages = 10, cl = 4, rank = 958 })
+  emit_gemv_tma(dt, { stages = 5, rank = 1015, min_n = 8192 })
+  emit_gemv_tma(dt, { w = 4, stages = 10, cl = 2, rank = 1016, min_n = 4096, max_n = 8191,
+                      min_k = 8192 })
+  emit_gemv_tma(dt, { stages = 10, rank = 959 })
+  emit_gemv_tma(dt, { stages = 10, cl = 2, rank = 958 })
+  emit_gemv_tma(dt, { stages = 10, cl = 4, rank = 957 })
+  emit_gemv_tma(dt, { stages = 5, cl = 2, rank = 956 })
+  emit_gemv_tma(dt, { w = 4, stages = 10, rank = 955 })
+  emit_gemv_tma(dt, { stages = 3, rank = 953 })
+  emit_gemv_tma(dt, { w = 4, stages = 5, rank = 952 })
+  emit_gemv_tma(dt, { w = 4, stages = 5, cl = 2, rank = 951 })
+  emit_gemv_tma(dt, { w = 4, stages = 5, cl = 4, rank = 950 })
 end
 
 -- ---- skinny m, B as (k, n): CUDA-core GEMV ---------------------------------------
