@@ -17,6 +17,11 @@
 --          the register shapes that would hold the row (1024 threads x 2)
 --   loop   one block per row, a sum-of-squares pass over the 2*cols inputs
 --          then a write pass that re-reads them (from L1/L2 when they fit)
+--   stage  (sm_90a) a CTA's slice of both halves staged in shared memory by
+--          bulk copies, one DRAM read; over a cluster past one CTA's slice.
+--          `_pairs`: its write pass on y's 4-byte grid (16-bit types)
+-- Block and loop shapes also come over a cluster of CTAs (`_c<n>`, sm_90a),
+-- and as loops whose write pass runs on a 4-byte grid (`_pairs_p`).
 -- `vec` is elements per 16-byte access; vec=1 is the fallback for any
 -- alignment.  Ranking: the smallest register variant that holds the row,
 -- then the looped ones.  Where two shapes hold the same row (`alt`), the
