@@ -763,13 +763,20 @@ for _, dt in ipairs(DTYPES) do
     -- against 325.2 over 8 CTAs).  The pairs take fewer instructions (ncu at
     -- 2048 x 50257: 133.5M warp instructions against 158.4M), which pays only
     -- where issue was a limit: there the schedulers issued in 54% of their
-    -- cycles and DRAM ran 56.7-58.1% of peak (under ncu's clocks).
+    -- cycles and DRAM ran 56.7-58.1% of peak (under ncu's clocks).  Past
+    -- 45K, 36 KiB slices (call 9) over 8 CTAs came within 1.2% at 1024 x
+    -- 128257 (387.7 against 392.5; for the tuner), over 3 and 12 CTAs lost
+    -- 7-200% (51-54 registers: two CTAs an SM, not three); the pairs twin of
+    -- 50 KiB over 8 ran 249.9 against 258.5 at 512 x 151937 but 325.2 against
+    -- 318.0 (call 2) and 315.3 against 317.8 (call 9) at 512 x 199999: not
+    -- ranked on that.
     -- { threads, unroll, kb, cl[, min_cols, max_cols] }
     if esize(dt) == 2 then
       for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960 }, { 512, 2, 50, 8 }, { 256, 1, 16 },
                            { 512, 1, 24, nil, 8193, 12288 }, { 512, 2, 32, 2, 24577 },
                            { 512, 2, 32, 4 }, { 256, 2, 32, 8 }, { 512, 2, 64, 4 },
-                           { 512, 2, 24, 2, 22529 }, { 512, 2, 36, 2, 32769 }, { 512, 2, 28, 3 } }) do
+                           { 512, 2, 24, 2, 22529 }, { 512, 2, 36, 2, 32769 }, { 512, 2, 28, 3 },
+                           { 512, 2, 36, 8 } }) do
         local q = stage_params(dt, vec, c)
         q.pairs = true
         emit(dt, "stage", q)
