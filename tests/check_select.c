@@ -735,6 +735,62 @@ START_TEST(test_real_pack_stage_ranking) {
 }
 END_TEST
 
+/* On the real sm_90a pack, the twenty-fifth session's rankings (bench/NOTES.md
+** 59): RMSNorm+SwiGLU's odd 16-bit rows take the one-CTA stage variant for
+** 4609-8192, its 4-byte-grid (`_pairs`) twin for 8193-12288, the peeling
+** loop between, `_pairs` over 2 CTAs for 22529-40960 and the 16-byte grid's
+** stage variant from 40961; aligned rows never take a `_pairs` stage
+** variant.  The skinny-m GEMM takes the 5-stage TMA GEMV from n = 8192 and
+** the 64-column one with K over 2 CTAs at n = 4096-8191, k >= 8192. */
+START_TEST(test_real_pack_pairs_gemv_ranking) {
+  kpk_pack pk;
+  open_built(&pk, "sm_90a");
+  const kp_devprops d = {90, 227 * 1024, 132};
+  static const struct { uint64_t cols; uint32_t align; const char *pick; } R[] = {
+      {4097, 2, "_loop_t256_v8_pairs_p"},        {5001, 2, "_stage_t256_v8_u1_s16"},
+      {8001, 2, "_stage_t256_v8_u1_s16"},        {11007, 2, "_stage_t512_v8_u1_s24_pairs"},
+      {16001, 2, "_loop_t512_v8_p"},             {22001, 2, "_loop_t512_v8_p"},
+      {24001, 2, "_stage_t512_v8_u2_s24_c2_pairs"}, {32001, 2, "_stage_t512_v8_u2_s32_c2_pairs"},
+      {36001, 2, "_stage_t512_v8_u2_s36_c2_pairs"}, {40001, 2, "_stage_t512_v8_u2_s50_c2_pairs"},
+      {50257, 2, "_stage_t512_v8_u2_s50_c2"},    {32000, 16, "_loop_t512_v8"},
+  };
+  for (int dt = KP_F16; dt <= KP_BF16; dt++) {
+    for (size_t k = 0; k < sizeof R / sizeof R[0]; k++) {
+      const kp_call c = {KP_FAM_RMSNORM_SWIGLU, (kp_dtype)dt, R[k].align, 0,
+                         {2048, R[k].cols, 1, 1}};
+      const int i = kp_select_variant(&pk, &c, &d, NULL, 0);
+      ck_assert_int_ge(i, 0);
+      const char *name = pk.entries[i].name, *at = strstr(name, R[k].pick);
+      /* the pick, and not a longer name that starts with it (s50_c2 vs s50_c2_pairs) */
+      ck_assert_msg(at && (at[strlen(R[k].pick)] == '\0' || !strcmp(at + strlen(R[k].pick), "_p")),
+                    "rmsnorm_swiglu %s 2048 x %llu at align %u: %s, expected %s",
+                    kp_dtype_name((kp_dtype)dt), (unsigned long long)R[k].cols, R[k].align, name,
+                    R[k].pick);
+    }
+    static const struct { uint64_t m, n, k; const char *pick; } G[] = {
+        {1, 11008, 4096, "_gemv_m16_n128_s5_tma_nk"},
+        {16, 14336, 4096, "_gemv_m16_n128_s5_tma_nk"},
+        {16, 8192, 8192, "_gemv_m16_n128_s5_tma_nk"},
+        {1, 4096, 11008, "_gemv_m16_n64_s10_k2_tma_nk"},
+        {16, 4096, 11008, "_gemv_m16_n64_s10_k2_tma_nk"},
+        {16, 4096, 4096, "_gemv_m16_n32_w8_s4_nk"}, /* k < 8192: no split */
+        {1, 2048, 11008, "_gemv_m8_n16_w8_u4_nk"},  /* n < 4096: 32 tiles, not ranked */
+    };
+    for (size_t k = 0; k < sizeof G / sizeof G[0]; k++) {
+      const kp_call c = {KP_FAM_GEMM, (kp_dtype)dt, 16, 0, {G[k].m, G[k].n, G[k].k, 1}};
+      const int i = kp_select_variant(&pk, &c, &d, NULL, 0);
+      ck_assert_int_ge(i, 0);
+      ck_assert_msg(strstr(pk.entries[i].name, G[k].pick),
+                    "gemm %s %llux%llux%llu: %s, expected %s",
+                    kp_dtype_name((kp_dtype)dt), (unsigned long long)G[k].m,
+                    (unsigned long long)G[k].n, (unsigned long long)G[k].k, pk.entries[i].name,
+                    G[k].pick);
+    }
+  }
+  kpk_close(&pk);
+}
+END_TEST
+
 /* kp_tmap_encode's per-thread cache, with a stand-in for the driver's
 ** encoder that counts its calls and writes a digest of its inputs: a
 ** repeat of the same inputs is served from the cache with the same bytes;
@@ -852,6 +908,7 @@ Suite *select_suite(void) {
   tcase_add_test(tc, test_real_pack_gemm_fill);
   tcase_add_test(tc, test_real_pack_min_rows);
   tcase_add_test(tc, test_real_pack_stage_ranking);
+  tcase_add_test(tc, test_real_pack_pairs_gemv_ranking);
   tcase_add_test(tc, test_tmap_cache);
   suite_add_tcase(s, tc);
   return s;
