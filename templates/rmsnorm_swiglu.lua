@@ -72,6 +72,20 @@ __device__ __forceinline__ void rmsnorm_swiglu_out(typename kp_raw_io<T, VEC>::r
   for (int i = 0; i < VEC; i++) y[i] = rmsnorm_swiglu_f(av[i], bv[i], gav[i], gbv[i], rs);
 }
 
+// y for a pair of 16-bit outputs from the words of gate a, up b and their
+// weights ga, gb (the 4-byte grid's write passes), packed.
+template <class T>
+__device__ __forceinline__ kp_u32 rmsnorm_swiglu_word(kp_u32 a, kp_u32 b, kp_u32 ga, kp_u32 gb,
+                                                      float rs) {
+  float a0, a1, b0, b1, g0, g1, h0, h1;
+  kp_pair<T>::unpack(a, a0, a1);
+  kp_pair<T>::unpack(b, b0, b1);
+  kp_pair<T>::unpack(ga, g0, g1);
+  kp_pair<T>::unpack(gb, h0, h1);
+  return kp_pair<T>::pack(rmsnorm_swiglu_f(a0, b0, g0, h0, rs),
+                          rmsnorm_swiglu_f(a1, b1, g1, h1, rs));
+}
+
 // Row in registers: LANES threads share one row: the whole block when
 // ROWS_PER_BLOCK == 1, else a warp or a group of 16 lanes.  Thread `lane`
 // holds vectors n = 0..NV-1 at output columns (n * LANES + lane) * VEC of
@@ -207,13 +221,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_pairs(const T *__restrict__ xr,
     }
 #pragma unroll
     for (int u = 0; u < U; u++) {
-      float g0, g1, u0, u1, wg0, wg1, wu0, wu1;
-      kp_pair<T>::unpack(v[u][0], g0, g1);
-      kp_pair<T>::unpack(v[u][1], u0, u1);
-      kp_pair<T>::unpack(v[u][2], wg0, wg1);
-      kp_pair<T>::unpack(v[u][3], wu0, wu1);
-      const kp_u32 o = kp_pair<T>::pack(rmsnorm_swiglu_f(g0, u0, wg0, wu0, rs),
-                                        rmsnorm_swiglu_f(g1, u1, wg1, wu1, rs));
+      const kp_u32 o = rmsnorm_swiglu_word<T>(v[u][0], v[u][1], v[u][2], v[u][3], rs);
       if (p + u * THREADS < np) yw[p + u * THREADS] = o;
     }
   }
@@ -380,22 +388,22 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage_pairs(const char *ia, const
   // weight's residue from the row's head and slice for every pair (~20
   // uniform instructions each).  A selector of 0x3210 takes the first word
   // whole (the second is not loaded).
-  const kp_u32 pa = kp_opaque_u32(sa ? 0x5432u : 0x3210u), pb = kp_opaque_u32(sb ? 0x5432u : 0x3210u);
+  const kp_u32 pa = kp_opaque_u32(sa ? 0x5432u : 0x3210u);
+  const kp_u32 pb = kp_opaque_u32(sb ? 0x5432u : 0x3210u);
   const kp_u32 qa = kp_opaque_u32(((unsigned long long)wa & 2) ? 0x5432u : 0x3210u);
   const kp_u32 qb = kp_opaque_u32(((unsigned long long)wb & 2) ? 0x5432u : 0x3210u);
-  const kp_u32 *xa = reinterpret_cast<const kp_u32 *>(ia) + t, *xb = reinterpret_cast<const kp_u32 *>(ib) + t;
+  const kp_u32 *xa = reinterpret_cast<const kp_u32 *>(ia) + t;
+  const kp_u32 *xb = reinterpret_cast<const kp_u32 *>(ib) + t;
   // (w's words and y's by pointers stepped with the pairs)
-  const kp_u32 *wak = kp_opaque(reinterpret_cast<const kp_u32 *>((unsigned long long)wa & ~3ull) + t);
-  const kp_u32 *wbk = kp_opaque(reinterpret_cast<const kp_u32 *>((unsigned long long)wb & ~3ull) + t);
+  typedef const kp_u32 *cw;
+  const kp_u32 *wak = kp_opaque(reinterpret_cast<cw>((unsigned long long)wa & ~3ull) + t);
+  const kp_u32 *wbk = kp_opaque(reinterpret_cast<cw>((unsigned long long)wb & ~3ull) + t);
   kp_u32 *yk = kp_opaque(reinterpret_cast<kp_u32 *>(yr) + t);
-  auto word = [](const kp_u32 *p, kp_u32 s) { return __byte_perm(p[0], s != 0x3210u ? p[1] : 0u, s); };
+  auto word = [](const kp_u32 *p, kp_u32 s) {
+    return __byte_perm(p[0], s != 0x3210u ? p[1] : 0u, s);
+  };
   auto out = [&](kp_u32 a, kp_u32 b, kp_u32 ga, kp_u32 gb) {
-    float a0, a1, b0, b1, g0, g1, h0, h1;
-    kp_pair<T>::unpack(a, a0, a1);
-    kp_pair<T>::unpack(b, b0, b1);
-    kp_pair<T>::unpack(ga, g0, g1);
-    kp_pair<T>::unpack(gb, h0, h1);
-    return kp_pair<T>::pack(rmsnorm_swiglu_f(a0, b0, g0, h0, rs), rmsnorm_swiglu_f(a1, b1, g1, h1, rs));
+    return rmsnorm_swiglu_word<T>(a, b, ga, gb, rs);
   };
   int p = t;
 #pragma unroll 1
@@ -403,7 +411,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage_pairs(const char *ia, const
                                      wak += U * THREADS, wbk += U * THREADS, yk += U * THREADS) {
     kp_u32 ga[U], gb[U]; // whole steps: no guards
 #pragma unroll
-    for (int u = 0; u < U; u++) ga[u] = word(wak + u * THREADS, qa), gb[u] = word(wbk + u * THREADS, qb);
+    for (int u = 0; u < U; u++)
+      ga[u] = word(wak + u * THREADS, qa), gb[u] = word(wbk + u * THREADS, qb);
 #pragma unroll
     for (int u = 0; u < U; u++)
       yk[u * THREADS] = out(word(xa + u * THREADS, pa), word(xb + u * THREADS, pb), ga[u], gb[u]);
@@ -607,9 +616,11 @@ local function emit(dt, kind, p)
     name = name .. "_p"
     call = call:gsub(">$", ", true>")
   end
+  local max_align = st and st.max_align
   if p.pairs and not st then
     assert(peel and esize(dt) == 2, "a pairs loop peels 16-bit rows")
     call = call:gsub(">$", ", true>")
+    max_align = 8
   end
   if p.cl and kind ~= "stage" then
     assert(peel, "a cluster variant peels")
@@ -627,7 +638,7 @@ local function emit(dt, kind, p)
     cluster = p.cl, split = p.cl,
     min_sm = (p.cl or st) and 90 or nil, max_sm = (p.cl or st) and 90 or nil,
     max_cols = p.max_cols or max_cols, min_cols = p.min_cols,
-    align = peel and esize(dt) or vec * esize(dt), max_align = st and st.max_align or not st and p.pairs and 8 or nil,
+    align = peel and esize(dt) or vec * esize(dt), max_align = max_align,
     cols_mult = vec > 1 and not peel and vec or nil,
     rank = 2 * rank + (vec > 1 and not peel and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
@@ -741,8 +752,9 @@ for _, dt in ipairs(DTYPES) do
     -- x 5001 204.9 (the pairs loop of 256 threads: 222.4), 16384 x 6001
     -- 229.5 (241.9), 8192 x 7001 140.2 (151.7), 8192 x 8001 157.7 (176.7); at
     -- 16384 x 4097 171.5 against the loop's 159.6.
-    for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 }, { 256, 1, 16, nil, 4609, 8192 },
-                         { 512, 1, 24 }, { 512, 2, 32, 2 }, { 512, 2, 32, 4 },
+    for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 },
+                         { 256, 1, 16, nil, 4609, 8192 }, { 512, 1, 24 }, { 512, 2, 32, 2 },
+                         { 512, 2, 32, 4 },
                          { 256, 2, 32, 8, 98305 }, { 512, 2, 64, 4 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end
