@@ -318,7 +318,11 @@ static kp_status batched(opcheck *k, const char *name, const void *p, int64_t ld
 ** aux = the k-box; tile m/n the other box sides): A as (k, m, batch), B as
 ** (k, n, batch), 128-byte swizzle, out-of-bounds elements read as zero.  A
 ** broadcast operand (batch stride 0) is one matrix: the kernel then reads
-** batch coordinate 0. */
+** batch coordinate 0.  A cluster that does not split K shares one operand
+** by multicast, each CTA loading 1/cluster of its box: B (tiles stacked in
+** m), or A where aux has GEMM_SHARE_A (tiles side by side in n). */
+#define GEMM_SHARE_A 0x10000u
+#define GEMM_KBOX(e) ((e)->aux & 0xffffu)
 static kp_status encode_tmap(kp_ctx *ctx, CUtensorMap *map, const kp_gemm_desc *g, kp_dtype dt,
                              const void *p, uint64_t inner, uint64_t outer, int64_t ld,
                              int64_t bs, uint32_t box_inner, uint32_t box_outer, const char *what) {
@@ -405,16 +409,19 @@ kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *
   kp_status st = kp_launch_begin(ctx, &call, args, stream, &s, &pushed);
   if (st != KP_OK) return st;
   if (s.e->aux) {
+    const uint32_t kbox = GEMM_KBOX(s.e);
+    const int shared = s.e->cluster > 1 && s.e->split < 2, share_a = (s.e->aux & GEMM_SHARE_A) != 0;
+    const uint32_t mbox = s.e->tile[KP_GM] / (shared && share_a ? s.e->cluster : 1);
+    const uint32_t nbox = s.e->tile[KP_GN] / (shared && !share_a ? s.e->cluster : 1);
     st = kp_need_tma(ctx, "gemm", s.e);
     if (st == KP_OK)
       st = encode_tmap(ctx, &tma, g, dt, a, (uint64_t)kk, (uint64_t)m, g->lda, g->stride_a,
-                       s.e->aux, s.e->tile[KP_GM], "cuTensorMapEncodeTiled(A)");
+                       kbox, mbox, "cuTensorMapEncodeTiled(A)");
     if (st == KP_OK)
       st = nk ? encode_tmap(ctx, &tmb, g, dt, b, (uint64_t)kk, (uint64_t)n, g->ldb, g->stride_b,
-                            s.e->aux, s.e->tile[KP_GN] / (s.e->cluster > 1 && s.e->split < 2 ? s.e->cluster : 1),
-                            "cuTensorMapEncodeTiled(B)")
+                            kbox, nbox, "cuTensorMapEncodeTiled(B)")
               : encode_tmap(ctx, &tmb, g, dt, b, (uint64_t)n, (uint64_t)kk, g->ldb, g->stride_b,
-                            64, s.e->aux, "cuTensorMapEncodeTiled(B)");
+                            64, kbox, "cuTensorMapEncodeTiled(B)");
     if (st != KP_OK) {
       kp_launch_end(ctx, pushed);
       return st;

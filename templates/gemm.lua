@@ -267,9 +267,12 @@ ${name}(${params}) {
   constexpr int MB = ${mb};              // 64-row blocks per consumer warpgroup (BM = 256: 2)
   constexpr int CL = ${cl};              // CTAs per cluster
   constexpr int SK = ${sk};              // > 1: the cluster's CTAs split one tile's K
-  constexpr bool MC = CL > 1 && SK == 1; // the cluster's CTAs share B (multicast)
+  constexpr bool MCA = ${mca};           // the cluster's CTAs share A (multicast), not B
+  constexpr bool MC = CL > 1 && SK == 1 && !MCA; // the cluster's CTAs share B (multicast)
+  constexpr bool SHARE = MC || MCA;      // a stage is filled by every CTA of the cluster
   constexpr bool KN = ${kn};             // B as (k, n)
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, B_SLICE = B_BYTES / CL;
+  constexpr int A_SLICE = A_BYTES / CL;
   constexpr int RED_LD = BN + 4;         // SK > 1: row stride of the partial tile (floats)
   // EC > 0: the epilogue goes through shared memory, EC columns of a
   // consumer's 64 x WN slice at a time (rows EP elements apart, EC rounded
@@ -289,7 +292,8 @@ ${name}(${params}) {
   constexpr bool W0 = ${w0};
   static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64 && EC % 8 == 0), "epilogue chunks");
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
-  static_assert(MB == 1 || (SK == 1 && !MC), "two row blocks a consumer: no split, no multicast");
+  static_assert(MB == 1 || (SK == 1 && !SHARE), "two row blocks a consumer: no split, no multicast");
+  static_assert(!MCA || (CL > 1 && SK == 1 && BM / CL % 8 == 0), "A multicast: whole swizzle atoms");
   __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte aligned stages
@@ -302,15 +306,19 @@ ${name}(${params}) {
   // consumer of every CTA has read it.  SK > 1: the cluster's CTAs take one
   // tile, CTA r the k-tiles [r kt / SK, (r + 1) kt / SK); they add their
   // partial sums through distributed shared memory, CTA r finishing rows
-  // [r BM / SK, (r + 1) BM / SK) of the tile.
+  // [r BM / SK, (r + 1) BM / SK) of the tile.  MCA: as MC with the roles of
+  // A and B swapped -- CL horizontally adjacent tiles (a tile past N
+  // computes and stores nothing), each CTA loading 1/CL of the A tile for
+  // all (at m <= 128 every CTA reads the same A rows: as many L2 bytes as B).
   const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
   const int groups_m = MC ? (tiles_m + CL - 1) / CL : tiles_m;
-  const int total = groups_m * tiles_n * batch, ktiles = (K + BK - 1) / BK;
+  const int groups_n = MCA ? (tiles_n + CL - 1) / CL : tiles_n;
+  const int total = groups_m * groups_n * batch, ktiles = (K + BK - 1) / BK;
   const int wg = threadIdx.x / 128;
   const int rank = CL > 1 ? (int)kp_cluster_rank() : 0;
   const int kt0 = SK > 1 ? rank * ktiles / SK : 0, kt1 = SK > 1 ? (rank + 1) * ktiles / SK : ktiles;
   auto kp_gemm_release = [](unsigned long long *bar) {
-    if (!MC) kp_mbar_arrive(bar);
+    if (!SHARE) kp_mbar_arrive(bar);
     else
       for (int r = 0; r < CL; r++) kp_mbar_arrive_in(bar, r);
   };
@@ -319,7 +327,7 @@ ${name}(${params}) {
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; s++) {
       kp_mbar_init(&full[s], 1);
-      kp_mbar_init(&empty[s], MC ? 2 * CL : 2);
+      kp_mbar_init(&empty[s], SHARE ? 2 * CL : 2);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
@@ -330,13 +338,18 @@ ${name}(${params}) {
     if (threadIdx.x == 256) {
       int stage = 0, phase = 0;
       for (int t = first; t < total; t += step) {
-        kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
+        kp_gemm_tile<8>(t, groups_m, groups_n, b, tm, tn);
         if (MC) tm = tm * CL + rank;
+        if (MCA) tn = tn * CL + rank;
         const int ba = sA ? b : 0, bb = sB ? b : 0;
         for (int kt = kt0; kt < kt1; kt++) {
           kp_mbar_wait(&empty[stage], phase ^ 1);
           kp_mbar_expect_tx(&full[stage], A_BYTES + B_BYTES);
-          kp_tma_load3(sa + stage * A_BYTES, &tmA, kt * BK, tm * BM, ba, &full[stage]);
+          if (MCA)
+            kp_tma_load3_mc(sa + stage * A_BYTES + rank * A_SLICE, &tmA, kt * BK,
+                            tm * BM + rank * (BM / CL), ba, &full[stage], (1 << CL) - 1);
+          else
+            kp_tma_load3(sa + stage * A_BYTES, &tmA, kt * BK, tm * BM, ba, &full[stage]);
           if (KN) // (k, n): BN / 64 boxes of 64 columns x 64 k-rows
             for (int j = 0; j < BN / 64; j++)
               kp_tma_load3(sb + stage * B_BYTES + j * 8192, &tmB, tn * BN + 64 * j, kt * BK, bb,
@@ -355,8 +368,9 @@ ${name}(${params}) {
       const unsigned char *eb = ebuf + cw * (64 * EP * 2);
       const bool vec = (unsigned long long)D % 16 == 0 && ldd % 8 == 0 && sD % 8 == 0;
       for (int t = first; t < total; t += step) {
-        kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
+        kp_gemm_tile<8>(t, groups_m, groups_n, b, tm, tn);
         if (MC) tm = tm * CL + rank;
+        if (MCA) tn = tn * CL + rank;
         ${T} *Db = (${T} *)D + b * sD;
         for (int mb = 0; mb < MB; mb++)
         for (int p = 0; p < WN / EC; p++) {
@@ -393,8 +407,9 @@ ${name}(${params}) {
     // are decoded there, not in the gap between two tiles' wgmmas
     const bool late = EC > 0 && SK == 1;
     auto decode = [&](int t) {
-      kp_gemm_tile<8>(t, groups_m, tiles_n, b, tm, tn);
+      kp_gemm_tile<8>(t, groups_m, groups_n, b, tm, tn);
       if (MC) tm = tm * CL + rank;
+      if (MCA) tn = tn * CL + rank;
     };
     for (int t = first; t < total; t += step) {
       if (!late) decode(t);
@@ -535,6 +550,10 @@ ${name}(${params}) {
 }
 ]]
 
+-- The entry's aux bit for a cluster that shares A (runtime/ops.c: A's TMA box
+-- is then BM / cluster rows, B's the whole BN)
+local GEMM_SHARE_A = 0x10000
+
 local function emit_wg(dt, p)
   local T = ctype(dt)
   local ab = dt == "bf16" and "bf16" or "f16"
@@ -542,9 +561,11 @@ local function emit_wg(dt, p)
   local cl = sk > 1 and sk or p.cluster or 1
   local kn = p.form == "kn"
   local ec = p.ec or 0 -- > 0: the epilogue through shared memory, ec columns at a time
+  -- share_a: the cluster's CTAs take side-by-side tiles and share A (`_a<n>`);
+  -- else a cluster without a split shares B (`_c<n>`)
   local name = string.format("gemm_%s_wg_%dx%d_s%d%s%s_%s", dt, p.bm, p.bn, p.stages,
-                             sk > 1 and "_k" .. sk or cl > 1 and "_c" .. cl or "",
-                             "", p.form or "nk")
+                             sk > 1 and "_k" .. sk or cl > 1 and (p.share_a and "_a" or "_c") .. cl
+                             or "", "", p.form or "nk")
   if ec > 0 then name = name:gsub("_(%a%a)$", "_e" .. ec .. "_%1") end
   if p.w0 then name = name:gsub("_(%a%a)$", "_w0_%1") end
   -- BM = 128: each consumer takes 64 rows and all BN columns (BM = 256: 128
@@ -558,13 +579,16 @@ local function emit_wg(dt, p)
     name = name, dtype = dt, params = p, targets = { "sm_90a" },
     block = 384, smem = smem, align = 16, forms = kn and 2 or 1,
     min_sm = 90, max_sm = 90, rank = p.rank, rate = p.rate,
-    tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil, aux = 64,
+    -- aux: the TMA k-box, + GEMM_SHARE_A where the cluster shares A (runtime/ops.c)
+    tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil,
+    aux = 64 + (p.share_a and GEMM_SHARE_A or 0),
     cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
     min = p.min_m and { m = p.min_m } or nil,
     max = (p.max_m or p.max_n or p.max_k) and { m = p.max_m, n = p.max_n, k = p.max_k } or nil,
     source = COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
       name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       sk = sk, ec = ec, mb = mb, w0 = p.w0 and "true" or "false",
+      mca = p.share_a and "true" or "false",
       es = esize(dt),
       roles = split_m and (64 * mb) .. " rows each" or "64 columns each",
       a_off = split_m and string.format("cw * %d * 128", 64 * mb) or "0",
@@ -631,6 +655,26 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- 0.79-0.91x; not built) and moved more L2 bytes, not fewer (108 MB)
   emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 968, max_m = 128, max_n = 4352,
                 max_k = 8192 })
+  -- m = 65..128 (m <= 64 takes the split above): column widths whose tiles
+  -- fill 132 SMs at n = 11008 (88: 126 tiles) and 14336 (112: 128), where
+  -- 128x128 leaves 46 / 20 SMs idle.  kp tune on an H200 (twenty-sixth
+  -- session, call 3): n = 11008 29.1 against 128x128's 30.7 us, n = 14336
+  -- 35.8 against 37.0.  Rates from those runs, each tile's elements a
+  -- microsecond at m = 128 against 128x128's there: the fill tie-break then
+  -- takes 88 at 11008, 112 at 12288-14336, and keeps 128x64 at 8192 (23.5
+  -- us against 88's 24.3)
+  emit_wg(dt, { bm = 128, bn = 88, stages = 6, ec = 88, rank = FILL, rate = 695, max_m = 128 })
+  emit_wg(dt, { bm = 128, bn = 112, stages = 6, ec = 112, rank = FILL, rate = 867, max_m = 128 })
+  -- for the tuner: clusters whose CTAs take side-by-side tiles and share A by
+  -- multicast (`_a2`; cuBLAS's kernels at m = 128 are these shapes: 64x64
+  -- 13 stages and 112 columns x 128 rows, 2 CTAs sharing A).  Ours: 128x112
+  -- level with its plain twin (35.7 against 35.9 us at n = 14336), 64x64
+  -- 19.9 against 16.4 at n = k = 4096; 4-CTA clusters and 128x128 / 128x88
+  -- pairs lost everywhere (H200, call 2) and are not built
+  emit_wg(dt, { bm = 64, bn = 64, stages = 13, cluster = 2, share_a = true, rank = 700,
+                max_m = 128 })
+  emit_wg(dt, { bm = 128, bn = 112, stages = 6, cluster = 2, share_a = true, ec = 112,
+                rank = 700, max_m = 128 })
   -- B as (k, n): wgmma's transposed-B descriptors over 64-column panels,
   -- so tiles of 64, 128, 192 or 256 columns; one rank as for (n, k), with
   -- (n, k)'s rates: the pick was the fastest pinned kn tile at all 11 of
