@@ -14,14 +14,14 @@
 -- decodes its tile, grouped 8 tile-rows at a time so that neighbours share B in L2.
 --
 -- The variant families, each in its own section below: `_wg_` (sm_90a:
--- TMA + wgmma, incl. `_c2` clusters with B multicast, `_k<S>` split-K in a
--- cluster, `_kn` B as (k, n)); `_gemv_` (m <= 16, every target); `_mma_`
+-- TMA + wgmma, incl. `_c2` clusters with B multicast, `_a2` clusters with A
+-- multicast, `_k<S>` split-K in a cluster, `_kn` B as (k, n)); `_gemv_` (m <= 16, every target); `_mma_`
 -- (sm_80+: cp.async + ldmatrix + mma.sync, both layouts); `_simple_` (any
 -- alignment, every target: the fallback that makes every call servable).
 -- The grid rule also multiplies by `split` and caps persistent cluster grids
 -- at the clusters that fit (runtime/launch.c).
 --
--- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>[_c2|_k<S>][_e<EC>][_w0]_<nk|kn>`):
+-- The sm_90a variants (`gemm_<dt>_wg_<BM>x<BN>_s<stages>[_c2|_a2|_k<S>][_e<EC>][_w0]_<nk|kn>`):
 -- warp-specialised, persistent.  Warpgroups 0 and 1 are the consumers, the
 -- last one the producer: one thread
 -- issues TMA loads (cp.async.bulk.tensor, 128-byte swizzle; A as (k, m,
