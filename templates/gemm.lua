@@ -628,7 +628,9 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 256, bn = 128, stages = 4, ec = 128, rank = 890, min_m = 1024 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = FILL, rate = 960 })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, ec = 128, rank = 840, min_m = 512 })
-  emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = FILL, rate = 900, max_m = 256 })
+  -- (64x256 with 5 stages leads the m <= 64 group below; this twin, a stage
+  -- less and 2% slower there (H200, call 6), is the fill group's)
+  emit_wg(dt, { bm = 64, bn = 256, stages = 4, rank = FILL, rate = 900, max_m = 256 })
   emit_wg(dt, { bm = 128, bn = 224, stages = 4, ec = 112, rank = FILL, rate = 960 })
   emit_wg(dt, { bm = 128, bn = 192, stages = 4, ec = 192, rank = FILL, rate = 980 })
   emit_wg(dt, { bm = 128, bn = 176, stages = 4, ec = 176, rank = FILL, rate = 970 })
@@ -665,14 +667,13 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- us against 88's 24.3)
   emit_wg(dt, { bm = 128, bn = 88, stages = 6, ec = 88, rank = FILL, rate = 695, max_m = 128 })
   emit_wg(dt, { bm = 128, bn = 112, stages = 6, ec = 112, rank = FILL, rate = 867, max_m = 128 })
-  -- for the tuner: clusters whose CTAs take side-by-side tiles and share A by
-  -- multicast (`_a2`; cuBLAS's kernels at m = 128 are these shapes: 64x64
+  -- for the tuner: a cluster whose CTAs take side-by-side tiles and share A
+  -- by multicast (`_a2`; cuBLAS's kernels at m = 128 are these shapes: 64x64
   -- 13 stages and 112 columns x 128 rows, 2 CTAs sharing A).  Ours: 128x112
-  -- level with its plain twin (35.7 against 35.9 us at n = 14336), 64x64
-  -- 19.9 against 16.4 at n = k = 4096; 4-CTA clusters and 128x128 / 128x88
-  -- pairs lost everywhere (H200, call 2) and are not built
-  emit_wg(dt, { bm = 64, bn = 64, stages = 13, cluster = 2, share_a = true, rank = 700,
-                max_m = 128 })
+  -- level with its plain twin (35.7 against 35.9 us at n = 14336); 64x64
+  -- (m <= 64 below) 19.9 against 16.4 at m = 128, n = k = 4096; 4-CTA
+  -- clusters and 128x128 / 128x88 pairs lost everywhere (H200, call 2) and
+  -- are not built
   emit_wg(dt, { bm = 128, bn = 112, stages = 6, cluster = 2, share_a = true, ec = 112,
                 rank = 700, max_m = 128 })
   -- B as (k, n): wgmma's transposed-B descriptors over 64-column panels,
@@ -689,7 +690,31 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- without the split ran it in 19.4 us against 21.1 (H100, call 9): m <= 64
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 64, max_n = 4352,
                 form = "kn" })
-  emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 970, max_m = 64 })
+  -- m = 17..64: the 64x128 split over 4 CTAs (the first split-K shapes'
+  -- guess, rank 970 until the twenty-sixth session) lost at every m = 32 / 64
+  -- shape tried, by 1.11-1.50x (H100 and H200, calls 3 and 5: 25.6 against
+  -- 64x64's 17.1 us at n = k = 4096; 48.0 against 64x256's 38.5 at n =
+  -- 11008); it stays for the tuner.  m <= 64 now takes 64x64 (n <= 4352, k
+  -- <= 8K), 128x64 in 2 CTAs (n <= 4352) and the 64-row tiles below past that
+  -- m = 17..64: the 64x128 split over 4 CTAs (the first split-K shapes'
+  -- guess, once for every m <= 64) keeps n <= 4352 at k > 8K alone, where
+  -- the H200 runs it fastest (37.9 against the A-sharing 64x64's 42.1 us at
+  -- m = 64, n = 4096, k = 11008; the H100 48.0 against 42.6).  Past n =
+  -- 4352 it lost by 1.1-1.6x (H100 and H200, calls 5 and 6: 48.0 against
+  -- 64x256's 38.5 us at m = 64, n = 11008).
+  emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 967, max_m = 64, max_n = 4352 })
+  -- m = 17..64 past that: one rank of 64-row tiles, the fill tie-break
+  -- between them (the fill group's 128-row tiles run their rows half empty
+  -- there: 128x88 44.2 against 64x256's 32.0 us at m = 64, n = 11008, H200).
+  -- 64x64 sharing A in 2-CTA clusters while its tiles take one round (n <=
+  -- 8448: 19.7 against 27.0 us at n = 5120, 22.6 against 29.2 at 8192), then
+  -- 64x256 (n >= 11008 at m = 32-64: the best tile on both GPUs, but the H100
+  -- at m = 64, n = 14336: 48.2 against the A-sharing 64x64's 46.3).  Rates
+  -- from those runs (a 64x64 tile's time is ~0.7 of a 64x256 tile's at m <=
+  -- 64, not a quarter)
+  emit_wg(dt, { bm = 64, bn = 64, stages = 13, cluster = 2, share_a = true, rank = 966, rate = 400,
+                max_m = 64 })
+  emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 966, rate = 1000, max_m = 64 })
 end
 
 -- ---- skinny m (decode): tensor-core GEMV, B streamed once --------------------
