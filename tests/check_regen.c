@@ -595,7 +595,7 @@ START_TEST(test_tune_shape_errors) {
 }
 END_TEST
 
-/* The built-in list: gemm's 5 m x 4 (k, n) + 8192^3 in nk, 3 m x 2 (k, n) in
+/* The built-in list: gemm's 6 m x 4 (k, n) + 8192^3 in nk, 3 m x 2 (k, n) in
 ** kn, f16 and bf16 each; the row families' list as before (27 shapes per
 ** family but RoPE's 8, GeGLU and RoPE in both forms). */
 START_TEST(test_tune_builtin) {
@@ -604,10 +604,11 @@ START_TEST(test_tune_builtin) {
   bin_path("kp", kp, sizeof kp);
   snprintf(cmd, sizeof cmd, "%s tune --list --families gemm", kp);
   ck_assert_msg(sh(cmd, out, sizeof out) == 0, "%s", out);
-  ck_assert_msg(strstr(out, "kp tune: 54 tasks\n"), "%s", out);
+  ck_assert_msg(strstr(out, "kp tune: 62 tasks\n"), "%s", out);
   static const char *const want[] = {
       "gemm/nk         bf16 1x4096x4096x1        key gemm bf16 1x4096x4096x1 16 nk\n",
       "gemm/nk         f16  16x11008x4096x1      key gemm f16 16x11008x4096x1 16 nk\n",
+      "gemm/nk         bf16 64x14336x4096x1      key gemm bf16 64x14336x4096x1 16 nk\n",
       "gemm/nk         bf16 512x4096x11008x1     key gemm bf16 512x4096x11008x1 16 nk\n",
       "gemm/nk         bf16 4096x14336x4096x1    key gemm bf16 4096x14336x4096x1 16 nk\n",
       "gemm/nk         f16  8192x8192x8192x1     key gemm f16 8192x8192x8192x1 16 nk\n",
@@ -619,7 +620,7 @@ START_TEST(test_tune_builtin) {
   ck_assert_msg(!strstr(out, "gemm/kn         bf16 16x"), "%s", out);
   snprintf(cmd, sizeof cmd, "%s tune --list --families gemm --dtypes bf16 --shard 1/2", kp);
   ck_assert_msg(sh(cmd, out, sizeof out) == 0, "%s", out);
-  ck_assert_msg(strstr(out, "kp tune: 13 tasks (this shard)\n"), "%s", out);
+  ck_assert_msg(strstr(out, "kp tune: 15 tasks (this shard)\n"), "%s", out);
   /* 6 row families x 27 x 3 dtypes + geglu's second form; rope 8 x 2 forms x 3 */
   snprintf(cmd, sizeof cmd, "%s tune --list --families softmax,rmsnorm,add_rmsnorm,swiglu,geglu,"
            "rmsnorm_swiglu,rope", kp);
