@@ -83,8 +83,8 @@ end
 -- allow).  rank_base: these stay below every variant above that takes 16-byte
 -- aligned rows (ranks >= 268), so that the ranking's choices do not change.
 -- p.peel: rows at any residue (kp_glu_chunk's PEEL; name "_pl").  rank: an
--- exact rank instead (the ranked peeling one, with min_cols).
-local function emit_chunk(dt, p, rank_base, rank, min_cols)
+-- exact rank instead (the ranked ones, with min_cols, and max_rows).
+local function emit_chunk(dt, p, rank_base, rank, min_cols, max_rows)
   local T = ctype(dt)
   local name = string.format("swiglu_%s_c%d_v%d_u%d", dt, p.tx, p.vec, p.u)
   if p.peel then name = name .. "_pl" end
@@ -92,6 +92,7 @@ local function emit_chunk(dt, p, rank_base, rank, min_cols)
     name = name, dtype = dt, params = p,
     block = p.tx, rows_per_block = 1, cols_per_block = p.tx * p.vec * p.u,
     align = p.peel and esize(dt) or p.vec * esize(dt), min_cols = min_cols,
+    max = max_rows and { rows = max_rows } or nil,
     rank = rank or rank_base - p.tx // 8 - p.u,
     source = KERNELS .. subst(CHUNK_ENTRY, { tx = p.tx, minb = p.minb, name = name, T = T,
                                              peel = p.peel and ", true" or "",
@@ -127,10 +128,17 @@ for _, dt in ipairs(DTYPES) do
   -- For the tuner until measured on a GPU: column chunks of 64-256 threads x
   -- 1-2 vectors, 2048 threads per SM (at most 16 blocks), ranked below the
   -- defaults (250 - ...: at most 241, against 268 for the lowest above).
+  -- 128 threads x 1 vector is also the default for 16-bit rows of 2048+
+  -- columns at 1-64 rows (rank 285, over every row variant): a decode
+  -- step's 14336-column row took one block of 1024 threads, two loads of
+  -- each input one after the other (a 4096-column row 128 threads, four);
+  -- here 14 blocks of one load each (bench/NOTES.md 60, the PDL chain)
   for _, tx in ipairs({ 64, 128, 256 }) do
     for _, u in ipairs({ 1, 2 }) do
+      local small = tx == 128 and u == 1 and esize(dt) == 2
       emit_chunk(dt, { kind = "chunk", vec = vec, tx = tx, u = u,
-                       minb = math.min(2048 // tx, 16) }, 250)
+                       minb = math.min(2048 // tx, 16) }, 250, small and 285 or nil,
+                 small and 2048 or nil, small and 64 or nil)
       -- The same over rows at any residue (odd lengths; at u = 2 with half
       -- the blocks an SM: the peeling code spilled at 32 registers on
       -- sm_90a).  128 threads x 1 vector is the default for 16-bit rows of

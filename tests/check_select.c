@@ -670,9 +670,12 @@ START_TEST(test_real_pack_min_rows) {
           i = kp_select_variant(&pk, &c, &d, NULL, 0);
           ck_assert_int_ge(i, 0);
           /* GeGLU's 16-bit default from one whole chunk (2048 columns) on is
-          ** the 256-thread chunk variant; otherwise never a chunk variant */
-          const int want_chunk = f == KP_FAM_GEGLU && dt != KP_F32 && cols[k] >= 2048;
-          ck_assert_msg((pk.entries[i].tile[KP_COLS] == 2048) == want_chunk &&
+          ** the 256-thread chunk variant, SwiGLU's at 1-64 rows the 128-thread
+          ** one (1024 columns); otherwise never a chunk variant */
+          const int want_chunk = dt != KP_F32 && cols[k] >= 2048 &&
+                                 (f == KP_FAM_GEGLU || rows[r] <= 64);
+          const uint32_t chunk = f == KP_FAM_GEGLU ? 2048 : 1024;
+          ck_assert_msg((pk.entries[i].tile[KP_COLS] == chunk) == want_chunk &&
                             (pk.entries[i].tile[KP_COLS] == 0) == !want_chunk,
                         "%s %s cols %llu: %s picked by the ranking", kp_family_name(c.family),
                         kp_dtype_name((kp_dtype)dt), (unsigned long long)cols[k],
