@@ -410,7 +410,8 @@ kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *
   if (st != KP_OK) return st;
   if (s.e->aux) {
     const uint32_t kbox = GEMM_KBOX(s.e);
-    const int shared = s.e->cluster > 1 && s.e->split < 2, share_a = (s.e->aux & GEMM_SHARE_A) != 0;
+    const int shared = s.e->cluster > 1 && s.e->split < 2;
+    const int share_a = (s.e->aux & GEMM_SHARE_A) != 0;
     const uint32_t mbox = s.e->tile[KP_GM] / (shared && share_a ? s.e->cluster : 1);
     const uint32_t nbox = s.e->tile[KP_GN] / (shared && !share_a ? s.e->cluster : 1);
     st = kp_need_tma(ctx, "gemm", s.e);

@@ -15,8 +15,9 @@
 --
 -- The variant families, each in its own section below: `_wg_` (sm_90a:
 -- TMA + wgmma, incl. `_c2` clusters with B multicast, `_a2` clusters with A
--- multicast, `_k<S>` split-K in a cluster, `_kn` B as (k, n)); `_gemv_` (m <= 16, every target); `_mma_`
--- (sm_80+: cp.async + ldmatrix + mma.sync, both layouts); `_simple_` (any
+-- multicast, `_k<S>` split-K in a cluster, `_kn` B as (k, n)); `_gemv_`
+-- (m <= 16, every target); `_mma_` (sm_80+: cp.async + ldmatrix +
+-- mma.sync, both layouts); `_simple_` (any
 -- alignment, every target: the fallback that makes every call servable).
 -- The grid rule also multiplies by `split` and caps persistent cluster grids
 -- at the clusters that fit (runtime/launch.c).

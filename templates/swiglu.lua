@@ -17,10 +17,11 @@
 -- rows of at least 1024 vectors take 1024 threads.
 -- Measured on H200 and H100, bf16, >= 256 MB moved: 100-102% of device copy
 -- bandwidth.
--- Also, for the tuner (`chunk`, names swiglu_<dt>_c<TX>_v<vec>_u<U>): the
--- column-chunk form of torch.compile's flat kernels, one block per chunk of
--- TX*vec*U columns of a row (cols_per_block); not yet measured, so ranked
--- below every variant above.
+-- Also (`chunk`, names swiglu_<dt>_c<TX>_v<vec>_u<U>): the column-chunk form
+-- of torch.compile's flat kernels, one block per chunk of TX*vec*U columns
+-- of a row (cols_per_block); for the tuner, except 128 threads x 1 vector,
+-- ranked above every variant above for 16-bit rows of 2048+ columns at
+-- 1-64 rows and (`_pl`) of 8192+ columns at any residue (below).
 
 family { name = "swiglu", signature = "p,p,l,p,l,i,i" }
 
