@@ -324,6 +324,13 @@ ${name}(${params}) {
       for (int r = 0; r < CL; r++) kp_mbar_arrive_in(bar, r);
   };
   int b = 0, tm = 0, tn = 0; // the (last) tile
+  // tile t's coordinates (a sharing cluster's groups are CL tiles, this CTA
+  // the rank-th of them)
+  auto decode = [&](int t) {
+    kp_gemm_tile<8>(t, groups_m, groups_n, b, tm, tn);
+    if (MC) tm = tm * CL + rank;
+    if (MCA) tn = tn * CL + rank;
+  };
   const int first = blockIdx.x / CL, step = gridDim.x / CL;
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; s++) {
@@ -339,9 +346,7 @@ ${name}(${params}) {
     if (threadIdx.x == 256) {
       int stage = 0, phase = 0;
       for (int t = first; t < total; t += step) {
-        kp_gemm_tile<8>(t, groups_m, groups_n, b, tm, tn);
-        if (MC) tm = tm * CL + rank;
-        if (MCA) tn = tn * CL + rank;
+        decode(t);
         const int ba = sA ? b : 0, bb = sB ? b : 0;
         for (int kt = kt0; kt < kt1; kt++) {
           kp_mbar_wait(&empty[stage], phase ^ 1);
@@ -369,9 +374,7 @@ ${name}(${params}) {
       const unsigned char *eb = ebuf + cw * (64 * EP * 2);
       const bool vec = (unsigned long long)D % 16 == 0 && ldd % 8 == 0 && sD % 8 == 0;
       for (int t = first; t < total; t += step) {
-        kp_gemm_tile<8>(t, groups_m, groups_n, b, tm, tn);
-        if (MC) tm = tm * CL + rank;
-        if (MCA) tn = tn * CL + rank;
+        decode(t);
         ${T} *Db = (${T} *)D + b * sD;
         for (int mb = 0; mb < MB; mb++)
         for (int p = 0; p < WN / EC; p++) {
@@ -407,11 +410,6 @@ ${name}(${params}) {
     // in a row): the `_e` epilogue needs them only for its terms, so they
     // are decoded there, not in the gap between two tiles' wgmmas
     const bool late = EC > 0 && SK == 1;
-    auto decode = [&](int t) {
-      kp_gemm_tile<8>(t, groups_m, groups_n, b, tm, tn);
-      if (MC) tm = tm * CL + rank;
-      if (MCA) tn = tn * CL + rank;
-    };
     for (int t = first; t < total; t += step) {
       if (!late) decode(t);
       int prev = -1;
@@ -691,12 +689,6 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- without the split ran it in 19.4 us against 21.1 (H100, call 9): m <= 64
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 64, max_n = 4352,
                 form = "kn" })
-  -- m = 17..64: the 64x128 split over 4 CTAs (the first split-K shapes'
-  -- guess, rank 970 until the twenty-sixth session) lost at every m = 32 / 64
-  -- shape tried, by 1.11-1.50x (H100 and H200, calls 3 and 5: 25.6 against
-  -- 64x64's 17.1 us at n = k = 4096; 48.0 against 64x256's 38.5 at n =
-  -- 11008); it stays for the tuner.  m <= 64 now takes 64x64 (n <= 4352, k
-  -- <= 8K), 128x64 in 2 CTAs (n <= 4352) and the 64-row tiles below past that
   -- m = 17..64: the 64x128 split over 4 CTAs (the first split-K shapes'
   -- guess, once for every m <= 64) keeps n <= 4352 at k > 8K alone, where
   -- the H200 runs it fastest (37.9 against the A-sharing 64x64's 42.1 us at
