@@ -132,7 +132,6 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
     }
   }
   if (PEEL && lane < h) kp_store1(yr - h + lane, hh * rs * kp_load1(w - h + lane));
-  if constexpr (CL > 1) kp_cluster_done();
 }
 
 // Any length.  Each step of a pass handles U vectors per thread of each of
@@ -222,7 +221,6 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
       kp_vec_store<T, VEC>(yr, c + u * S, n, false, kp_norm_scale<T, VEC>(a[u], g[u], rs), g[u],
                            yal);
   }
-  if constexpr (CL > 1) kp_cluster_done();
 }
 
 // Long rows, one DRAM read of each input: each CTA's slices of x and res
@@ -263,6 +261,7 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
   char *ri = kp_img + IMG;
   kp_stage_issue<T, VEC, PV, NB>(rr, nv, ri, bar + NB);
   const int off = kp_stage_issue<T, VEC, PV, NB>(xr, nv, kp_img, bar);
+  if constexpr (CL > 1) kp_cluster_begin(); // (its wait under the copies in flight)
   const bool xal = off == 0, wal = kp_al16(w), yal = kp_al16(yr);
   float hv = 0.f, s = 0.f; // (rank 0) head element x + res, rounded as stored
   if (t < h) {
@@ -293,7 +292,7 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
     }
   }
   s = kp_block_sum<THREADS>(s, scratch);
-  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  if constexpr (CL > 1) s = kp_cluster_sum<CL, true>(s); // the other slices' sums
   const float rs = rsqrtf(s / (float)cols + eps);
   if (t < h) kp_store1(yr - h + t, hv * rs * kp_load1(w - h + t));
   if (tail.k >= 0)
@@ -301,7 +300,6 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
                           kp_norm_scale<T, VEC>(pq, kp_part_load<T, VEC>(w, tail, 0u, wal), rs), yal);
   kp_stage_norm_out<T, VEC, THREADS, U>(
       [&](int k) { return reinterpret_cast<const uint4 *>(ri)[k]; }, w, wal, yr, yal, nv, rs);
-  if constexpr (CL > 1) kp_cluster_done();
 }
 ]]
 

@@ -1120,41 +1120,66 @@ __device__ __forceinline__ const void *kp_map_rank(const void *p, kp_u32 r) {
 }
 // A row over a cluster (the row families' `_c<CL>` variants): the CL CTAs
 // of a 1-d cluster (CL consecutive blocks) share one row, each holding a
-// slice of it in registers, and finish the row's reductions through
-// distributed shared memory.  kp_cluster_gather: thread 0 puts this CTA's
-// N values (already reduced over the block) in `slot` (N floats of its
-// shared memory), a cluster barrier, then every thread reads all CL CTAs'
-// slots into out[rank][i], in rank order (every CTA then combines them in
-// the same order: the same result everywhere), and arrives on the barrier
-// that kp_cluster_done() waits for at the kernel's end, so that no CTA
-// leaves -- its shared memory freed -- while another still reads its slot.
-// The arrive releases the reads; the wait between them is off the row's
-// critical path (after the stores are issued).
-template <int CL, int N>
-__device__ __forceinline__ void kp_cluster_gather(const float (&v)[N], float *slot,
-                                                  float (&out)[CL][N]) {
-  if (threadIdx.x == 0)
-#pragma unroll
-    for (int i = 0; i < N; i++) slot[i] = v[i];
-  kp_cluster_sync();
-#pragma unroll
-  for (int r = 0; r < CL; r++)
-#pragma unroll
-    for (int i = 0; i < N; i++) out[r][i] = *(const volatile float *)kp_map_rank(slot + i, r);
-  asm volatile("barrier.cluster.arrive.release;" ::: "memory");
+// slice of it, and finish the row's reductions through distributed shared
+// memory, with no memory fence: a cluster barrier's release form waits for
+// every memory operation of each thread before it (MEMBAR.ALL.GPU), which
+// made a staged row's sum cost 4-42% of the kernel (bench/NOTES.md 61).
+// kp_cluster_begin: every CTA's exchange barrier (kp_cluster_xbar)
+// initialised and seen so by the whole cluster (a relaxed cluster barrier);
+// once a kernel, by every thread, before kp_cluster_gather -- early, where
+// the kernel has loads in flight to hide its wait under (BEGUN), or from
+// kp_cluster_gather itself.  kp_cluster_gather: threads t < CL put this
+// CTA's N values (already reduced over the block) in slot[rank] of CTA t by
+// st.async, each completing on that CTA's barrier; every thread waits on its
+// own CTA's and gets them as CTA r's value i at [r N + i] of its shared
+// memory (read them in rank order: every CTA then combines them in the same
+// order, the same result everywhere; read where used: an array of CL N
+// values in registers made two softmax loops spill).  A CTA waits for every value sent to it before it reads, so
+// none leaves while another still writes to it; one call a kernel.
+__device__ __forceinline__ unsigned long long *kp_cluster_xbar() {
+  __shared__ unsigned long long b;
+  return &b;
 }
-__device__ __forceinline__ void kp_cluster_done() {
-  asm volatile("barrier.cluster.wait.acquire;" ::: "memory");
+__device__ __forceinline__ void kp_cluster_begin() {
+  if (threadIdx.x == 0) {
+    kp_mbar_init(kp_cluster_xbar(), 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+}
+template <int CL, int N, bool BEGUN = false>
+__device__ __forceinline__ const volatile float *kp_cluster_gather(const float (&v)[N]) {
+  static_assert(N == 1 || N == 2, "one st.async a value set: .b32 or .v2.b32");
+  __shared__ __align__(8) float slot[CL][N];
+  if constexpr (!BEGUN) kp_cluster_begin();
+  unsigned long long *bar = kp_cluster_xbar();
+  const kp_u32 t = threadIdx.x;
+  if (t == 0) kp_mbar_expect_tx(bar, CL * N * 4u);
+  // (the rank read and the address made inside the asm: nothing for the
+  // compiler to keep live across a kernel's loops; two softmax loops spilled)
+#define KP_XCHG_(ST, VAL)                                                                      \
+  asm volatile("{ .reg .b32 rk, ra, rb;\n\tmov.u32 rk, %%cluster_ctarank;\n\t"               \
+               "mad.lo.u32 ra, rk, %3, %0;\n\tmapa.shared::cluster.u32 ra, ra, %2;\n\t"         \
+               "mapa.shared::cluster.u32 rb, %1, %2;\n\t"                                      \
+               "st.async.shared::cluster.mbarrier::complete_tx::bytes" ST " [ra], " VAL         \
+               ", [rb]; }" ::"r"(kp_smem_addr(&slot[0][0])), "r"(kp_smem_addr(bar)), "r"(t),   \
+               "n"(4 * N), "r"(__float_as_uint(v[0])), "r"(__float_as_uint(v[N - 1]))       \
+               : "memory")
+  if (t < CL) {
+    if constexpr (N == 1) KP_XCHG_(".b32", "%4");
+    else KP_XCHG_(".v2.b32", "{%4, %5}");
+  }
+#undef KP_XCHG_
+  kp_mbar_wait(bar, 0);
+  return &slot[0][0];
 }
 // One float (this CTA's block sum) summed over the cluster's CTAs, in rank
-// order (the same bits in every CTA); one call a kernel (its slot is static).
-template <int CL> __device__ __forceinline__ float kp_cluster_sum(float s) {
-  __shared__ float slot[1];
-  float g[CL][1];
-  kp_cluster_gather<CL, 1>({s}, slot, g);
+// order (the same bits in every CTA); one call a kernel.
+template <int CL, bool BEGUN = false> __device__ __forceinline__ float kp_cluster_sum(float s) {
+  const volatile float *g = kp_cluster_gather<CL, 1, BEGUN>({s});
   s = 0.f;
 #pragma unroll
-  for (int r = 0; r < CL; r++) s += g[r][0];
+  for (int r = 0; r < CL; r++) s += g[r];
   return s;
 }
 // The first column of CTA `rank`'s slice of a row of n elements split over

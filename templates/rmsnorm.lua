@@ -108,7 +108,6 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
     }
   }
   if (PEEL && lane < h) kp_store1(yr - h + lane, xh * rs * kp_load1(w - h + lane));
-  if constexpr (CL > 1) kp_cluster_done();
 }
 
 // Any length.  Each step of a pass handles U vectors per thread of each
@@ -201,7 +200,6 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
     for (int u = 0; u < U2; u++)
       kp_vec_store<T, VEC>(yr, c + u * S, n, false, kp_norm_scale<T, VEC>(r[u], g[u], rs), g[u]);
   }
-  if constexpr (CL > 1) kp_cluster_done();
 }
 
 // Long rows, one DRAM read: each CTA's slice of x (CL > 1: the row over a
@@ -236,6 +234,7 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
   }
   const int nv = (int)(n / VEC), np = (nv + PV - 1) / PV;
   const int off = kp_stage_issue<T, VEC, PV, NB>(xr, nv, kp_img, bar);
+  if constexpr (CL > 1) kp_cluster_begin(); // (its wait under the copies in flight)
   const bool al = off == 0, wal = kp_al16(w);
   const float xh = t < h ? kp_load1(xr - h + t) : 0.f;
   const kp_part tail = {n % VEC && t == nv % THREADS ? 0 : -1, n};
@@ -264,14 +263,13 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
     for (int u = 0; u < U; u++) sumsq(r[u]);
   }
   s = kp_block_sum<THREADS>(s, scratch);
-  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  if constexpr (CL > 1) s = kp_cluster_sum<CL, true>(s); // the other slices' sums
   const float rs = rsqrtf(s / (float)cols + eps);
   if (t < h) kp_store1(yr - h + t, xh * rs * kp_load1(w - h + t));
   if (tail.k >= 0)
     kp_part_store<T, VEC>(yr, tail, kp_norm_scale<T, VEC>(pq, kp_part_load<T, VEC>(w, tail, 0u, wal), rs));
   kp_stage_norm_out<T, VEC, THREADS, U>([&](int k) { return kp_stage_vec(kp_img, off, k, al); },
                                          w, wal, yr, true, nv, rs);
-  if constexpr (CL > 1) kp_cluster_done();
 }
 ]]
 

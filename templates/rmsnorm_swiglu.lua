@@ -173,7 +173,6 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
   if (PEEL && lane < h)
     kp_store1(yr - h + lane,
               rmsnorm_swiglu_f(ha, hb, kp_load1(wa - h + lane), kp_load1(wb - h + lane), rs));
-  if constexpr (CL > 1) kp_cluster_done();
 }
 
 // Pass 2 of a peeling loop on a 4-byte grid (16-bit types; the loop's
@@ -355,7 +354,6 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
       }
     }
   }
-  if constexpr (CL > 1) kp_cluster_done();
 }
 
 // The write pass of a staged slice on y's 4-byte grid (PAIRS; 16-bit
@@ -462,6 +460,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
   const int nv = (int)(m / VEC), np = (nv + PV - 1) / PV;
   const int ob = kp_stage_issue<T, VEC, PV, NB>(xb, nv, kp_img + IMG, bar + NB);
   const int oa = kp_stage_issue<T, VEC, PV, NB>(xa, nv, kp_img, bar);
+  if constexpr (CL > 1) kp_cluster_begin(); // (its wait under the copies in flight)
   const bool ala = oa == 0, alb = ob == 0, alwa = kp_al16(wa), alwb = kp_al16(wb);
   float ha = 0.f, hb = 0.f; // (rank 0) the head column's gate and up
   if (t < h) ha = kp_load1(xa - h + t), hb = kp_load1(xb - h + t);
@@ -498,7 +497,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
     }
   }
   s = kp_block_sum<THREADS>(s, scratch);
-  if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
+  if constexpr (CL > 1) s = kp_cluster_sum<CL, true>(s); // the other slices' sums
   const float rs = rsqrtf(s / (float)(2 * n) + eps);
   if (t < h) kp_store1(yr - h + t, rmsnorm_swiglu_f(ha, hb, kp_load1(wa - h + t), kp_load1(wb - h + t), rs));
   if (tail.k >= 0) {
@@ -511,7 +510,6 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
     rmsnorm_swiglu_stage_pairs<T, VEC, THREADS, 4 * U>(kp_img + (oa & ~3), kp_img + IMG + (ob & ~3),
                                                        (oa & 2) != 0, (ob & 2) != 0, wa, wb, yr,
                                                        nv, rs);
-    if constexpr (CL > 1) kp_cluster_done();
     return;
   }
   // (this thread's w and y vectors by pointers stepped PV vectors a step)
@@ -537,7 +535,6 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
       }
     }
   }
-  if constexpr (CL > 1) kp_cluster_done();
 }
 ]]
 
@@ -752,11 +749,20 @@ for _, dt in ipairs(DTYPES) do
     -- x 5001 204.9 (the pairs loop of 256 threads: 222.4), 16384 x 6001
     -- 229.5 (241.9), 8192 x 7001 140.2 (151.7), 8192 x 8001 157.7 (176.7); at
     -- 16384 x 4097 171.5 against the loop's 159.6.
+    -- Twenty-seventh session (call 3, H200, one run, after the st.async
+    -- cluster exchange): aligned 2048 x 50256 192.4 for 512 x 2 over 4 CTAs
+    -- (the loop of 256 x 4 over 8, ranked before: 255.4; 267.6 before the
+    -- exchange, call 2), hence ranked for 16-bit rows of 40961-65536 at any
+    -- alignment (`aligned`), above that loop and below the odd rows' picks.
     for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 },
                          { 256, 1, 16, nil, 4609, 8192 }, { 512, 1, 24 }, { 512, 2, 32, 2 },
-                         { 512, 2, 32, 4 },
+                         { 512, 2, 32, 4, aligned = 40961 },
                          { 256, 2, 32, 8, 98305 }, { 512, 2, 64, 4 } }) do
-      emit(dt, "stage", stage_params(dt, vec, c))
+      local q = stage_params(dt, vec, c)
+      if c.aligned and esize(dt) == 2 then
+        q.min_cols, q.rank, q.any = c.aligned, 104, true -- (rank: stage_fields)
+      end
+      emit(dt, "stage", q)
     end
     -- The write pass on y's 4-byte grid (`_pairs`: rmsnorm_swiglu_stage_pairs,
     -- 16-bit), the same entries and slices that leave 3-4 CTAs an SM

@@ -43,15 +43,13 @@ __device__ __forceinline__ void softmax_regs_core(float (&v)[NV][VEC], float &e,
   s = LANES == 32 ? kp_warp_sum(s) : kp_block_sum<LANES>(s, scratch);
   float inv = 1.f / s;
   if constexpr (CL > 1) {
-    __shared__ float slot[2];
-    float g[CL][2];
-    kp_cluster_gather<CL, 2>({m, s}, slot, g);
-    float M = g[0][0];
+    const volatile float *g = kp_cluster_gather<CL, 2>({m, s}); // CTA r's (max, sum): g[2 r]
+    float M = g[0];
 #pragma unroll
-    for (int r = 1; r < CL; r++) M = fmaxf(M, g[r][0]);
+    for (int r = 1; r < CL; r++) M = fmaxf(M, g[2 * r]);
     float S = 0.f;
 #pragma unroll
-    for (int r = 0; r < CL; r++) S = fmaf(g[r][1], kp_exp(g[r][0] - M), S);
+    for (int r = 0; r < CL; r++) S = fmaf(g[2 * r + 1], kp_exp(g[2 * r] - M), S);
     // (a row of -inf only is NaN, as the one-CTA kernels and PyTorch give it)
     inv = M == -KP_INF ? __int_as_float(0x7fc00000) : m == -KP_INF ? 0.f : kp_exp(m - M) / S;
   }
@@ -107,7 +105,6 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
     for (int k = 0; k < NV; k++) r[k] = io::pack(v[k]);
     kp_group_store<T, VEC, S, NV>(yr + hh, c0, n, p, r);
     if (PEEL && lane < h) kp_store1(yr + lane, e);
-    if constexpr (CL > 1) kp_cluster_done();
   } else { // narrower vectors (kp regen's neighbours)
 #pragma unroll
     for (int n = 0; n < NV; n++) {
@@ -125,22 +122,21 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
 
 // The row's (max, sum) from each thread's running (m, s): over the block,
 // then (CL > 1) over the cluster's slices (a slice of -inf only has max
-// -inf and sum 0: it counts nothing).
-template <int THREADS, int CL>
+// -inf and sum 0: it counts nothing).  BEGUN: the kernel called
+// kp_cluster_begin.
+template <int THREADS, int CL, bool BEGUN = false>
 __device__ __forceinline__ void softmax_row_stats(float m, float s, float *scratch, float &M,
                                                   float &S) {
   M = kp_block_max<THREADS>(m, scratch);
   S = kp_block_sum<THREADS>(M == -KP_INF ? s : s * kp_exp(m - M), scratch);
   if constexpr (CL > 1) {
-    __shared__ float slot[2];
-    float g[CL][2];
-    kp_cluster_gather<CL, 2>({M, S}, slot, g);
-    M = g[0][0];
+    const volatile float *g = kp_cluster_gather<CL, 2, BEGUN>({M, S}); // (g[2 r], g[2 r + 1])
+    M = g[0];
 #pragma unroll
-    for (int r = 1; r < CL; r++) M = fmaxf(M, g[r][0]);
+    for (int r = 1; r < CL; r++) M = fmaxf(M, g[2 * r]);
     S = 0.f;
 #pragma unroll
-    for (int r = 0; r < CL; r++) S = fmaf(g[r][1], kp_exp(g[r][0] - M), S);
+    for (int r = 0; r < CL; r++) S = fmaf(g[2 * r + 1], kp_exp(g[2 * r] - M), S);
   }
 }
 
@@ -252,7 +248,6 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
       for (int u = 0; u < U; u++)
         if (c + u * S + VEC <= n) *reinterpret_cast<uint4 *>(yb + c + u * S) = out(r[u]);
     }
-    if constexpr (CL > 1) kp_cluster_done();
   } else {
     for (long long c = (long long)threadIdx.x * VEC; c < n; c += (long long)THREADS * VEC) {
       float v[VEC];
@@ -279,7 +274,6 @@ __device__ __forceinline__ void softmax_loop(const T *__restrict__ x, long long 
       for (int i = 0; i < VEC; i++) v[i] = kp_exp(v[i] - M) * inv;
       kp_store_tail<T, VEC>(yb, c, n, v);
     }
-    if constexpr (CL > 1) kp_cluster_done();
   }
 }
 
@@ -320,6 +314,7 @@ __device__ __forceinline__ void softmax_stage(const T *__restrict__ x, long long
   }
   const int nv = (int)(n / VEC), np = (nv + PV - 1) / PV;
   const int off = kp_stage_issue<T, VEC, PV, NB>(xb, nv, kp_img, bar);
+  if constexpr (CL > 1) kp_cluster_begin(); // (its wait under the copies in flight)
   const bool al = off == 0;
   const float e = t < h ? kp_load1(xr + t) : -KP_INF;
   const kp_part tail = {n % VEC && t == nv % THREADS ? 0 : -1, n};
@@ -339,7 +334,7 @@ __device__ __forceinline__ void softmax_stage(const T *__restrict__ x, long long
     fold(r, U);
   }
   float M, S1;
-  softmax_row_stats<THREADS, CL>(m, s, scratch, M, S1);
+  softmax_row_stats<THREADS, CL, true>(m, s, scratch, M, S1);
   const float inv = 1.f / S1;
   auto out = [&](uint4 q) { return softmax_out<T, VEC>(q, M, inv); };
   if (t < h) kp_store1(yr + t, kp_exp(e - M) * inv);
@@ -354,7 +349,6 @@ __device__ __forceinline__ void softmax_stage(const T *__restrict__ x, long long
         *reinterpret_cast<uint4 *>(yk + u * THREADS * VEC) = out(kp_stage_vec(kp_img, off, k, al));
     }
   }
-  if constexpr (CL > 1) kp_cluster_done();
 }
 ]]
 
@@ -499,9 +493,14 @@ for _, dt in ipairs(DTYPES) do
     -- (the loop over 8, ranked before: 242.6), 512 x 151937 143.7 (152.2),
     -- 512 x 199999 204.1 (214.8; 187.5 for 512 x 2 over 8, but 238.7 at
     -- 128257); 2048 x 50257 keeps 128 x 8 over 8 CTAs (172.6 against 188.0).
+    -- (256 x 4 over 8 and 16 CTAs, for the tuner, not in f16: those spilled 8
+    -- bytes at 64 registers with the st.async cluster exchange, bench/NOTES.md 61)
     for _, c in ipairs({ { 512, 4 }, { 512, 4, 4 }, { 512, 4, 8 }, { 512, 2, 4 }, { 512, 2, 8 },
-                         { 256, 4, 8 }, { 256, 4, 16 }, { 1024, 2, 8 } }) do
-      emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3] })
+                         { 256, 4, 8, no_f16 = true }, { 256, 4, 16, no_f16 = true },
+                         { 1024, 2, 8 } }) do
+      if not c.no_f16 or dt ~= "f16" then
+        emit(dt, "loop", { vec = vec, threads = c[1], unroll = c[2], cl = c[3] })
+      end
     end
     -- each CTA's slice staged in shared memory (softmax_stage): { threads,
     -- unroll, KiB of whole vectors a CTA, cl[, min_cols, max_cols] }; 16-bit
@@ -521,10 +520,13 @@ for _, dt in ipairs(DTYPES) do
     -- 206.4 (512 x 2 over 4: 205.6 / 206.2, fifteenth session's calls 1-2).
     -- Seventeenth session (call 1, one run): odd 4096 x 32001 186.3 for
     -- 512 x 2 in one CTA (the loop of 512 x 4: 192.7), hence 24577-32768.
+    -- Twenty-seventh session (call 4, H200, one run, after the st.async
+    -- cluster exchange): odd 2048 x 50257 106.9 for 512 x 2 over 2 CTAs (the
+    -- registers of 128 x 8 over 8, ranked before: 136.8), hence 40961-65536.
     for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 2, 64, nil, 24577, 32768 },
                          { 512, 2, 64, 4, 65537, 98304 },
                          { 256, 2, 32, 8, 98305, any = true },
-                         { 512, 2, 100, 4, 131073, any = true }, { 512, 2, 64, 2 },
+                         { 512, 2, 100, 4, 131073, any = true }, { 512, 2, 64, 2, 40961, 65536 },
                          { 512, 2, 32, 8 }, { 512, 2, 50, 8 }, { 256, 1, 16 }, { 256, 2, 24 },
                          { 512, 1, 24 }, { 1024, 2, 100, 4 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))

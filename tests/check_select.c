@@ -717,7 +717,7 @@ START_TEST(test_real_pack_stage_ranking) {
   static const struct { uint64_t cols; uint32_t align; int stage[2]; } K[] = {
       {151936, 16, {1, 1}}, {200000, 16, {1, 1}}, {151937, 2, {1, 1}}, {199999, 2, {1, 1}},
       {128256, 16, {1, 0}}, {98304, 16, {0, 0}},  {32000, 16, {0, 0}},  {4096, 16, {0, 0}},
-      {50257, 2, {0, 1}},
+      {50257, 2, {1, 1}}, /* (softmax since the twenty-seventh session: NOTES 61) */
   };
   static const kp_family F[] = {KP_FAM_SOFTMAX, KP_FAM_RMSNORM};
   for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
@@ -743,7 +743,9 @@ END_TEST
 ** 4609-8192, its 4-byte-grid (`_pairs`) twin for 8193-12288, the peeling
 ** loop between, `_pairs` over 2 CTAs for 22529-40960 and the 16-byte grid's
 ** stage variant from 40961; aligned rows never take a `_pairs` stage
-** variant.  The skinny-m GEMM takes the 5-stage TMA GEMV from n = 8192 and
+** variant, and from 40961 to 65536 take the stage variant over 4 CTAs
+** (twenty-seventh session, NOTES 61); softmax's odd rows of 40961-65536 the
+** stage variant over 2 CTAs.  The skinny-m GEMM takes the 5-stage TMA GEMV from n = 8192 and
 ** the 64-column one with K over 2 CTAs at n = 4096-8191, k >= 8192. */
 START_TEST(test_real_pack_pairs_gemv_ranking) {
   kpk_pack pk;
@@ -756,6 +758,8 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       {24001, 2, "_stage_t512_v8_u2_s24_c2_pairs"}, {32001, 2, "_stage_t512_v8_u2_s32_c2_pairs"},
       {36001, 2, "_stage_t512_v8_u2_s36_c2_pairs"}, {40001, 2, "_stage_t512_v8_u2_s50_c2_pairs"},
       {50257, 2, "_stage_t512_v8_u2_s50_c2"},    {32000, 16, "_loop_t512_v8"},
+      {50256, 16, "_stage_t512_v8_u2_s32_c4"},   {65536, 16, "_stage_t512_v8_u2_s32_c4"},
+      {66000, 16, "_loop_t256_v8_u4_c8"},
   };
   for (int dt = KP_F16; dt <= KP_BF16; dt++) {
     for (size_t k = 0; k < sizeof R / sizeof R[0]; k++) {
@@ -769,6 +773,19 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
                     "rmsnorm_swiglu %s 2048 x %llu at align %u: %s, expected %s",
                     kp_dtype_name((kp_dtype)dt), (unsigned long long)R[k].cols, R[k].align, name,
                     R[k].pick);
+    }
+    static const struct { uint64_t cols; uint32_t align; const char *pick; } S[] = {
+        {40001, 2, "_block_t128_v8_n8_c8"}, {50257, 2, "_stage_t512_v8_u2_s64_c2"},
+        {65535, 2, "_stage_t512_v8_u2_s64_c2"}, {70001, 2, "_stage_t512_v8_u2_s64_c4"},
+    };
+    for (size_t k = 0; k < sizeof S / sizeof S[0]; k++) {
+      const kp_call c = {KP_FAM_SOFTMAX, (kp_dtype)dt, S[k].align, 0, {2048, S[k].cols, 1, 1}};
+      const int i = kp_select_variant(&pk, &c, &d, NULL, 0);
+      ck_assert_int_ge(i, 0);
+      const char *name = pk.entries[i].name, *at = strstr(name, S[k].pick);
+      ck_assert_msg(at && at[strlen(S[k].pick)] == '\0', "softmax %s 2048 x %llu at align %u: %s, expected %s",
+                    kp_dtype_name((kp_dtype)dt), (unsigned long long)S[k].cols, S[k].align, name,
+                    S[k].pick);
     }
     static const struct { uint64_t m, n, k; const char *pick; } G[] = {
         {1, 11008, 4096, "_gemv_m16_n128_s5_tma_nk"},
