@@ -1133,9 +1133,9 @@ __device__ __forceinline__ const void *kp_map_rank(const void *p, kp_u32 r) {
 // st.async, each completing on that CTA's barrier; every thread waits on its
 // own CTA's and gets them as CTA r's value i at [r N + i] of its shared
 // memory (read them in rank order: every CTA then combines them in the same
-// order, the same result everywhere; read where used: an array of CL N
-// values in registers made two softmax loops spill).  A CTA waits for every value sent to it before it reads, so
-// none leaves while another still writes to it; one call a kernel.
+// order, the same result everywhere).  A CTA waits for every value sent to
+// it before it reads, so none leaves while another still writes to it; one
+// call a kernel.
 __device__ __forceinline__ unsigned long long *kp_cluster_xbar() {
   __shared__ unsigned long long b;
   return &b;
@@ -1155,8 +1155,7 @@ __device__ __forceinline__ const volatile float *kp_cluster_gather(const float (
   unsigned long long *bar = kp_cluster_xbar();
   const kp_u32 t = threadIdx.x;
   if (t == 0) kp_mbar_expect_tx(bar, CL * N * 4u);
-  // (the rank read and the address made inside the asm: nothing for the
-  // compiler to keep live across a kernel's loops; two softmax loops spilled)
+  // (this CTA's slot in CTA t: its rank and the address made inside the asm)
 #define KP_XCHG_(ST, VAL)                                                                      \
   asm volatile("{ .reg .b32 rk, ra, rb;\n\tmov.u32 rk, %%cluster_ctarank;\n\t"               \
                "mad.lo.u32 ra, rk, %3, %0;\n\tmapa.shared::cluster.u32 ra, ra, %2;\n\t"         \

@@ -783,7 +783,8 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       const int i = kp_select_variant(&pk, &c, &d, NULL, 0);
       ck_assert_int_ge(i, 0);
       const char *name = pk.entries[i].name, *at = strstr(name, S[k].pick);
-      ck_assert_msg(at && at[strlen(S[k].pick)] == '\0', "softmax %s 2048 x %llu at align %u: %s, expected %s",
+      ck_assert_msg(at && at[strlen(S[k].pick)] == '\0',
+                    "softmax %s 2048 x %llu at align %u: %s, expected %s",
                     kp_dtype_name((kp_dtype)dt), (unsigned long long)S[k].cols, S[k].align, name,
                     S[k].pick);
     }
