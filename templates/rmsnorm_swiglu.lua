@@ -753,16 +753,12 @@ for _, dt in ipairs(DTYPES) do
     -- cluster exchange): aligned 2048 x 50256 192.4 for 512 x 2 over 4 CTAs
     -- (the loop of 256 x 4 over 8, ranked before: 255.4; 267.6 before the
     -- exchange, call 2), hence ranked for 16-bit rows of 40961-65536 at any
-    -- alignment (`aligned`), above that loop and below the odd rows' picks.
+    -- alignment, at rank 104: above that loop, below the odd rows' picks.
     for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 },
                          { 256, 1, 16, nil, 4609, 8192 }, { 512, 1, 24 }, { 512, 2, 32, 2 },
-                         { 512, 2, 32, 4, aligned = 40961 },
+                         { 512, 2, 32, 4, 40961, rank = 104, any = true },
                          { 256, 2, 32, 8, 98305 }, { 512, 2, 64, 4 } }) do
-      local q = stage_params(dt, vec, c)
-      if c.aligned and esize(dt) == 2 then
-        q.min_cols, q.rank, q.any = c.aligned, 104, true -- (rank: stage_fields)
-      end
-      emit(dt, "stage", q)
+      emit(dt, "stage", stage_params(dt, vec, c))
     end
     -- The write pass on y's 4-byte grid (`_pairs`: rmsnorm_swiglu_stage_pairs,
     -- 16-bit), the same entries and slices that leave 3-4 CTAs an SM

@@ -738,6 +738,22 @@ START_TEST(test_real_pack_stage_ranking) {
 }
 END_TEST
 
+/* The selection for 2048 rows of `cols` of family f at alignment `align` on
+** the real pack `pk` is the entry whose name holds `pick` at its end (or,
+** with p_twin, followed by "_p" alone): not a longer name that starts with
+** it (s50_c2 vs s50_c2_pairs). */
+static void expect_row_pick(const kpk_pack *pk, const kp_devprops *d, kp_family f, kp_dtype dt,
+                            uint64_t cols, uint32_t align, const char *pick, int p_twin) {
+  const kp_call c = {f, dt, align, 0, {2048, cols, 1, 1}};
+  const int i = kp_select_variant(pk, &c, d, NULL, 0);
+  ck_assert_int_ge(i, 0);
+  const char *name = pk->entries[i].name, *at = strstr(name, pick);
+  const char *rest = at ? at + strlen(pick) : NULL;
+  ck_assert_msg(rest && (*rest == '\0' || (p_twin && !strcmp(rest, "_p"))),
+                "%s %s 2048 x %llu at align %u: %s, expected %s", kp_family_name(f),
+                kp_dtype_name(dt), (unsigned long long)cols, align, name, pick);
+}
+
 /* On the real sm_90a pack, the twenty-fifth session's rankings (bench/NOTES.md
 ** 59): RMSNorm+SwiGLU's odd 16-bit rows take the one-CTA stage variant for
 ** 4609-8192, its 4-byte-grid (`_pairs`) twin for 8193-12288, the peeling
@@ -745,8 +761,9 @@ END_TEST
 ** stage variant from 40961; aligned rows never take a `_pairs` stage
 ** variant, and from 40961 to 65536 take the stage variant over 4 CTAs
 ** (twenty-seventh session, NOTES 61); softmax's odd rows of 40961-65536 the
-** stage variant over 2 CTAs.  The skinny-m GEMM takes the 5-stage TMA GEMV from n = 8192 and
-** the 64-column one with K over 2 CTAs at n = 4096-8191, k >= 8192. */
+** stage variant over 2 CTAs.  The skinny-m GEMM takes the 5-stage TMA GEMV
+** from n = 8192 and the 64-column one with K over 2 CTAs at n = 4096-8191,
+** k >= 8192. */
 START_TEST(test_real_pack_pairs_gemv_ranking) {
   kpk_pack pk;
   open_built(&pk, "sm_90a");
@@ -762,32 +779,15 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       {66000, 16, "_loop_t256_v8_u4_c8"},
   };
   for (int dt = KP_F16; dt <= KP_BF16; dt++) {
-    for (size_t k = 0; k < sizeof R / sizeof R[0]; k++) {
-      const kp_call c = {KP_FAM_RMSNORM_SWIGLU, (kp_dtype)dt, R[k].align, 0,
-                         {2048, R[k].cols, 1, 1}};
-      const int i = kp_select_variant(&pk, &c, &d, NULL, 0);
-      ck_assert_int_ge(i, 0);
-      const char *name = pk.entries[i].name, *at = strstr(name, R[k].pick);
-      /* the pick, and not a longer name that starts with it (s50_c2 vs s50_c2_pairs) */
-      ck_assert_msg(at && (at[strlen(R[k].pick)] == '\0' || !strcmp(at + strlen(R[k].pick), "_p")),
-                    "rmsnorm_swiglu %s 2048 x %llu at align %u: %s, expected %s",
-                    kp_dtype_name((kp_dtype)dt), (unsigned long long)R[k].cols, R[k].align, name,
-                    R[k].pick);
-    }
+    for (size_t k = 0; k < sizeof R / sizeof R[0]; k++)
+      expect_row_pick(&pk, &d, KP_FAM_RMSNORM_SWIGLU, (kp_dtype)dt, R[k].cols, R[k].align,
+                      R[k].pick, 1);
     static const struct { uint64_t cols; uint32_t align; const char *pick; } S[] = {
         {40001, 2, "_block_t128_v8_n8_c8"}, {50257, 2, "_stage_t512_v8_u2_s64_c2"},
         {65535, 2, "_stage_t512_v8_u2_s64_c2"}, {70001, 2, "_stage_t512_v8_u2_s64_c4"},
     };
-    for (size_t k = 0; k < sizeof S / sizeof S[0]; k++) {
-      const kp_call c = {KP_FAM_SOFTMAX, (kp_dtype)dt, S[k].align, 0, {2048, S[k].cols, 1, 1}};
-      const int i = kp_select_variant(&pk, &c, &d, NULL, 0);
-      ck_assert_int_ge(i, 0);
-      const char *name = pk.entries[i].name, *at = strstr(name, S[k].pick);
-      ck_assert_msg(at && at[strlen(S[k].pick)] == '\0',
-                    "softmax %s 2048 x %llu at align %u: %s, expected %s",
-                    kp_dtype_name((kp_dtype)dt), (unsigned long long)S[k].cols, S[k].align, name,
-                    S[k].pick);
-    }
+    for (size_t k = 0; k < sizeof S / sizeof S[0]; k++)
+      expect_row_pick(&pk, &d, KP_FAM_SOFTMAX, (kp_dtype)dt, S[k].cols, S[k].align, S[k].pick, 0);
     static const struct { uint64_t m, n, k; const char *pick; } G[] = {
         {1, 11008, 4096, "_gemv_m16_n128_s5_tma_nk"},
         {16, 14336, 4096, "_gemv_m16_n128_s5_tma_nk"},
