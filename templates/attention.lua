@@ -91,6 +91,22 @@ __device__ __forceinline__ float kp_attn_exp2(float x) { // exp2(-inf) = 0
   asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
 }
+// st.async of 4 floats (16 bytes) or 1 to `a` (a shared::cta address of this
+// CTA) mapped into cluster CTA `q`, completing on the barrier at `b`'s
+// offset in CTA q (the destination and its barrier in the same CTA)
+__device__ __forceinline__ void kp_attn_push4(kp_u32 a, float4 x, kp_u32 b, kp_u32 q) {
+  asm volatile("{ .reg .b32 ra, rb;\n\tmapa.shared::cluster.u32 ra, %0, %6;\n\t"
+               "mapa.shared::cluster.u32 rb, %1, %6;\n\t"
+               "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [ra], {%2, %3, %4, %5}, [rb]; }"
+               ::"r"(a), "r"(b), "r"(__float_as_uint(x.x)), "r"(__float_as_uint(x.y)),
+               "r"(__float_as_uint(x.z)), "r"(__float_as_uint(x.w)), "r"(q) : "memory");
+}
+__device__ __forceinline__ void kp_attn_push1(kp_u32 a, float x, kp_u32 b, kp_u32 q) {
+  asm volatile("{ .reg .b32 ra, rb;\n\tmapa.shared::cluster.u32 ra, %0, %3;\n\t"
+               "mapa.shared::cluster.u32 rb, %1, %3;\n\t"
+               "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [ra], %2, [rb]; }"
+               ::"r"(a), "r"(b), "r"(__float_as_uint(x)), "r"(q) : "memory");
+}
 // The keys [lo, hi) that some query row in [r0, r1] may see (hi <= lo: none).
 __device__ __forceinline__ void kp_attn_keys(int r0, int r1, int Lq, int Lk, int wl, int wr,
                                              int &lo, int &hi) {
@@ -1021,10 +1037,13 @@ end
 -- W warps, warp w taking every W-th tile through a ring of S stages of its
 -- own (cp.async, no block-wide barrier in the loop).  Each warp keeps its
 -- online softmax state; at the end the warps' partial sums meet in shared
--- memory (O and the sums scaled to the common maximum), then the CTAs'
--- through distributed shared memory, CTA r finishing columns [r D / CL,
--- (r + 1) D / CL) and CTA 0 the LSE.  So a long sequence fills the GPU even
--- at batch 1.  Persistent (two CTAs an SM): the family's grid rule knows
+-- memory (O and the sums scaled to the common maximum), then the CTAs':
+-- CTA r finishes columns [r D / CL, (r + 1) D / CL) (CTA 0 the LSE), every
+-- CTA pushing it those columns of its partial by st.async onto r's mbarrier
+-- behind one relaxed cluster barrier (no memory fence: pulled through
+-- distributed shared memory between two release cluster barriers, batch 1
+-- ran 45.7 against 42.1 us on an H200, bench/NOTES.md 62).  So a long
+-- sequence fills the GPU even at batch 1.  Persistent (two CTAs an SM): the family's grid rule knows
 -- nothing of G, so the clusters that fit loop over the batch * Hkv *
 -- ceil(G Lq / 16) packed tiles (with one cluster a tile, 3/4 of the blocks
 -- had nothing to do at 32/8 heads).  Varlen: a sequence's rows are packed
@@ -1093,6 +1112,17 @@ ${name}(${args}) {
   __shared__ int last;
   for (int tile = (int)(u0 / NU); u0 < u1 && tile < ntiles && tile * NU < u1; tile++) {
 #else
+#if ${cl} > 1
+  // every CTA's share of the others' partials arrives by st.async on rxbar
+  // (below); initialised here, seen by the cluster after the first tile's
+  // cluster barrier
+  __shared__ unsigned long long rxbar;
+  if (threadIdx.x == 0) {
+    kp_mbar_init(&rxbar, 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  int rxph = 0; // rxbar's phase: a tile's shares complete one
+#endif
   // persistent: the cluster takes packed tiles blockIdx.x / CL + k gridDim.x / CL
   for (int tile = blockIdx.x / CL; tile < ntiles; tile += gridDim.x / CL) {
 #endif
@@ -1296,32 +1326,65 @@ ${name}(${args}) {
     if (col == 0) pm[W * 16 + row] = mx, pl[W * 16 + row] = l;
   }
 #if ${cl} > 1
-  kp_cluster_sync(); // every CTA's partial is written
-  // columns [cb, cb + DC) this CTA finishes (D / CL each where CL divides D)
-  const int cb = D % CL == 0 ? rank * (D / CL) : rank * D / CL;
-  const int DC = D % CL == 0 ? D / CL : (rank + 1) * D / CL - cb;
-  for (int e = threadIdx.x; e < 16 * DC; e += NT) {
-    const int row = e / DC, col = cb + e % DC;
-    float mx = KP_NINF, acc = 0.f, l = 0.f, cm[CL];
+  // CTA q finishes columns [cq(q), cq(q) + dq(q)) from every CTA's share of
+  // them, pushed by st.async into its receive buffer rx: CTA r's share at
+  // rx + r RXS, O's 16 rows x dq(q) columns at [row dq(q) + j], then the 16
+  // maxima and the 16 sums.  rx lies in the ring past this CTA's partials:
+  // no CTA sends before the whole cluster is done with its ring (a relaxed
+  // cluster barrier: no memory fence, the data and its completion travel
+  // together), nor before every CTA has merged the tile before (it reaches
+  // this tile's barrier after).
+  {
+    constexpr int DCM = (D + CL - 1) / CL, RXS = 16 * DCM + 32;
+    static_assert(((W + 1) * 16 * LDO + 2 * (W + 1) * 16 + CL * RXS) * 4 <= W * S * 2 * BC * LD * 2,
+                  "the receive buffer fits in the ring past the partials");
+    float *rx = pl + (W + 1) * 16;
+    auto cq = [](int q) { return D % CL == 0 ? q * (D / CL) : q * D / CL; };
+    auto dq = [&](int q) { return D % CL == 0 ? D / CL : (q + 1) * D / CL - cq(q); };
+    const int cb = cq(rank), DC = dq(rank);
+    if (threadIdx.x == 0) kp_mbar_expect_tx(&rxbar, CL * (16 * DC + 32) * 4);
+    __syncthreads(); // the CTA's partial is written
+    asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+    const kp_u32 me = kp_smem_addr(rx + rank * RXS), mb = kp_smem_addr(&rxbar);
+    if constexpr (D % CL == 0 && D / CL % 4 == 0) { // float4s: O's rows, then 8 of pm, pl
+      constexpr int DV = D / CL / 4, NO = CL * 16 * DV;
+      for (int e = threadIdx.x; e < NO + CL * 8; e += NT) {
+        const int q = e < NO ? e / (16 * DV) : (e - NO) / 8, i = e < NO ? e % (16 * DV) : (e - NO) % 8;
+        const float *x = e < NO ? &po[(W * 16 + i / DV) * LDO + q * (D / CL) + 4 * (i % DV)]
+                                : (i < 4 ? pm : pl) + W * 16 + 4 * (i % 4);
+        kp_attn_push4(me + 4 * (e < NO ? 4 * i : 16 * (D / CL) + 4 * i), *(const float4 *)x, mb, q);
+      }
+    } else { // one float at a time
+      for (int e = threadIdx.x; e < CL * (16 * DCM + 32); e += NT) {
+        const int q = e / (16 * DCM + 32), i = e % (16 * DCM + 32), n = dq(q);
+        if (i >= 16 * n + 32) continue;
+        const float x = i < 16 * n ? po[(W * 16 + i / n) * LDO + cq(q) + i % n]
+                                   : (i < 16 * n + 16 ? pm : pl)[W * 16 + (i - 16 * n) % 16];
+        kp_attn_push1(me + 4 * i, x, mb, q);
+      }
+    }
+    kp_mbar_wait(&rxbar, rxph);
+    rxph ^= 1;
+    for (int e = threadIdx.x; e < 16 * DC; e += NT) {
+      const int row = e / DC, col = cb + e % DC;
+      float mx = KP_NINF, acc = 0.f, l = 0.f, cm[CL];
 #pragma unroll
-    for (int r = 0; r < CL; r++) {
-      cm[r] = *(const float *)kp_map_rank(&pm[W * 16 + row], r);
-      mx = fmaxf(mx, cm[r]);
-    }
+      for (int r = 0; r < CL; r++) cm[r] = rx[r * RXS + 16 * DC + row], mx = fmaxf(mx, cm[r]);
 #pragma unroll
-    for (int r = 0; r < CL; r++) {
-      const float c = kp_attn_exp2(cm[r] - (mx == KP_NINF ? 0.f : mx));
-      acc = fmaf(c, *(const float *)kp_map_rank(&po[(W * 16 + row) * LDO + col], r), acc);
-      l = fmaf(c, *(const float *)kp_map_rank(&pl[W * 16 + row], r), l);
+      for (int r = 0; r < CL; r++) {
+        const float c = kp_attn_exp2(cm[r] - (mx == KP_NINF ? 0.f : mx));
+        acc = fmaf(c, rx[r * RXS + e], acc);
+        l = fmaf(c, rx[r * RXS + 16 * DC + 16 + row], l);
+      }
+      if (row < rows) {
+        const int i = qrow(row), h = qhead(row);
+        O[ob + i * sos + h * soh + col] = kp_from_f32<${T}>(acc * kp_attn_inv(l));
+        if (LSE && rank == 0 && col == 0)
+          LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(mx, l);
+      }
     }
-    if (row < rows) {
-      const int i = qrow(row), h = qhead(row);
-      O[ob + i * sos + h * soh + col] = kp_from_f32<${T}>(acc * kp_attn_inv(l));
-      if (LSE && rank == 0 && col == 0)
-        LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(mx, l);
-    }
+    __syncthreads(); // rx is read before the next tile's loads
   }
-  kp_cluster_sync(); // no CTA goes on (or leaves) while another reads its partial
 #else
   __syncthreads();
 #if ${sk}

@@ -757,6 +757,22 @@ START_TEST(test_every_variant) {
       }
       g.ctx->props.sm_count = sms;
     }
+    /* the decode clusters on a grid for 8 SMs (one cluster of 16, two CTAs
+    ** an SM): it loops over every tile, so the paths between tiles run --
+    ** the merge buffers' reuse, a barrier's next phase -- which the cases'
+    ** few tiles (one a cluster) on a whole GPU don't */
+    if (e->cluster > 1 && strstr(e->name, "_dec_")) {
+      const int sms = g.ctx->props.sm_count;
+      g.ctx->props.sm_count = (int)(e->cluster / (e->persist ? e->persist : 1));
+      fprintf(stderr, "%s: %s on a grid for %d SMs:\n", name, e->name, g.ctx->props.sm_count);
+      for (int h = 0; h < NHDIMS; h++) {
+        if (!takes_hd(e, HDIMS[h])) continue;
+        for (int ci = 0; ci < NCASES; ci++)
+          if (CASES[ci].lq <= 16 && CASES[ci].lk >= 1000)
+            ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, 0, ci % 2 ? 16 : 0);
+      }
+      g.ctx->props.sm_count = sms;
+    }
     /* the split-KV decode on grids of 4 and 6 CTAs (2 and 3 SMs): its ways
     ** of dealing shares out -- S CTAs a tile, k whole tiles a CTA, and
     ** shares across tiles where neither fits the grid -- on the decode cases'
