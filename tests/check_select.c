@@ -761,7 +761,8 @@ static void expect_row_pick(const kpk_pack *pk, const kp_devprops *d, kp_family 
 ** stage variant from 40961; aligned rows never take a `_pairs` stage
 ** variant, and from 40961 to 65536 take the stage variant over 4 CTAs
 ** (twenty-seventh session, NOTES 61); softmax's odd rows of 40961-65536 the
-** stage variant over 2 CTAs.  The skinny-m GEMM takes the 5-stage TMA GEMV
+** stage variant over 2 CTAs, and of 8193-12288 256 x 2 in one CTA (twenty-
+** eighth session, NOTES 62; RMSNorm's of 4097-8192 128 x 2).  The skinny-m GEMM takes the 5-stage TMA GEMV
 ** from n = 8192 and the 64-column one with K over 2 CTAs at n = 4096-8191,
 ** k >= 8192. */
 START_TEST(test_real_pack_pairs_gemv_ranking) {
@@ -785,9 +786,14 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
     static const struct { uint64_t cols; uint32_t align; const char *pick; } S[] = {
         {40001, 2, "_block_t128_v8_n8_c8"}, {50257, 2, "_stage_t512_v8_u2_s64_c2"},
         {65535, 2, "_stage_t512_v8_u2_s64_c2"}, {70001, 2, "_stage_t512_v8_u2_s64_c4"},
+        {11007, 2, "_stage_t256_v8_u2_s24"},   {12288 - 1, 2, "_stage_t256_v8_u2_s24"},
+        {8192 - 1, 2, "_stage_t128_v8_u2_s16"},
     };
     for (size_t k = 0; k < sizeof S / sizeof S[0]; k++)
       expect_row_pick(&pk, &d, KP_FAM_SOFTMAX, (kp_dtype)dt, S[k].cols, S[k].align, S[k].pick, 0);
+    /* RMSNorm's odd rows of 4097-8192: 128 x 2 (twenty-eighth session) */
+    expect_row_pick(&pk, &d, KP_FAM_RMSNORM, (kp_dtype)dt, 4097, 2, "_stage_t128_v8_u2_s16", 0);
+    expect_row_pick(&pk, &d, KP_FAM_RMSNORM, (kp_dtype)dt, 8191, 2, "_stage_t128_v8_u2_s16", 0);
     static const struct { uint64_t m, n, k; const char *pick; } G[] = {
         {1, 11008, 4096, "_gemv_m16_n128_s5_tma_nk"},
         {16, 14336, 4096, "_gemv_m16_n128_s5_tma_nk"},
