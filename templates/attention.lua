@@ -1167,8 +1167,35 @@ ${name}(${args}) {
   // r's addresses (its page from spt when paged), the lanes copying its
   // 16-byte chunks get them by shuffle
   static_assert(BC <= 32, "a lane a key row");
+  // flat (the clusters): a tile's rows one stride apart (contiguous K and
+  // V, or paged with pages a whole number of tiles), each 16-byte copy's
+  // address from the tile's first row -- no lookup a row, no shuffles.
+  // `_c16` at batch 1 (H200, d128): 41.9 against 43.6 us, paged 44.6
+  // against 45.5; `_s2_sk` 46.5 against 45.3 (batch 8 level), so the
+  // split-KV kernel keeps the lanes' rows (bench/NOTES.md 62)
+  const bool flat = CL > 1 && (!BT || page % BC == 0);
   auto load_kv = [&](int s, int nb) {
     constexpr int CH = D / 8;
+    if (flat) {
+      const int j0 = nb * BC;
+      const ${T} *k0 = nullptr, *v0 = nullptr;
+      if (j0 < lk && !BT) {
+        k0 = K + kb + hk * skh + j0 * sks, v0 = V + vb + hk * svh + j0 * svs;
+      } else if (j0 < lk) {
+        const int q = psh >= 0 ? j0 >> psh : j0 / page;
+        const int pg = nq ? spt[q - q0] : BT[b * bts + q], r = j0 - q * page;
+        k0 = kp_attn_paged_row(K, skb, sks, skh, hk, pg, r, npages);
+        v0 = kp_attn_paged_row(V, svb, svs, svh, hk, pg, r, npages);
+      }
+#pragma unroll
+      for (int k = 0; k < BC * CH / 32; k++) {
+        const int i = lane + 32 * k, r = i / CH, c = i % CH;
+        const bool in = j0 + r < lk && k0; // (k0 and v0 are both set or both not)
+        kp_cp16(ks + (2 * s) * BC * LD + at(r, c), in ? k0 + r * sks + 8 * c : K, in ? 16 : 0);
+        kp_cp16(ks + (2 * s + 1) * BC * LD + at(r, c), in ? v0 + r * svs + 8 * c : V, in ? 16 : 0);
+      }
+      return;
+    }
     const int j = nb * BC + lane % BC;
     const ${T} *kr = nullptr, *vr = nullptr;
     if (j < lk && !BT) {
