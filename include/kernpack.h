@@ -201,7 +201,8 @@ KP_API kp_status kp_add_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t
 /* y = silu(gate) * up.  gate, up: (rows, cols) sharing stride ldin (they
 ** may be the two halves of one (rows, 2*cols) tensor); y: (rows, cols).
 ** Contiguous rows (ldin == ldy == cols) off the 16-byte grid, or longer than
-** 16K, run as rows of up to 8192 on it (ops.c: glu_flatten); so does kp_geglu. */
+** 16K, run as one row (f16 / bf16) or as rows of up to 8192 on it (f32; ops.c:
+** glu_flatten); so does kp_geglu. */
 KP_API kp_status kp_swiglu(kp_ctx *ctx, kp_dtype dt, const void *gate, const void *up,
                            int64_t ldin, void *y, int64_t ldy, int64_t rows, int64_t cols,
                            void *stream);

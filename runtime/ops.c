@@ -131,14 +131,25 @@ kp_status kp_add_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, v
 ** R * C == rows * cols.  Where the rows are off the 16-byte grid (odd
 ** vocabulary-like lengths: the peeling kernels) or long (past 16K: few rows
 ** leave SMs idle under a block a row) and the three tensors start on the
-** grid, take C the largest power of two dividing rows * cols, at most 8192
-** and at least 64: rows of the shape the kernels run at the copy rate
-** (torch.compile's flat elementwise kernels do the same).  The kernels see,
+** grid, a 16-bit call becomes one row of rows * cols elements, which the
+** column-chunk kernels (torch.compile's flat form: a block per 1024
+** elements) run at the copy rate; f32 (no chunk kernel ranked) and calls
+** past 2^31 - 1 elements take C the largest power of two dividing
+** rows * cols, at most 8192 and at least 64: rows of the shape the row
+** kernels run at the copy rate.  The power-of-two rows ran 0.97-0.98x
+** torch.compile where they come out short (512 x 151937 -> 151937 x 512,
+** 1024 x 128257 -> 128257 x 1024: 95-98% of copy), the one row 1.00x at
+** every odd sweep shape (98.0-99.9%; bench/NOTES.md 63).  The kernels see,
 ** and the tuning table keys, the reshaped call. */
 static void glu_flatten(opcheck *k, const void *g, const void *u, const void *y, int64_t *ldin,
                         int64_t *ldy, int64_t *rows, int64_t *cols) {
   if (*rows < 2 || *ldin != *cols || *ldy != *cols || (k->align >= 16 && *cols <= 16384)) return;
   if (((uintptr_t)g | (uintptr_t)u | (uintptr_t)y) & 15) return;
+  if (k->es == 2 && *rows <= INT_MAX / *cols) { /* rows * cols <= INT_MAX */
+    *cols *= *rows, *rows = 1, *ldin = *ldy = *cols;
+    k->align = 16;
+    return;
+  }
   int t = __builtin_ctzll((unsigned long long)*rows) + __builtin_ctzll((unsigned long long)*cols);
   int64_t c = (int64_t)1 << (t < 13 ? t : 13);
   if (c < 64 || c == *cols) return;
