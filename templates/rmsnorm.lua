@@ -465,12 +465,17 @@ for _, dt in ipairs(DTYPES) do
   -- against 207.7).  16384 x 4097 on an H200 (twenty-eighth session, call
   -- 6, one run): 128 x 2 73.2 (256 x 1, ranked before: 78.7; on an H100,
   -- seventeenth session: 102.0 against 101.5), hence 4097-8192.
+  -- 256 x 2 over 16 CTAs of 16 / 26 KiB (8 CTAs an SM), for the tuner:
+  -- twenty-ninth session (call 4, H200, one run) level with the picks on
+  -- odd rows of 128257-199999 (157 against 147 at 128257), ahead on aligned
+  -- 512 x 200000 (110.2 against 112.2).
   if vec > 1 then
     for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 1, 24, nil, 8193, 12288 },
                          { 512, 2, 64, nil, 24577 }, { 512, 2, 64, 2, 32769 },
                          { 512, 2, 64, 4, 65537 }, { 512, 2, 100, 4, 131073, 140000 },
                          { 512, 2, 50, 8, 140001, any = true }, { 512, 2, 32, 8 },
-                         { 256, 2, 32, 8 }, { 256, 1, 16 }, { 256, 2, 24 } }) do
+                         { 256, 2, 32, 8 }, { 256, 1, 16 }, { 256, 2, 24 },
+                         { 256, 2, 16, 16 }, { 256, 2, 26, 16 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end
   end

@@ -754,10 +754,16 @@ for _, dt in ipairs(DTYPES) do
     -- (the loop of 256 x 4 over 8, ranked before: 255.4; 267.6 before the
     -- exchange, call 2), hence ranked for 16-bit rows of 40961-65536 at any
     -- alignment, at rank 104: above that loop, below the odd rows' picks.
-    for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8, 131073 },
+    -- (Past 98304 the pairs twins below took the odd rows in the twenty-
+    -- ninth session; 512 x 2 over 8 CTAs of 32 and 50 KiB are the tuner's
+    -- here since.)  256 x 2 over 16 CTAs of 16-26 KiB (5-7 CTAs an SM), for
+    -- the tuner: aligned 512 x 200000 211.5 against the loop's 232.5 (call
+    -- 5, H200, one run).
+    for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8 },
                          { 256, 1, 16, nil, 4609, 8192 }, { 512, 1, 24 }, { 512, 2, 32, 2 },
                          { 512, 2, 32, 4, 40961, rank = 104, any = true },
-                         { 256, 2, 32, 8, 98305 }, { 512, 2, 64, 4 } }) do
+                         { 256, 2, 32, 8 }, { 512, 2, 64, 4 }, { 256, 2, 16, 16 },
+                         { 256, 2, 20, 16 }, { 256, 2, 26, 16 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end
     -- The write pass on y's 4-byte grid (`_pairs`: rmsnorm_swiglu_stage_pairs,
@@ -783,14 +789,23 @@ for _, dt in ipairs(DTYPES) do
     -- 7-200% (51-54 registers: two CTAs an SM, not three); the pairs twin of
     -- 50 KiB over 8 ran 249.9 against 258.5 at 512 x 151937 but 325.2 against
     -- 318.0 (call 2) and 315.3 against 317.8 (call 9) at 512 x 199999: not
-    -- ranked on that.
+    -- ranked on that.  On an H200 (twenty-ninth session, call 5, one run,
+    -- us) the pairs won past 98304 by 10-18%: odd 1024 x 128257 311.8 over 8
+    -- CTAs of 36 KiB (the 16-byte grid's 32 KiB over 8, ranked before:
+    -- 344.6), 512 x 151937 186.2 over 16 CTAs of 20 KiB (50 KiB over 8:
+    -- 219.9; its pairs twin 202.8), 512 x 199999 247.1 over 8 of 50 KiB
+    -- (274.1; 26 KiB over 16: 251.4); hence those three for 98305-131072,
+    -- 131073-163840 and 163841-204800 (H100: unmeasured but for the 50
+    -- KiB twin, above).  At 50257 and 32001 the picks kept their lead.
     -- { threads, unroll, kb, cl[, min_cols, max_cols] }
     if esize(dt) == 2 then
-      for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960 }, { 512, 2, 50, 8 }, { 256, 1, 16 },
+      for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960 }, { 512, 2, 50, 8, 163841, 204800 },
+                           { 256, 1, 16 },
                            { 512, 1, 24, nil, 8193, 12288 }, { 512, 2, 32, 2, 24577 },
                            { 512, 2, 32, 4 }, { 256, 2, 32, 8 }, { 512, 2, 64, 4 },
                            { 512, 2, 24, 2, 22529 }, { 512, 2, 36, 2, 32769 }, { 512, 2, 28, 3 },
-                           { 512, 2, 36, 8 } }) do
+                           { 512, 2, 36, 8, 98305, 131072 }, { 256, 2, 20, 16, 131073, 163840 },
+                           { 256, 2, 26, 16 } }) do
         local q = stage_params(dt, vec, c)
         q.pairs = true
         emit(dt, "stage", q)

@@ -526,14 +526,17 @@ for _, dt in ipairs(DTYPES) do
     -- Twenty-eighth session (call 6, H200, one run): odd 8192 x 11007 92.4
     -- for 256 x 2 in one CTA (the registers of 512 x 3, ranked before:
     -- 103.1; on an H100, seventeenth session: 130.8 against 128.8), hence
-    -- 8193-12288.
+    -- 8193-12288.  256 x 2 over 16 CTAs of 16 / 26 KiB (8 CTAs an SM), for
+    -- the tuner: behind the picks on every long row tried (twenty-ninth
+    -- session, call 4, H200).
     for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 2, 64, nil, 24577, 32768 },
                          { 512, 2, 64, 4, 65537, 98304 },
                          { 256, 2, 32, 8, 98305, any = true },
                          { 512, 2, 100, 4, 131073, any = true }, { 512, 2, 64, 2, 40961, 65536 },
                          { 256, 2, 24, nil, 8193, 12288 },
                          { 512, 2, 32, 8 }, { 512, 2, 50, 8 }, { 256, 1, 16 },
-                         { 512, 1, 24 }, { 1024, 2, 100, 4 } }) do
+                         { 512, 1, 24 }, { 1024, 2, 100, 4 }, { 256, 2, 16, 16 },
+                         { 256, 2, 26, 16 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end
   end

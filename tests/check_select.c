@@ -758,11 +758,13 @@ static void expect_row_pick(const kpk_pack *pk, const kp_devprops *d, kp_family 
 ** 59): RMSNorm+SwiGLU's odd 16-bit rows take the one-CTA stage variant for
 ** 4609-8192, its 4-byte-grid (`_pairs`) twin for 8193-12288, the peeling
 ** loop between, `_pairs` over 2 CTAs for 22529-40960 and the 16-byte grid's
-** stage variant from 40961; aligned rows never take a `_pairs` stage
+** stage variant from 40961 (its `_pairs` twins again past 98304: twenty-ninth
+** session, NOTES 63); aligned rows never take a `_pairs` stage
 ** variant, and from 40961 to 65536 take the stage variant over 4 CTAs
 ** (twenty-seventh session, NOTES 61); softmax's odd rows of 40961-65536 the
 ** stage variant over 2 CTAs, and of 8193-12288 256 x 2 in one CTA (twenty-
-** eighth session, NOTES 62; RMSNorm's of 4097-8192 128 x 2).  The skinny-m GEMM takes the 5-stage TMA GEMV
+** eighth session, NOTES 62; RMSNorm's of 4097-8192 128 x 2); add+RMSNorm's of
+** 98305-131072 256 x 2 over 16 CTAs (twenty-ninth session, NOTES 63).  The skinny-m GEMM takes the 5-stage TMA GEMV
 ** from n = 8192 and the 64-column one with K over 2 CTAs at n = 4096-8191,
 ** k >= 8192. */
 START_TEST(test_real_pack_pairs_gemv_ranking) {
@@ -778,6 +780,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       {50257, 2, "_stage_t512_v8_u2_s50_c2"},    {32000, 16, "_loop_t512_v8"},
       {50256, 16, "_stage_t512_v8_u2_s32_c4"},   {65536, 16, "_stage_t512_v8_u2_s32_c4"},
       {66000, 16, "_loop_t256_v8_u4_c8"},
+      /* past 98304 the pairs (twenty-ninth session) */
+      {98305, 2, "_stage_t512_v8_u2_s36_c8_pairs"}, {128257, 2, "_stage_t512_v8_u2_s36_c8_pairs"},
+      {131073, 2, "_stage_t256_v8_u2_s20_c16_pairs"}, {151937, 2, "_stage_t256_v8_u2_s20_c16_pairs"},
+      {163841, 2, "_stage_t512_v8_u2_s50_c8_pairs"}, {199999, 2, "_stage_t512_v8_u2_s50_c8_pairs"},
+      {204801, 2, "_loop_t256_v8_u4_c16"},
   };
   for (int dt = KP_F16; dt <= KP_BF16; dt++) {
     for (size_t k = 0; k < sizeof R / sizeof R[0]; k++)
@@ -794,6 +801,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
     /* RMSNorm's odd rows of 4097-8192: 128 x 2 (twenty-eighth session) */
     expect_row_pick(&pk, &d, KP_FAM_RMSNORM, (kp_dtype)dt, 4097, 2, "_stage_t128_v8_u2_s16", 0);
     expect_row_pick(&pk, &d, KP_FAM_RMSNORM, (kp_dtype)dt, 8191, 2, "_stage_t128_v8_u2_s16", 0);
+    /* add+RMSNorm's odd rows of 98305-131072: 256 x 2 over 16 CTAs (twenty-ninth session) */
+    expect_row_pick(&pk, &d, KP_FAM_ADD_RMSNORM, (kp_dtype)dt, 98305, 2, "_stage_t256_v8_u2_s16_c16", 0);
+    expect_row_pick(&pk, &d, KP_FAM_ADD_RMSNORM, (kp_dtype)dt, 128257, 2, "_stage_t256_v8_u2_s16_c16", 0);
+    expect_row_pick(&pk, &d, KP_FAM_ADD_RMSNORM, (kp_dtype)dt, 131073, 2, "_stage_t512_v8_u2_s50_c8", 0);
+    expect_row_pick(&pk, &d, KP_FAM_ADD_RMSNORM, (kp_dtype)dt, 128256, 16, "_loop_t512_v8_u4_c4", 0);
     static const struct { uint64_t m, n, k; const char *pick; } G[] = {
         {1, 11008, 4096, "_gemv_m16_n128_s5_tma_nk"},
         {16, 14336, 4096, "_gemv_m16_n128_s5_tma_nk"},
