@@ -311,6 +311,13 @@ void kp_force_variant(int entry);
 /* Which entry a call would get, and why (table row, bucket or ranking). */
 int kp_explain(kp_ctx *ctx, const kp_call *c, char *why, size_t whylen);
 
+/* ---- ops.c ---------------------------------------------------------------- */
+
+/* The call an op runs a call of c's shape as, where its tensors are
+** contiguous and start on the 16-byte grid: 1 and *c reshaped, or 0 and *c
+** as it was (the GLUs' glu_flatten; for `kp explain`). */
+int kp_op_reshape(kp_call *c);
+
 /* A call's alignment from one of its addresses or strides in bytes: the
 ** largest power of two <= 16 dividing v (16 for v == 0). */
 static inline uint32_t kp_align_of(uint64_t v) {

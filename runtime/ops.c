@@ -141,22 +141,38 @@ kp_status kp_add_rmsnorm(kp_ctx *ctx, kp_dtype dt, const void *x, int64_t ldx, v
 ** 1024 x 128257 -> 128257 x 1024: 95-98% of copy), the one row 1.00x at
 ** every odd sweep shape (98.0-99.9%; bench/NOTES.md 63).  The kernels see,
 ** and the tuning table keys, the reshaped call. */
-static void glu_flatten(opcheck *k, const void *g, const void *u, const void *y, int64_t *ldin,
-                        int64_t *ldy, int64_t *rows, int64_t *cols) {
-  if (*rows < 2 || *ldin != *cols || *ldy != *cols || (k->align >= 16 && *cols <= 16384)) return;
-  if (((uintptr_t)g | (uintptr_t)u | (uintptr_t)y) & 15) return;
-  if (k->es == 2 && *rows <= INT_MAX / *cols) { /* rows * cols <= INT_MAX */
-    *cols *= *rows, *rows = 1, *ldin = *ldy = *cols;
-    k->align = 16;
-    return;
+static int glu_reshape(size_t es, uint32_t align, int64_t *rows, int64_t *cols) {
+  if (*rows < 2 || (align >= 16 && *cols <= 16384)) return 0;
+  if (es == 2 && *rows <= INT_MAX / *cols) { /* rows * cols <= INT_MAX */
+    *cols *= *rows, *rows = 1;
+    return 1;
   }
   int t = __builtin_ctzll((unsigned long long)*rows) + __builtin_ctzll((unsigned long long)*cols);
   int64_t c = (int64_t)1 << (t < 13 ? t : 13);
-  if (c < 64 || c == *cols) return;
+  if (c < 64 || c == *cols) return 0;
   int64_t r = *rows / c * *cols + *rows % c * *cols / c; /* rows * cols / c, no overflow */
-  if (r > INT_MAX) return;
-  *rows = r, *cols = c, *ldin = *ldy = c;
+  if (r > INT_MAX) return 0;
+  *rows = r, *cols = c;
+  return 1;
+}
+
+static void glu_flatten(opcheck *k, const void *g, const void *u, const void *y, int64_t *ldin,
+                        int64_t *ldy, int64_t *rows, int64_t *cols) {
+  if (*ldin != *cols || *ldy != *cols) return;
+  if (((uintptr_t)g | (uintptr_t)u | (uintptr_t)y) & 15) return;
+  if (!glu_reshape(k->es, k->align, rows, cols)) return;
+  *ldin = *ldy = *cols;
   k->align = 16;
+}
+
+int kp_op_reshape(kp_call *c) {
+  if (c->family != KP_FAM_SWIGLU && c->family != KP_FAM_GEGLU) return 0;
+  int64_t r = (int64_t)c->dim[KP_ROWS], n = (int64_t)c->dim[KP_COLS];
+  if (r > INT_MAX || n > INT_MAX || n < 1 ||
+      !glu_reshape(kp_dtype_size(c->dtype), c->align, &r, &n))
+    return 0;
+  c->dim[KP_ROWS] = (uint64_t)r, c->dim[KP_COLS] = (uint64_t)n, c->align = 16;
+  return 1;
 }
 
 kp_status kp_swiglu(kp_ctx *ctx, kp_dtype dt, const void *gate, const void *up, int64_t ldin,

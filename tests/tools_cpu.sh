@@ -51,6 +51,9 @@ printf 'kernpack-tune 2\ndevice = NVIDIA H200\nsm = 90\nsm_count = 132\n%s\n%s\n
 expect 0 sh -c "'$kp' explain attention 1x32768x32x128x4 bf16 --pack '$pack' --form full+ws --tune '$work/ws.tune' | grep -q 'runs attention_bf16_d128_dec_w4x16_s3_c16 '"
 # a form by name: B as (k, n) must pick a (k, n) variant; an unknown name is a usage error
 expect 0 sh -c "'$kp' explain gemm 128x4096x4096 bf16 --pack '$pack' --form kn | grep -q 'runs gemm_bf16_.*_kn '"
+# a GLU over contiguous odd rows runs reshaped (ops.c glu_flatten): one row (16-bit), rows of a power of two (f32)
+expect 0 sh -c "'$kp' explain swiglu 512x151937 bf16 --align 2 --pack '$pack' | grep -q 'this call as 1x77791744 align 16'"
+expect 0 sh -c "'$kp' explain geglu 64x20001 f32 --align 4 --pack '$pack' | grep -q 'this call as 20001x64 align 16'"
 expect 2 "$kp" explain gemm 128x4096x4096 bf16 --pack "$pack" --form xx
 expect 0 "$kp" explain rmsnorm 100x4096 f16 --pack "$pack" --tune tests/data/h200.tune
 # kp tune --queue (what --devices gives its processes): two processes sharing

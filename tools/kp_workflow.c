@@ -127,6 +127,13 @@ int kp_cmd_explain(int argc, char **argv) {
            "  because %s\n", v->name, v->params, (unsigned long long)grid, v->block, v->smem,
            ctx->drv ? "" : "; grid for 132 SMs", why);
   }
+  kp_call flat = c;
+  if (kp_op_reshape(&flat)) {
+    char fs[96];
+    printf("  note: over contiguous rows whose tensors start on the 16-byte grid, %s runs\n"
+           "  this call as %s align 16 (ops.c glu_flatten): explain that shape for its variant\n",
+           argv[1], kp_shape_str(&flat, fs, sizeof fs));
+  }
   printf("  candidates:\n");
   for (uint32_t i = 0; i < ctx->pack.n_entries; i++) {
     const kpk_entry *v = &ctx->pack.entries[i];
