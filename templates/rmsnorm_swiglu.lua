@@ -755,8 +755,8 @@ for _, dt in ipairs(DTYPES) do
     -- exchange, call 2), hence ranked for 16-bit rows of 40961-65536 at any
     -- alignment, at rank 104: above that loop, below the odd rows' picks.
     -- (Past 98304 the pairs twins below took the odd rows in the twenty-
-    -- ninth session; 512 x 2 over 8 CTAs of 32 and 50 KiB are the tuner's
-    -- here since.)  256 x 2 over 16 CTAs of 16-26 KiB (5-7 CTAs an SM), for
+    -- ninth session; 256 x 2 over 8 CTAs of 32 KiB and 512 x 2 over 8 of 50
+    -- KiB are the tuner's here since.)  256 x 2 over 16 CTAs of 16-26 KiB (5-7 CTAs an SM), for
     -- the tuner: aligned 512 x 200000 211.5 against the loop's 232.5 (call
     -- 5, H200, one run).
     for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8 },

@@ -798,14 +798,18 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
     };
     for (size_t k = 0; k < sizeof S / sizeof S[0]; k++)
       expect_row_pick(&pk, &d, KP_FAM_SOFTMAX, (kp_dtype)dt, S[k].cols, S[k].align, S[k].pick, 0);
-    /* RMSNorm's odd rows of 4097-8192: 128 x 2 (twenty-eighth session) */
-    expect_row_pick(&pk, &d, KP_FAM_RMSNORM, (kp_dtype)dt, 4097, 2, "_stage_t128_v8_u2_s16", 0);
-    expect_row_pick(&pk, &d, KP_FAM_RMSNORM, (kp_dtype)dt, 8191, 2, "_stage_t128_v8_u2_s16", 0);
-    /* add+RMSNorm's odd rows of 98305-131072: 256 x 2 over 16 CTAs (twenty-ninth session) */
-    expect_row_pick(&pk, &d, KP_FAM_ADD_RMSNORM, (kp_dtype)dt, 98305, 2, "_stage_t256_v8_u2_s16_c16", 0);
-    expect_row_pick(&pk, &d, KP_FAM_ADD_RMSNORM, (kp_dtype)dt, 128257, 2, "_stage_t256_v8_u2_s16_c16", 0);
-    expect_row_pick(&pk, &d, KP_FAM_ADD_RMSNORM, (kp_dtype)dt, 131073, 2, "_stage_t512_v8_u2_s50_c8", 0);
-    expect_row_pick(&pk, &d, KP_FAM_ADD_RMSNORM, (kp_dtype)dt, 128256, 16, "_loop_t512_v8_u4_c4", 0);
+    static const struct { kp_family f; uint64_t cols; uint32_t align; const char *pick; } N[] = {
+        /* RMSNorm's odd rows of 4097-8192: 128 x 2 (twenty-eighth session) */
+        {KP_FAM_RMSNORM, 4097, 2, "_stage_t128_v8_u2_s16"},
+        {KP_FAM_RMSNORM, 8191, 2, "_stage_t128_v8_u2_s16"},
+        /* add+RMSNorm's odd rows of 98305-131072: 256 x 2 over 16 CTAs (twenty-ninth session) */
+        {KP_FAM_ADD_RMSNORM, 98305, 2, "_stage_t256_v8_u2_s16_c16"},
+        {KP_FAM_ADD_RMSNORM, 128257, 2, "_stage_t256_v8_u2_s16_c16"},
+        {KP_FAM_ADD_RMSNORM, 131073, 2, "_stage_t512_v8_u2_s50_c8"},
+        {KP_FAM_ADD_RMSNORM, 128256, 16, "_loop_t512_v8_u4_c4"},
+    };
+    for (size_t k = 0; k < sizeof N / sizeof N[0]; k++)
+      expect_row_pick(&pk, &d, N[k].f, (kp_dtype)dt, N[k].cols, N[k].align, N[k].pick, 0);
     static const struct { uint64_t m, n, k; const char *pick; } G[] = {
         {1, 11008, 4096, "_gemv_m16_n128_s5_tma_nk"},
         {16, 14336, 4096, "_gemv_m16_n128_s5_tma_nk"},
