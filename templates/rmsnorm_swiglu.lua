@@ -51,8 +51,18 @@ local KERNELS = [[
 // 512-1K outputs on H200 (bf16).
 
 // y for one output from gate a, up b and their weights ga, gb.
+// silu(A) B with A = a ga rs, B = b gb rs is (a ga)(b gb) / (i + i 2^(c a ga))
+// with the row's constants c = -rs log2(e) and i = 1 / rs^2 (ptxas hoists
+// them out of the loops): four multiplies, an FMA, ex2 and rcp, where
+// kp_silu's form took seven multiplies, an add and the two.  A ≪ 0: the
+// exponential and the denominator go to inf, the reciprocal to 0, y to 0.
 __device__ __forceinline__ float rmsnorm_swiglu_f(float a, float b, float ga, float gb, float rs) {
-  return kp_silu(a * rs * ga) * (b * rs * gb);
+  const float c = -rs * KP_LOG2E, i = __fdividef(1.f, rs * rs);
+  const float p = a * ga, q = b * gb;
+  float e, r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(p * c));
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fmaf(e, i, i)));
+  return p * q * r;
 }
 
 // y for VEC outputs from gate a, up b and their weights ga, gb (raw forms).
@@ -175,67 +185,101 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
               rmsnorm_swiglu_f(ha, hb, kp_load1(wa - h + lane), kp_load1(wb - h + lane), rs));
 }
 
+// One step of a 4-byte-grid write pass (rmsnorm_swiglu_pairs): U pairs a
+// thread, THREADS apart, from the words at a, b (gate, up) and ga, gb
+// (their weights), each through its byte-permute selector (0x3210: the word
+// at the grid; 0x5432: the middle of two, an input two bytes off), into yk.
+// BOTH: both words load either way (a load predicated on the selector
+// takes a move, its register's zero, as well: two issue slots for one);
+// else the second only where the selector takes it.  All loads first, then
+// the math and the stores.
+// GUARD: pair u only where u * THREADS < left (the row's last step).
+template <class T, int THREADS, int U, bool BOTH, bool GUARD>
+__device__ __forceinline__ void rmsnorm_swiglu_pstep(const kp_u32 *a, const kp_u32 *b,
+                                                     const kp_u32 *ga, const kp_u32 *gb,
+                                                     kp_u32 sa, kp_u32 sb, kp_u32 sga,
+                                                     kp_u32 sgb, kp_u32 *yk, int left, float rs) {
+  // (the second word loaded by a predicated load with no value where it is
+  // not: a selector of 0x3210 ignores it; a 0 there took a move a load)
+  auto word = [](const kp_u32 *q, kp_u32 s, bool in) -> kp_u32 {
+    return in ? __byte_perm(q[0], BOTH || s != 0x3210u ? q[1] : 0u, s) : 0u;
+  };
+  kp_u32 v[U][4];
+#pragma unroll
+  for (int u = 0; u < U; u++) {
+    const bool in = !GUARD || u * THREADS < left;
+    const int o = u * THREADS;
+    v[u][0] = word(a + o, sa, in), v[u][1] = word(b + o, sb, in);
+    v[u][2] = word(ga + o, sga, in), v[u][3] = word(gb + o, sgb, in);
+  }
+#pragma unroll
+  for (int u = 0; u < U; u++)
+    if (!GUARD || u * THREADS < left)
+      yk[u * THREADS] = rmsnorm_swiglu_word<T>(v[u][0], v[u][1], v[u][2], v[u][3], rs);
+}
+
 // Pass 2 of a peeling loop on a 4-byte grid (16-bit types; the loop's
-// WORDS): thread i takes the column pairs i, i + THREADS, ... of y's row from
-// its first 4-byte boundary, U pairs a step, loads first.  An input at that
-// grid's residue loads each pair as one word; one two bytes off (odd
-// lengths put one half of x, and of w, there on every row) loads the two
-// words around it and takes the middle (one byte permute).  The 16-byte
-// grid's shifted loads (kp_ld16_shift) took a dozen selects a vector for
-// each of the four inputs.  The pairs whose second word would reach past
-// an input's last element, and a head column before y's boundary, go one
-// element at a time: nothing outside the tensors is read.
-template <class T, int THREADS, int U>
+// WORDS): thread tid (of THREADS on the row) takes the column pairs tid,
+// tid + THREADS, ... of y's row from its first 4-byte boundary, U pairs a
+// step, loads first.  An input at that grid's residue loads each pair as
+// one word; one two bytes off (odd lengths put one half of x, and of w,
+// there on every row) loads the two words around it and takes the middle
+// (one byte permute).  As the staged write pass (rmsnorm_swiglu_stage_pairs):
+// whole steps unguarded, one guarded step at the row's end, pointers
+// stepped with the pairs and the selectors opaque (ptxas otherwise
+// recomputed each input's address and residue for every pair: a select
+// and a 64-bit multiply-add a load).  The last pairs, whose second word
+// could reach past an input's last element, and a head column before y's
+// boundary, go one element at a time: nothing outside the tensors is read.
+// BOTH (rmsnorm_swiglu_pstep): a warp a row's form, where it took no more
+// registers; the block loops' took 48-51 instead of 32 (fewer blocks an SM).
+template <class T, int THREADS, int U, bool BOTH = false>
 __device__ __forceinline__ void rmsnorm_swiglu_pairs(const T *__restrict__ xr,
                                                      const T *__restrict__ w, T *__restrict__ yr,
-                                                     int n, float rs) {
+                                                     int n, float rs, int tid) {
   static_assert(sizeof(T) == 2, "a pair of 16-bit elements a word");
-  const int tid = threadIdx.x;
   const int hy = ((unsigned long long)yr & 2) ? 1 : 0; // (n >= 1)
   const int m = n - hy;
-  const int np = m >= 1 ? (m - 1) / 2 : 0; // pairs whose words stay inside every input
+  // the pairs whose words stay inside every input (BOTH: elements 2p .. 2p
+  // + 3 of an input at the grid; else 2p - 1 .. 2p + 2 of one off it)
+  const int np = BOTH ? (m >= 4 ? (m - 2) / 2 : 0) : (m >= 1 ? (m - 1) / 2 : 0);
   auto one = [&](int c) {
     kp_store1(yr + c, rmsnorm_swiglu_f(kp_load1(xr + c), kp_load1(xr + n + c), kp_load1(w + c),
                                        kp_load1(w + n + c), rs));
   };
   if (hy && tid == 0) one(0);
-  if (tid < m - 2 * np) one(hy + 2 * np + tid); // the last 1 or 2 columns
-  const T *in[4] = { xr + hy, xr + n + hy, w + hy, w + n + hy }; // gate, up, their weights
-  const kp_u32 *b[4];
-  bool al[4];
-#pragma unroll
-  for (int k = 0; k < 4; k++) {
-    al[k] = ((unsigned long long)in[k] & 2) == 0;
-    b[k] = reinterpret_cast<const kp_u32 *>((unsigned long long)in[k] & ~3ull);
-  }
-  kp_u32 *yw = reinterpret_cast<kp_u32 *>(yr + hy);
+  if (tid < m - 2 * np) one(hy + 2 * np + tid); // the last 1-3 columns (all of m < 4)
+  typedef const kp_u32 *cw;
+  auto sel = [](const T *q) {
+    return kp_opaque_u32(((unsigned long long)q & 2) ? 0x5432u : 0x3210u);
+  };
+  auto base = [&](const T *q) {
+    return kp_opaque(reinterpret_cast<cw>((unsigned long long)q & ~3ull) + tid);
+  };
+  const T *ia = xr + hy, *ib = xr + n + hy, *iga = w + hy, *igb = w + n + hy;
+  const kp_u32 sa = sel(ia), sb = sel(ib), sga = sel(iga), sgb = sel(igb);
+  const kp_u32 *a = base(ia), *b = base(ib), *ga = base(iga), *gb = base(igb);
+  kp_u32 *yk = kp_opaque(reinterpret_cast<kp_u32 *>(yr + hy) + tid);
+  int p = tid;
 #pragma unroll 1
-  for (int p = tid; p < np; p += U * THREADS) {
-    kp_u32 v[U][4];
-#pragma unroll
-    for (int u = 0; u < U; u++) {
-      const int q = p + u * THREADS < np ? p + u * THREADS : p; // (past the end: a repeat, not stored)
-#pragma unroll
-      for (int k = 0; k < 4; k++) v[u][k] = al[k] ? b[k][q] : __byte_perm(b[k][q], b[k][q + 1], 0x5432);
-    }
-#pragma unroll
-    for (int u = 0; u < U; u++) {
-      const kp_u32 o = rmsnorm_swiglu_word<T>(v[u][0], v[u][1], v[u][2], v[u][3], rs);
-      if (p + u * THREADS < np) yw[p + u * THREADS] = o;
-    }
-  }
+  for (; p + (U - 1) * THREADS < np; p += U * THREADS, a += U * THREADS, b += U * THREADS,
+                                     ga += U * THREADS, gb += U * THREADS, yk += U * THREADS)
+    rmsnorm_swiglu_pstep<T, THREADS, U, BOTH, false>(a, b, ga, gb, sa, sb, sga, sgb, yk, 0, rs);
+  if (p < np)
+    rmsnorm_swiglu_pstep<T, THREADS, U, BOTH, true>(a, b, ga, gb, sa, sb, sga, sgb, yk, np - p, rs);
 }
 
-// This thread's share of the sum of squares of the len elements at p, on
-// p's own 16-byte grid: (PEEL) its head elements one per thread, its
-// partial vector ahead of the loop, whole vectors U a step.
+// Thread tid's share (of THREADS on the row) of the sum of squares of the
+// len elements at p, on p's own 16-byte grid: (PEEL) its head elements one
+// per thread, its partial vector ahead of the loop, whole vectors U a step.
 template <class T, int VEC, int THREADS, int U, bool PEEL>
-__device__ __forceinline__ float rmsnorm_swiglu_sumsq(const T *__restrict__ p, long long len) {
+__device__ __forceinline__ float rmsnorm_swiglu_sumsq(const T *__restrict__ p, long long len,
+                                                      int tid) {
   typedef kp_raw_io<T, VEC> io;
   const long long step = (long long)THREADS * VEC;
-  const long long c0 = (long long)threadIdx.x * VEC;
+  const long long c0 = (long long)tid * VEC;
   const int h = PEEL ? kp_head(p, len) : 0;
-  const float e = PEEL && (int)threadIdx.x < h ? kp_load1(p + threadIdx.x) : 0.f;
+  const float e = PEEL && tid < h ? kp_load1(p + tid) : 0.f;
   float s = e * e;
   p += h, len -= h;
   if constexpr (PEEL) {
@@ -278,15 +322,20 @@ __device__ __forceinline__ float rmsnorm_swiglu_sumsq(const T *__restrict__ p, l
 // each on its own grid), the sums combine through distributed shared memory
 // (kp_cluster_sum), pass 2 writes its columns.  Few rows in flight, so that
 // pass 2 finds its inputs in L2 on rows of 100K+ outputs.
-template <class T, int VEC, int THREADS, int U, bool PEEL = false, bool WORDS = false, int CL = 1>
+// ROWS > 1 (THREADS == 32): a warp a row, ROWS rows a block; the sum is the
+// warp's, with no barrier, and the block's rows are all in flight at once.
+template <class T, int VEC, int THREADS, int U, bool PEEL = false, bool WORDS = false, int CL = 1,
+          int ROWS = 1>
 __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, long long ldx,
                                                     const T *__restrict__ w, T *__restrict__ y,
                                                     long long ldy, int rows, int cols,
                                                     float eps) {
   static_assert(CL == 1 || (PEEL && !WORDS), "a cluster loop peels, on the 16-byte grid");
+  static_assert(ROWS == 1 || (THREADS == 32 && CL == 1), "rows a block: a warp a row");
   typedef kp_raw_io<T, VEC> io;
   __shared__ float scratch[32];
-  const long long row = blockIdx.x / CL;
+  const long long row =
+      ROWS > 1 ? (long long)blockIdx.x * ROWS + threadIdx.x / 32 : (long long)(blockIdx.x / CL);
   const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0;
   if (row >= rows) return;
   const T *xr = x + row * ldx;
@@ -294,8 +343,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
   const long long n = cols;
   const long long n2 = 2 * n; // up to 2^32 - 2 inputs: 64-bit indices
   const long long step = (long long)THREADS * VEC;
-  const long long c0 = (long long)threadIdx.x * VEC;
-  const int tid = threadIdx.x;
+  const int tid = ROWS > 1 ? (int)threadIdx.x % 32 : (int)threadIdx.x;
+  const long long c0 = (long long)tid * VEC;
   const int h = PEEL ? kp_head(yr, n) : 0; // y's head columns (rank 0's)
   long long off = 0, m = n - h;            // this CTA's columns past the head
   if constexpr (CL > 1) {
@@ -306,16 +355,16 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
   float s;
   if constexpr (CL > 1) {
     const long long lo = crank == 0 ? 0 : h + off, cnt = h + off + m - lo;
-    s = rmsnorm_swiglu_sumsq<T, VEC, THREADS, U, PEEL>(xr + lo, cnt) +
-        rmsnorm_swiglu_sumsq<T, VEC, THREADS, U, PEEL>(xr + n + lo, cnt);
+    s = rmsnorm_swiglu_sumsq<T, VEC, THREADS, U, PEEL>(xr + lo, cnt, tid) +
+        rmsnorm_swiglu_sumsq<T, VEC, THREADS, U, PEEL>(xr + n + lo, cnt, tid);
   } else {
-    s = rmsnorm_swiglu_sumsq<T, VEC, THREADS, U, PEEL>(xr, n2); // one row of 2*cols
+    s = rmsnorm_swiglu_sumsq<T, VEC, THREADS, U, PEEL>(xr, n2, tid); // one row of 2*cols
   }
   s = kp_block_sum<THREADS>(s, scratch);
   if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
   const float rs = rsqrtf(s / (float)n2 + eps);
   if constexpr (WORDS) {
-    rmsnorm_swiglu_pairs<T, THREADS, U>(xr, w, yr, (int)n, rs);
+    rmsnorm_swiglu_pairs<T, THREADS, U, (ROWS > 1)>(xr, w, yr, (int)n, rs, tid);
   } else {
     if (PEEL && crank == 0 && tid < h)
       kp_store1(yr + tid, rmsnorm_swiglu_f(kp_load1(xr + tid), kp_load1(xr + n + tid),
@@ -539,7 +588,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
 ]]
 
 local ENTRY = [[
-extern "C" __global__ void __launch_bounds__(${block})
+extern "C" __global__ void __launch_bounds__(${bounds})
 ${name}(const ${T} *x, long long ldx, const ${T} *w, ${T} *y, long long ldy, int rows, int cols,
         float eps) {
   kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
@@ -588,9 +637,15 @@ local function emit(dt, kind, p)
     call = string.format("rmsnorm_swiglu_loop<%s, %d, %d, %d>", T, vec, p.threads, p.unroll)
     max_cols = nil
     rank = vec > 1 and 100 or 0
+    if p.rows then -- a warp a row, p.rows rows a block (p.threads == 32)
+      assert(p.threads == 32 and p.pairs, "rows a block: a warp a row, on the 4-byte grid")
+      name = string.format("rmsnorm_swiglu_%s_loop_warp_r%d_v%d_u%d", dt, p.rows, vec, p.unroll)
+      if p.minb then name = name .. "_m" .. p.minb end -- at least minb blocks an SM
+      block, rpb = 32 * p.rows, p.rows
+    end
     if p.pairs then -- pass 2 on a 4-byte grid (rmsnorm_swiglu_pairs), rows off the grid
       name = name .. "_pairs"
-      rank = p.rank or 99 - p.threads // 128
+      rank = p.rank or (p.rows and 50) or 99 - p.threads // 128
     end
     if p.cl then -- the loop over a cluster (sm_90a; PEEL): for the tuner unless ranked
       name = string.format("%s_u%d_c%d", name, p.unroll, p.cl)
@@ -616,7 +671,7 @@ local function emit(dt, kind, p)
   local max_align = st and st.max_align
   if p.pairs and not st then
     assert(peel and esize(dt) == 2, "a pairs loop peels 16-bit rows")
-    call = call:gsub(">$", ", true>")
+    call = call:gsub(">$", p.rows and (", true, 1, " .. p.rows .. ">") or ", true>")
     max_align = 8
   end
   if p.cl and kind ~= "stage" then
@@ -638,7 +693,8 @@ local function emit(dt, kind, p)
     align = peel and esize(dt) or vec * esize(dt), max_align = max_align,
     cols_mult = vec > 1 and not peel and vec or nil,
     rank = 2 * rank + (vec > 1 and not peel and 1 or 0),
-    source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
+    source = KERNELS .. subst(ENTRY, { bounds = p.minb and (block .. ", " .. p.minb) or block,
+                                       name = name, T = T, call = call }),
   }
 end
 
@@ -688,15 +744,41 @@ for _, dt in ipairs(DTYPES) do
   -- 323 us (the peeling 128 x 1: 416), 16384 x 4097 166 (256 x 4: 238),
   -- 8192 x 11007 240 (the peeling loop: 258); from 32001 up the peeling
   -- loop kept its lead (400 against 467 at 32001, 424 against 427 at 199999).
-  -- 512 threads, ranked for 12289..16384 before, is for the tuner since
+  -- 512 threads, ranked for 12289..16384 before, was for the tuner from
   -- the twenty-fifth session (call 3: 4096 x 16001 176.4 against 165.7 for
-  -- the peeling loop, 4096 x 13001 145.5 against 145.8).
+  -- the peeling loop, 4096 x 13001 145.5 against 145.8) to the thirtieth:
+  -- with the write pass stepped and unguarded (rmsnorm_swiglu_pstep) it
+  -- ran 8192 x 11007 in 182.2 us against the one-CTA stage twin's 212.1
+  -- (H200, call 4; 198.4 / 199.2 against 210.9 / 210.8 before the change,
+  -- calls 1-2) and 4096 x 16001 in 140.5 against the peeling loop's 150.8
+  -- (call 1, before it), hence 8193-16384 (H100: not measured since).
+  -- 128 threads (513-2048 before) hand their range to a warp a row (below).
   if esize(dt) == 2 then
     -- 256 threads end at 4608 since then too: the stage variant of one CTA
     -- takes 4609-8192 (below).
-    for _, c in ipairs({ { 128, 513, 2048 }, { 256, 2049, 4608 }, { 512 } }) do
+    for _, c in ipairs({ { 128 }, { 256, 2049, 4608 }, { 512, 8193, 16384 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = 4, peel = true, pairs = true,
                          min_cols = c[2], max_cols = c[3], rank = c[2] and 400 or nil })
+    end
+    -- A warp a row, 4 or 8 rows a block, on the same 4-byte grid: 36-40
+    -- rows in flight an SM where a block a row had 16, and no barrier
+    -- between the passes.  4 rows of U 4 with at least 10 blocks an SM (48
+    -- registers) is ranked for 513-2048 outputs: kp tune, H200, bf16,
+    -- 2026-11-29 (thirtieth session), us.  Before the write pass was
+    -- stepped (calls 1-3): 131072 x 1001 244.2-245.0 for 4 rows of U 8 (the
+    -- loop of 128 threads, ranked before: 313.3-313.9, three runs), 98304 x
+    -- 1501 282.1 for U 4 (340.9), 65536 x 2001 252.2 / 252.2 / 276.7 for 8
+    -- rows of U 8 (259.6-260.6); the register caps 1-5% behind.  After it
+    -- (call 4), the caps led: 237.9 at 1001 (U 8 uncapped, at 64 registers
+    -- now: 266.4; 128 threads: 344.5), 254.3 at 1501 (313.4), 248.7 at
+    -- 2001 (8 rows capped at 5 blocks: 248.4; 128 threads: 271.2).  From
+    -- 3001 the block loops led.  At 40 registers the caps spilled.
+    -- { rows, unroll, minb, min_cols, max_cols }
+    for _, c in ipairs({ { 4, 4 }, { 4, 8 }, { 8, 4 }, { 8, 8 }, { 4, 4, 10, 513, 2048 },
+                         { 8, 4, 5 } }) do
+      emit(dt, "loop", { vec = vec, threads = 32, rows = c[1], unroll = c[2], minb = c[3],
+                         peel = true, pairs = true, min_cols = c[4], max_cols = c[5] or 16384,
+                         rank = c[4] and 401 or nil })
     end
   end
   -- The loop over a cluster of CTAs (sm_90a): rows of 64K+ outputs, where
@@ -740,6 +822,8 @@ for _, dt in ipairs(DTYPES) do
     -- 128257 420.9 for 256 x 2 over 8 CTAs (ranked from 98305; the loop of
     -- 256 x 4 over 8: 434.9); with the write pass's stepped pointers (call
     -- 5): 289.0, 262.8, 325.4, 398.0.
+    -- (8193-12288 went to the pairs loop of 512 threads in the thirtieth
+    -- session, above: its twin below is for the tuner since.)
     -- Seventeenth session (calls 1 and 4): 8192 x 11007 231.0 / 230.8 for
     -- 512 x 1 in one CTA (the loop of 512 threads over pairs: 239.1 /
     -- 239.6), 8192 x 9001 191.1 (212.9), hence 8193-12288.
@@ -801,7 +885,7 @@ for _, dt in ipairs(DTYPES) do
     if esize(dt) == 2 then
       for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960 }, { 512, 2, 50, 8, 163841, 204800 },
                            { 256, 1, 16 },
-                           { 512, 1, 24, nil, 8193, 12288 }, { 512, 2, 32, 2, 24577 },
+                           { 512, 1, 24 }, { 512, 2, 32, 2, 24577 },
                            { 512, 2, 32, 4 }, { 256, 2, 32, 8 }, { 512, 2, 64, 4 },
                            { 512, 2, 24, 2, 22529 }, { 512, 2, 36, 2, 32769 }, { 512, 2, 28, 3 },
                            { 512, 2, 36, 8, 98305, 131072 }, { 256, 2, 20, 16, 131073, 163840 },
@@ -826,6 +910,7 @@ family_space {
   -- the raw vectors of gate, up and both halves of w: 4 per n or unroll step
   neighbours = function(dt, p)
     if p.kind == "stage" then return stage_neighbours(p) end
+    if p.rows then return steps(p, { rows = { 2, 4, 8, 16 }, unroll = { 2, 4, 8 } }) end
     local out = norm_neighbours(p, 4)
     if p.kind == "block" and p.min_cols then
       -- a step changes the columns a cluster holds: the ranked range was

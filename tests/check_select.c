@@ -755,9 +755,10 @@ static void expect_row_pick(const kpk_pack *pk, const kp_devprops *d, kp_family 
 }
 
 /* On the real sm_90a pack, the twenty-fifth session's rankings (bench/NOTES.md
-** 59): RMSNorm+SwiGLU's odd 16-bit rows take the one-CTA stage variant for
-** 4609-8192, its 4-byte-grid (`_pairs`) twin for 8193-12288, the peeling
-** loop between, `_pairs` over 2 CTAs for 22529-40960 and the 16-byte grid's
+** 59): RMSNorm+SwiGLU's odd 16-bit rows take a warp a row for 513-2048
+** (thirtieth session, NOTES 64), the one-CTA stage variant for 4609-8192,
+** the 4-byte-grid loop of 512 threads for 8193-16384 (thirtieth session),
+** the peeling loop past it, `_pairs` over 2 CTAs for 22529-40960 and the 16-byte grid's
 ** stage variant from 40961 (its `_pairs` twins again past 98304: twenty-ninth
 ** session, NOTES 63); aligned rows never take a `_pairs` stage
 ** variant, and from 40961 to 65536 take the stage variant over 4 CTAs
@@ -772,9 +773,13 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
   open_built(&pk, "sm_90a");
   const kp_devprops d = {90, 227 * 1024, 132};
   static const struct { uint64_t cols; uint32_t align; const char *pick; } R[] = {
+      /* a warp a row for 513-2048, the pairs loop of 512 for 8193-16384
+      ** (thirtieth session) */
+      {513, 2, "_loop_warp_r4_v8_u4_m10_pairs_p"}, {1001, 2, "_loop_warp_r4_v8_u4_m10_pairs_p"},
+      {2048 - 1, 2, "_loop_warp_r4_v8_u4_m10_pairs_p"}, {1000, 16, "_block_t128_v8_n1"},
       {4097, 2, "_loop_t256_v8_pairs_p"},        {5001, 2, "_stage_t256_v8_u1_s16"},
-      {8001, 2, "_stage_t256_v8_u1_s16"},        {11007, 2, "_stage_t512_v8_u1_s24_pairs"},
-      {16001, 2, "_loop_t512_v8_p"},             {22001, 2, "_loop_t512_v8_p"},
+      {8001, 2, "_stage_t256_v8_u1_s16"},        {11007, 2, "_loop_t512_v8_pairs_p"},
+      {16001, 2, "_loop_t512_v8_pairs_p"},       {22001, 2, "_loop_t512_v8_p"},
       {24001, 2, "_stage_t512_v8_u2_s24_c2_pairs"}, {32001, 2, "_stage_t512_v8_u2_s32_c2_pairs"},
       {36001, 2, "_stage_t512_v8_u2_s36_c2_pairs"}, {40001, 2, "_stage_t512_v8_u2_s50_c2_pairs"},
       {50257, 2, "_stage_t512_v8_u2_s50_c2"},    {32000, 16, "_loop_t512_v8"},
