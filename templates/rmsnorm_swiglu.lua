@@ -588,7 +588,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
 ]]
 
 local ENTRY = [[
-extern "C" __global__ void __launch_bounds__(${bounds})
+extern "C" __global__ void __launch_bounds__(${block})
 ${name}(const ${T} *x, long long ldx, const ${T} *w, ${T} *y, long long ldy, int rows, int cols,
         float eps) {
   kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
@@ -640,7 +640,6 @@ local function emit(dt, kind, p)
     if p.rows then -- a warp a row, p.rows rows a block (p.threads == 32)
       assert(p.threads == 32 and p.pairs, "rows a block: a warp a row, on the 4-byte grid")
       name = string.format("rmsnorm_swiglu_%s_loop_warp_r%d_v%d_u%d", dt, p.rows, vec, p.unroll)
-      if p.minb then name = name .. "_m" .. p.minb end -- at least minb blocks an SM
       block, rpb = 32 * p.rows, p.rows
     end
     if p.pairs then -- pass 2 on a 4-byte grid (rmsnorm_swiglu_pairs), rows off the grid
@@ -693,8 +692,7 @@ local function emit(dt, kind, p)
     align = peel and esize(dt) or vec * esize(dt), max_align = max_align,
     cols_mult = vec > 1 and not peel and vec or nil,
     rank = 2 * rank + (vec > 1 and not peel and 1 or 0),
-    source = KERNELS .. subst(ENTRY, { bounds = p.minb and (block .. ", " .. p.minb) or block,
-                                       name = name, T = T, call = call }),
+    source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
   }
 end
 
@@ -760,25 +758,23 @@ for _, dt in ipairs(DTYPES) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = 4, peel = true, pairs = true,
                          min_cols = c[2], max_cols = c[3], rank = c[2] and 400 or nil })
     end
-    -- A warp a row, 4 or 8 rows a block, on the same 4-byte grid: 36-40
-    -- rows in flight an SM where a block a row had 16, and no barrier
-    -- between the passes.  4 rows of U 4 with at least 10 blocks an SM (48
-    -- registers) is ranked for 513-2048 outputs: kp tune, H200, bf16,
-    -- 2026-11-29 (thirtieth session), us.  Before the write pass was
-    -- stepped (calls 1-3): 131072 x 1001 244.2-245.0 for 4 rows of U 8 (the
-    -- loop of 128 threads, ranked before: 313.3-313.9, three runs), 98304 x
-    -- 1501 282.1 for U 4 (340.9), 65536 x 2001 252.2 / 252.2 / 276.7 for 8
-    -- rows of U 8 (259.6-260.6); the register caps 1-5% behind.  After it
-    -- (call 4), the caps led: 237.9 at 1001 (U 8 uncapped, at 64 registers
-    -- now: 266.4; 128 threads: 344.5), 254.3 at 1501 (313.4), 248.7 at
-    -- 2001 (8 rows capped at 5 blocks: 248.4; 128 threads: 271.2).  From
-    -- 3001 the block loops led.  At 40 registers the caps spilled.
-    -- { rows, unroll, minb, min_cols, max_cols }
-    for _, c in ipairs({ { 4, 4 }, { 4, 8 }, { 8, 4 }, { 8, 8 }, { 4, 4, 10, 513, 2048 },
-                         { 8, 4, 5 } }) do
-      emit(dt, "loop", { vec = vec, threads = 32, rows = c[1], unroll = c[2], minb = c[3],
-                         peel = true, pairs = true, min_cols = c[4], max_cols = c[5] or 16384,
-                         rank = c[4] and 401 or nil })
+    -- A warp a row, 4 or 8 rows a block, on the same 4-byte grid: 40 rows
+    -- in flight an SM where a block a row had 16, and no barrier between
+    -- the passes.  4 rows of U 4 (48 registers) is ranked for 513-2048
+    -- outputs: kp tune, H200, bf16, 2026-11-29 (thirtieth session, call 5),
+    -- us: 131072 x 1001 230.4 (the loop of 128 threads, ranked before:
+    -- 344.8), 98304 x 1501 255.2 (312.8), 65536 x 2001 256.7 (271.4); the
+    -- best of the four within 1.3% at each.  From 3001 the block loops led
+    -- (call 4: 32768 x 3001 209.2 for 256 threads against 249.7).  Before the
+    -- write pass loaded both words (calls 1-4) U 8 led at 1001 (244.2-245.0,
+    -- 56 registers) and U 4 at 1501.  Register caps through __launch_bounds__
+    -- (at least 10 or 5 blocks an SM, 48 registers) ran 1-9% behind the same
+    -- variants uncapped at 48 (calls 3-5); at 40 they spilled.
+    -- { rows, unroll, min_cols, max_cols }
+    for _, c in ipairs({ { 4, 4, 513, 2048 }, { 4, 8 }, { 8, 4 }, { 8, 8 } }) do
+      emit(dt, "loop", { vec = vec, threads = 32, rows = c[1], unroll = c[2], peel = true,
+                         pairs = true, min_cols = c[3], max_cols = c[4] or 16384,
+                         rank = c[3] and 401 or nil })
     end
   end
   -- The loop over a cluster of CTAs (sm_90a): rows of 64K+ outputs, where

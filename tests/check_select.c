@@ -775,8 +775,8 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
   static const struct { uint64_t cols; uint32_t align; const char *pick; } R[] = {
       /* a warp a row for 513-2048, the pairs loop of 512 for 8193-16384
       ** (thirtieth session) */
-      {513, 2, "_loop_warp_r4_v8_u4_m10_pairs_p"}, {1001, 2, "_loop_warp_r4_v8_u4_m10_pairs_p"},
-      {2048 - 1, 2, "_loop_warp_r4_v8_u4_m10_pairs_p"}, {1000, 16, "_block_t128_v8_n1"},
+      {513, 2, "_loop_warp_r4_v8_u4_pairs_p"}, {1001, 2, "_loop_warp_r4_v8_u4_pairs_p"},
+      {2048 - 1, 2, "_loop_warp_r4_v8_u4_pairs_p"}, {1000, 16, "_block_t128_v8_n1"},
       {4097, 2, "_loop_t256_v8_pairs_p"},        {5001, 2, "_stage_t256_v8_u1_s16"},
       {8001, 2, "_stage_t256_v8_u1_s16"},        {11007, 2, "_loop_t512_v8_pairs_p"},
       {16001, 2, "_loop_t512_v8_pairs_p"},       {22001, 2, "_loop_t512_v8_p"},
