@@ -906,12 +906,16 @@ family_space {
   -- the raw vectors of gate, up and both halves of w: 4 per n or unroll step
   neighbours = function(dt, p)
     if p.kind == "stage" then return stage_neighbours(p) end
-    if p.rows then return steps(p, { rows = { 2, 4, 8, 16 }, unroll = { 2, 4, 8 } }) end
-    local out = norm_neighbours(p, 4)
-    if p.kind == "block" and p.min_cols then
-      -- a step changes the columns a cluster holds: the ranked range was
-      -- the variant's own, its neighbours are for the tuner
-      for _, q in ipairs(out) do q.min_cols, q.rank = nil, nil end
+    local out = p.rows and steps(p, { rows = { 2, 4, 8, 16 }, unroll = { 2, 4, 8 } })
+                or norm_neighbours(p, 4)
+    if p.min_cols or p.rank then
+      -- a ranked range is the variant's own: its neighbours are for the
+      -- tuner (a block's step also changes the columns a cluster holds;
+      -- a loop's neighbours take the whole range, a warp row's up to 16K)
+      for _, q in ipairs(out) do
+        q.min_cols, q.rank = nil, nil
+        if p.kind == "loop" then q.max_cols = p.rows and 16384 or nil end
+      end
     end
     return out
   end,
