@@ -1,13 +1,19 @@
 #!/bin/bash
 # Next session's first call (written by the thirtieth session, NOTES item
 # 64): on an H100 if one is lent (none since the twenty-sixth session), else
-# an H200.  Before it: `git apply bench/results/next/loop_u8.patch` (RMSNorm+
-# SwiGLU's 4-byte-grid loops of 128 and 256 threads with U 8, for the tuner:
-# a row's pass 1 in one step, half the threads for the row's fixed work),
-# make, then copy this script to build/carry/ and carry the packs as
-# build/carry/packs.tar.xz (bench/lanes.sh).  The f32 case of the float64
-# run fails by design (the filter names 16-bit variants alone).
-# - float64, memcheck, racecheck over the patch's variants;
+# an H200.  Before it:
+#   git apply bench/results/next/loop_u8.patch   (RMSNorm+SwiGLU's 4-byte-
+#     grid loops of 128 and 256 threads with U 8, for the tuner: a row's
+#     pass 1 in one step, half the threads for the row's fixed work)
+#   git apply bench/results/next/pairs_tail.patch   (the pairs pass's head
+#     and tail columns in one scalar path, not two in turn: every pairs
+#     loop, so the picks' times move with it; tune once without it first
+#     if the device time allows)
+# then make, copy this script to build/carry/ and carry the packs as
+# build/carry/packs.tar.xz (bench/lanes.sh).
+# - float64 over every RMSNorm+SwiGLU variant; memcheck and racecheck over
+#   the 4-byte-grid loops (their f32 case fails by design: the filter
+#   names 16-bit variants alone);
 # - kp tune of RMSNorm+SwiGLU over odd rows of 1001-16001 (the thirtieth
 #   session's rankings on this GPU; the patch's variants at 3001-8001),
 #   and of the twenty-ninth session's long odd rows;
@@ -15,12 +21,12 @@
 #   contiguous time over four sessions, the bar 1.05).
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
 GPU=0
-el "float64 (f32 has none: its case fails by design)"
-CUDA_VISIBLE_DEVICES=0 KP_REQUIRE_GPU=1 CK_RUN_SUITE=variants_gpu KP_TEST_ONLY=_u8_pairs_p \
+el "float64"
+CUDA_VISIBLE_DEVICES=0 KP_REQUIRE_GPU=1 CK_RUN_SUITE=variants_gpu KP_TEST_ONLY=rmsnorm_swiglu \
   timeout $(left 60) build/tests/check_kernpack > $R/var.log 2>&1; echo "var rc=$?"
 grep -E "Checks|:[EF]:" $R/var.log | head -4 | cut -c1-250
-san memcheck variants_gpu _u8_pairs_p mem.log 120
-san racecheck variants_gpu _u8_pairs_p race.log 180
+san memcheck variants_gpu _pairs_p mem.log 150
+san racecheck variants_gpu _pairs_p race.log 210
 cat > $R/shapes.txt <<'S'
 rmsnorm_swiglu 131072 1001
 rmsnorm_swiglu 98304 1501
