@@ -16,7 +16,8 @@
 --          (16K inputs); past that the looped variant measured faster than
 --          the register shapes that would hold the row (1024 threads x 2)
 --   loop   one block per row, a sum-of-squares pass over the 2*cols inputs
---          then a write pass that re-reads them (from L1/L2 when they fit)
+--          then a write pass that re-reads them (from L1/L2 when they fit);
+--          `_warp_r<n>`: a warp a row, n rows a block (4-byte grid)
 --   stage  (sm_90a) a CTA's slice of both halves staged in shared memory by
 --          bulk copies, one DRAM read; over a cluster past one CTA's slice.
 --          `_pairs`: its write pass on y's 4-byte grid (16-bit types)
@@ -54,7 +55,7 @@ local KERNELS = [[
 // silu(A) B with A = a ga rs, B = b gb rs is (a ga)(b gb) / (i + i 2^(c a ga))
 // with the row's constants c = -rs log2(e) and i = 1 / rs^2 (ptxas hoists
 // them out of the loops): four multiplies, an FMA, ex2 and rcp, where
-// kp_silu's form took seven multiplies, an add and the two.  A ≪ 0: the
+// kp_silu's form took seven multiplies, an add and the two.  A << 0: the
 // exponential and the denominator go to inf, the reciprocal to 0, y to 0.
 __device__ __forceinline__ float rmsnorm_swiglu_f(float a, float b, float ga, float gb, float rs) {
   const float c = -rs * KP_LOG2E, i = __fdividef(1.f, rs * rs);
@@ -199,8 +200,6 @@ __device__ __forceinline__ void rmsnorm_swiglu_pstep(const kp_u32 *a, const kp_u
                                                      const kp_u32 *ga, const kp_u32 *gb,
                                                      kp_u32 sa, kp_u32 sb, kp_u32 sga,
                                                      kp_u32 sgb, kp_u32 *yk, int left, float rs) {
-  // (the second word loaded by a predicated load with no value where it is
-  // not: a selector of 0x3210 ignores it; a 0 there took a move a load)
   auto word = [](const kp_u32 *q, kp_u32 s, bool in) -> kp_u32 {
     return in ? __byte_perm(q[0], BOTH || s != 0x3210u ? q[1] : 0u, s) : 0u;
   };
