@@ -5,10 +5,13 @@
 #   git apply bench/results/next/loop_u8.patch   (RMSNorm+SwiGLU's 4-byte-
 #     grid loops of 128 and 256 threads with U 8, for the tuner: a row's
 #     pass 1 in one step, half the threads for the row's fixed work)
-#   git apply bench/results/next/pairs_tail.patch   (the pairs pass's head
-#     and tail columns in one scalar path, not two in turn: every pairs
-#     loop, so the picks' times move with it; tune once without it first
-#     if the device time allows)
+#   git apply bench/results/next/pairs_tail.patch   (the pairs pass's end
+#     of a row: the head and tail columns in one scalar path, not two in
+#     turn; whole steps while every thread's are whole, so no warp runs
+#     both a whole and the guarded step -- at 1001 outputs lanes 0-18 took
+#     a fourth whole step and the rest the guarded one.  Every pairs loop,
+#     so the picks' times move with it; tune once without it first if the
+#     device time allows)
 # then make, copy this script to build/carry/ and carry the packs as
 # build/carry/packs.tar.xz (bench/lanes.sh).
 # - float64 over every RMSNorm+SwiGLU variant; memcheck and racecheck over
