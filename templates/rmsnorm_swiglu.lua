@@ -246,8 +246,11 @@ __device__ __forceinline__ void rmsnorm_swiglu_pairs(const T *__restrict__ xr,
     kp_store1(yr + c, rmsnorm_swiglu_f(kp_load1(xr + c), kp_load1(xr + n + c), kp_load1(w + c),
                                        kp_load1(w + n + c), rs));
   };
-  if (hy && tid == 0) one(0);
-  if (tid < m - 2 * np) one(hy + 2 * np + tid); // the last 1-3 columns (all of m < 4)
+  // the last 1-3 columns (all of m < 4) one a thread, y's head column on
+  // the thread after them: one scalar path, not two in turn
+  const int nt = m - 2 * np;
+  const int c1 = tid < nt ? hy + 2 * np + tid : (hy && tid == nt ? 0 : -1);
+  if (c1 >= 0) one(c1);
   typedef const kp_u32 *cw;
   auto sel = [](const T *q) {
     return kp_opaque_u32(((unsigned long long)q & 2) ? 0x5432u : 0x3210u);
@@ -259,10 +262,14 @@ __device__ __forceinline__ void rmsnorm_swiglu_pairs(const T *__restrict__ xr,
   const kp_u32 sa = sel(ia), sb = sel(ib), sga = sel(iga), sgb = sel(igb);
   const kp_u32 *a = base(ia), *b = base(ib), *ga = base(iga), *gb = base(igb);
   kp_u32 *yk = kp_opaque(reinterpret_cast<kp_u32 *>(yr + hy) + tid);
-  int p = tid;
+  // (whole steps while every thread's are whole -- q, the row's first pair
+  // of the step, is the same on all of them -- so no warp runs both a whole
+  // and the guarded step; the guarded one then holds each thread's rest)
+  int p = tid, q = 0;
 #pragma unroll 1
-  for (; p + (U - 1) * THREADS < np; p += U * THREADS, a += U * THREADS, b += U * THREADS,
-                                     ga += U * THREADS, gb += U * THREADS, yk += U * THREADS)
+  for (; q + U * THREADS <= np; p += U * THREADS, q += U * THREADS, a += U * THREADS,
+                                b += U * THREADS, ga += U * THREADS, gb += U * THREADS,
+                                yk += U * THREADS)
     rmsnorm_swiglu_pstep<T, THREADS, U, BOTH, false>(a, b, ga, gb, sa, sb, sga, sgb, yk, 0, rs);
   if (p < np)
     rmsnorm_swiglu_pstep<T, THREADS, U, BOTH, true>(a, b, ga, gb, sa, sb, sga, sgb, yk, np - p, rs);
@@ -304,6 +311,171 @@ __device__ __forceinline__ float rmsnorm_swiglu_sumsq(const T *__restrict__ p, l
     }
   }
   return s;
+}
+
+// A warp's sum of squares of the len elements at p (16-bit, VEC 8): the
+// elements before p's first 16-byte boundary and after its last whole
+// vector one a lane (at most 7 + 7), the whole vectors U a step: whole
+// steps unguarded, then one guarded step.  32-bit indices (len < 2^31).
+template <class T, int VEC, int U>
+__device__ __forceinline__ float rmsnorm_swiglu_wsumsq(const T *__restrict__ p, int len,
+                                                       int lane) {
+  static_assert(sizeof(T) == 2 && VEC == 8, "16-bit elements, 16-byte vectors");
+  typedef kp_raw_io<T, VEC> io;
+  const int h = kp_head(p, len);
+  const int nv = (len - h) / VEC, t = h + nv * VEC; // the whole vectors; the tail from t
+  const int c = lane < h ? lane : (lane - h < len - t ? t + lane - h : -1);
+  float s = 0.f;
+  if (c >= 0) {
+    const float e = kp_load1(p + c);
+    s = e * e;
+  }
+  auto add = [&](uint4 r) {
+    float v[VEC];
+    io::unpack(r, v);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+  };
+  const uint4 *q = kp_opaque(reinterpret_cast<const uint4 *>(p + h) + lane);
+  int k = 0; // (the step's first vector, the same on every lane)
+#pragma unroll 1
+  for (; k + U * 32 <= nv; k += U * 32, q += U * 32) {
+    uint4 r[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) r[u] = q[u * 32];
+#pragma unroll
+    for (int u = 0; u < U; u++) add(r[u]);
+  }
+  if (k + lane < nv) {
+    uint4 r[U];
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      r[u] = k + lane + u * 32 < nv ? q[u * 32] : make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+    for (int u = 0; u < U; u++) add(r[u]);
+  }
+  return s;
+}
+
+// One step of the staged-weights write pass (rmsnorm_swiglu_gpairs): U
+// pairs a lane, 32 apart, from the words at a, b (gate, up: SA / SB 0 the
+// pair is the word; 1 the middle of it and the next, an input two bytes off
+// the grid; 2 either, by the selector sa / sb) and the weights' floats at g
+// (two a column: gate's, up's), into yk.  All loads first.
+// GUARD: pair u only where u * 32 < left (the row's last step).
+template <class T, int U, int SA, int SB, bool GUARD>
+__device__ __forceinline__ void rmsnorm_swiglu_gstep(const kp_u32 *a, const kp_u32 *b, kp_u32 sa,
+                                                     kp_u32 sb, const float2 *g, kp_u32 *yk,
+                                                     int left, float rs) {
+  auto word = [](const kp_u32 *q, int how, kp_u32 s) -> kp_u32 {
+    return how == 0 ? q[0] : __byte_perm(q[0], q[1], how == 1 ? 0x5432u : s);
+  };
+  kp_u32 va[U], vb[U];
+  float2 g0[U], g1[U];
+#pragma unroll
+  for (int u = 0; u < U; u++) {
+    const int o = u * 32;
+    if (!GUARD || o < left) {
+      va[u] = word(a + o, SA, sa), vb[u] = word(b + o, SB, sb);
+      g0[u] = g[2 * o], g1[u] = g[2 * o + 1];
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < U; u++)
+    if (!GUARD || u * 32 < left) {
+      float a0, a1, b0, b1;
+      kp_pair<T>::unpack(va[u], a0, a1);
+      kp_pair<T>::unpack(vb[u], b0, b1);
+      yk[u * 32] = kp_pair<T>::pack(rmsnorm_swiglu_f(a0, b0, g0[u].x, g0[u].y, rs),
+                                    rmsnorm_swiglu_f(a1, b1, g1[u].x, g1[u].y, rs));
+    }
+}
+
+// The pairs of rmsnorm_swiglu_gpairs, one form of the inputs' residues.
+template <class T, int U, int SA, int SB>
+__device__ __forceinline__ void rmsnorm_swiglu_gloop(const kp_u32 *a, const kp_u32 *b, kp_u32 sa,
+                                                     kp_u32 sb, const float2 *g, kp_u32 *yk,
+                                                     int np, float rs, int lane) {
+  int p = lane, q = 0; // (q: the step's first pair, the same on every lane)
+#pragma unroll 1
+  for (; q + U * 32 <= np;
+       p += U * 32, q += U * 32, a += U * 32, b += U * 32, g += 2 * U * 32, yk += U * 32)
+    rmsnorm_swiglu_gstep<T, U, SA, SB, false>(a, b, sa, sb, g, yk, 0, rs);
+  if (p < np) rmsnorm_swiglu_gstep<T, U, SA, SB, true>(a, b, sa, sb, g, yk, np - p, rs);
+}
+
+// Pass 2 of a warp's row on y's 4-byte grid, the weights from g (shared
+// memory: gate's and up's weight of column c as floats at g[c]): lane l
+// takes the column pairs l, l + 32, ... from y's first 4-byte boundary, U a
+// step.  With the weights staged, a pair loads two or three words of x (an
+// input two bytes off the grid takes the middle of two, one byte permute)
+// and two 8-byte words of shared memory, where rmsnorm_swiglu_pairs loads
+// eight words and takes four permutes and four conversions.  An odd length
+// puts exactly one of gate and up off the grid on each row; that row's form
+// (which one) is a branch the whole warp takes, so a pair loads three
+// words, not four.  The last 1-3 columns and y's head column go one element
+// at a time, so nothing outside the tensors is read.
+template <class T, int U>
+__device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr,
+                                                      const float2 *g, T *__restrict__ yr, int n,
+                                                      float rs, int lane) {
+  static_assert(sizeof(T) == 2, "a pair of 16-bit elements a word");
+  const int hy = ((unsigned long long)yr & 2) ? 1 : 0; // (n >= 1)
+  const int m = n - hy;
+  const int np = m >= 4 ? (m - 2) / 2 : 0; // pairs whose words stay inside x's row
+  const int nt = m - 2 * np;
+  const int c1 = lane < nt ? hy + 2 * np + lane : (hy && lane == nt ? 0 : -1);
+  if (c1 >= 0)
+    kp_store1(yr + c1, rmsnorm_swiglu_f(kp_load1(xr + c1), kp_load1(xr + n + c1), g[c1].x,
+                                        g[c1].y, rs));
+  typedef const kp_u32 *cw;
+  const T *ia = xr + hy, *ib = xr + n + hy;
+  const bool oa = ((unsigned long long)ia & 2) != 0, ob = ((unsigned long long)ib & 2) != 0;
+  const kp_u32 sa = kp_opaque_u32(oa ? 0x5432u : 0x3210u);
+  const kp_u32 sb = kp_opaque_u32(ob ? 0x5432u : 0x3210u);
+  const kp_u32 *a = kp_opaque(reinterpret_cast<cw>((unsigned long long)ia & ~3ull) + lane);
+  const kp_u32 *b = kp_opaque(reinterpret_cast<cw>((unsigned long long)ib & ~3ull) + lane);
+  kp_u32 *yk = kp_opaque(reinterpret_cast<kp_u32 *>(yr + hy) + lane);
+  g += hy + 2 * lane;
+  if (!oa && ob)
+    rmsnorm_swiglu_gloop<T, U, 0, 1>(a, b, sa, sb, g, yk, np, rs, lane);
+  else if (oa && !ob)
+    rmsnorm_swiglu_gloop<T, U, 1, 0>(a, b, sa, sb, g, yk, np, rs, lane);
+  else
+    rmsnorm_swiglu_gloop<T, U, 2, 2>(a, b, sa, sb, g, yk, np, rs, lane);
+}
+
+// A warp a row, 16-bit rows off the 16-byte grid, with the weights staged:
+// a persistent grid (the variant's `persistent` blocks an SM, no more than
+// fit at once) of ROWS warps a block, warp i of the grid taking rows i, i +
+// the grid's warps, ..., after its block has converted w once into shared
+// memory (kp_dyn: gate's and up's weight of each column as a float pair, 8
+// bytes a column, up to the variant's max_cols).  Pass 1 rmsnorm_swiglu_
+// wsumsq, pass 2 rmsnorm_swiglu_gpairs.  (With a block of a few rows each
+// in turn, not persistent, its waves were long: 4096 blocks of 8 rows, 3.45
+// waves, ran 16% behind the warp rows of rmsnorm_swiglu_loop at 131072 x
+// 1001.)
+template <class T, int VEC, int U, int ROWS>
+__device__ __forceinline__ void rmsnorm_swiglu_warps(const T *__restrict__ x, long long ldx,
+                                                     const T *__restrict__ w, T *__restrict__ y,
+                                                     long long ldy, int rows, int cols,
+                                                     float eps) {
+  extern __shared__ __align__(16) unsigned char kp_dyn[];
+  float2 *g = reinterpret_cast<float2 *>(kp_dyn);
+  const int n = cols, lane = (int)threadIdx.x % 32;
+#pragma unroll 4
+  for (int c = (int)threadIdx.x; c < n; c += 32 * ROWS)
+    g[c] = make_float2(kp_load1(w + c), kp_load1(w + n + c));
+  __syncthreads();
+  const float inv = 1.f / (float)(2 * n);
+  const int nw = (int)gridDim.x * ROWS; // (rows < 2^31)
+#pragma unroll 1
+  for (int row = (int)blockIdx.x * ROWS + (int)threadIdx.x / 32; row < rows; row += nw) {
+    const T *xr = x + row * ldx;
+    const float s = kp_warp_sum(rmsnorm_swiglu_wsumsq<T, VEC, U>(xr, 2 * n, lane));
+    const float rs = rsqrtf(s * inv + eps);
+    rmsnorm_swiglu_gpairs<T, U>(xr, g, y + row * ldy, n, rs, lane);
+  }
 }
 
 // Any length.  Each step of a pass handles U vectors per thread, loads all
@@ -630,6 +802,13 @@ local function emit(dt, kind, p)
       max_cols = max_cols * p.cl
       rank = p.rank or 60 - p.cl
     end
+  elseif kind == "warps" then -- a warp a row, the weights staged (16-bit, off the 16-byte grid)
+    name = string.format("rmsnorm_swiglu_%s_warps_r%d_p%d_u%d_%dk", dt, p.rows, p.persist,
+                         p.unroll, p.max_cols // 1024)
+    block, rpb = 32 * p.rows, p.rows
+    call = string.format("rmsnorm_swiglu_warps<%s, %d, %d, %d>", T, vec, p.unroll, p.rows)
+    p.smem = 8 * p.max_cols
+    rank = p.rank or 50
   else
     name = string.format("rmsnorm_swiglu_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
@@ -642,6 +821,7 @@ local function emit(dt, kind, p)
       block, rpb = 32 * p.rows, p.rows
     end
     if p.pairs then -- pass 2 on a 4-byte grid (rmsnorm_swiglu_pairs), rows off the grid
+      if not p.rows and p.unroll ~= 4 then name = name .. "_u" .. p.unroll end
       name = name .. "_pairs"
       rank = p.rank or (p.rows and 50) or 99 - p.threads // 128
     end
@@ -677,16 +857,18 @@ local function emit(dt, kind, p)
     call = call:gsub(">$", (kind == "loop" and ", false, " or ", ") .. p.cl .. ">")
   end
   if st then peel = true end -- (any residue: its call above)
+  if kind == "warps" then peel, max_align = true, 8 end -- (any residue of 2 bytes up to 8)
   -- (sm_120's ptxas holds 512-thread blocks to 64 registers: the bf16
   -- peeling copy of 512 x 2, a shape for the tuner, spilled there)
   local targets = peel and block == 512 and kind == "block"
                   and { "sm_80", "sm_86", "sm_89", "sm_90a", "compute_80" } or nil
-  if p.cl or st then targets = { "sm_90a" } end
+  if p.cl or st or kind == "warps" then targets = { "sm_90a" } end
   variant {
     name = name, dtype = dt, params = p, targets = targets,
-    block = block, rows_per_block = rpb, smem = st and st.smem,
+    block = block, rows_per_block = rpb, smem = st and st.smem or p.smem,
     cluster = p.cl, split = p.cl,
-    min_sm = (p.cl or st) and 90 or nil, max_sm = (p.cl or st) and 90 or nil,
+    min_sm = (p.cl or st or kind == "warps") and 90 or nil,
+    max_sm = (p.cl or st or kind == "warps") and 90 or nil, persistent = p.persist,
     max_cols = p.max_cols or max_cols, min_cols = p.min_cols,
     align = peel and esize(dt) or vec * esize(dt), max_align = max_align,
     cols_mult = vec > 1 and not peel and vec or nil,
@@ -751,11 +933,28 @@ for _, dt in ipairs(DTYPES) do
   -- (call 1, before it), hence 8193-16384 (H100: not measured since).
   -- 128 threads (513-2048 before) hand their range to a warp a row (below).
   if esize(dt) == 2 then
-    -- 256 threads end at 4608 since then too: the stage variant of one CTA
-    -- takes 4609-8192 (below).
-    for _, c in ipairs({ { 128 }, { 256, 2049, 4608 }, { 512, 8193, 16384 } }) do
+    -- 256 threads ranked for 2049-4608 from then to the thirty-first
+    -- session; for the tuner since: 128 threads take 1921-3072, 128 and 256
+    -- of U 8 3073-6144 (below).
+    for _, c in ipairs({ { 128, 1921, 3072 }, { 256 }, { 512, 8193, 16384 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = 4, peel = true, pairs = true,
                          min_cols = c[2], max_cols = c[3], rank = c[2] and 400 or nil })
+    end
+    -- U 8: a row of up to 4K (128 threads) or 8K (256) outputs in one step
+    -- of pass 1, half the threads of U 4 for the row's fixed work (its head,
+    -- the sum, the write pass's setup: a third of the instructions at 16384
+    -- x 4097, ncu, call 8).  With the pairs pass's whole and guarded steps
+    -- uniform across a row's threads (the thirty-first session), kp tune,
+    -- H200, bf16, 2026-11-29 (bench/results/2026-11-29-s31/, calls 1-4, us):
+    -- 128 threads 4097 120.2-121.0 (256 x U 4, ranked before: 125.2-126.4;
+    -- 128 x U 4: 128.6-129.3), 3001 189.7-192.0 (201.4-202.9; U 4
+    -- 190.6-192.2), 2501 248.2-250.1 (270.4-271.8; U 4 251.1), but 2001
+    -- 331.1 against U 4's 245.8-247.6: 128 x U 4 for 1921-3072, U 8 for
+    -- 3073-4608.  256 threads 6001 195.5-197.6 (the one-CTA stage variant,
+    -- ranked before: 203.1-204.6), 8001 141.8-142.5 (132.3-133.5): 4609-6144.
+    for _, c in ipairs({ { 128, 3073, 4608 }, { 256, 4609, 6144 } }) do
+      emit(dt, "loop", { vec = vec, threads = c[1], unroll = 8, peel = true, pairs = true,
+                         min_cols = c[2], max_cols = c[3], rank = 400 })
     end
     -- A warp a row, 4 or 8 rows a block, on the same 4-byte grid: 40 rows
     -- in flight an SM where a block a row had 16, and no barrier between
@@ -770,10 +969,37 @@ for _, dt in ipairs(DTYPES) do
     -- (at least 10 or 5 blocks an SM, 48 registers) ran 1-9% behind the same
     -- variants uncapped at 48 (calls 3-5); at 40 they spilled.
     -- { rows, unroll, min_cols, max_cols }
-    for _, c in ipairs({ { 4, 4, 513, 2048 }, { 4, 8 }, { 8, 4 }, { 8, 8 } }) do
+    -- Thirty-first session (calls 1-4, H200, us): 4 rows of U 8 at 1001
+    -- 212.7-223.0 against U 4's 224.7-230.0, at 1201 279.4-279.5 against
+    -- 268.1-274.4; at 1801 U 4 223.8 against 128 threads' 228.3, at 2001
+    -- 260.4-261.6 against 245.8-247.6: U 8 for 513-1024, U 4 for 1025-1920.
+    for _, c in ipairs({ { 4, 4, 1025, 1920 }, { 4, 8, 513, 1024 }, { 8, 4 }, { 8, 8 } }) do
       emit(dt, "loop", { vec = vec, threads = 32, rows = c[1], unroll = c[2], peel = true,
                          pairs = true, min_cols = c[3], max_cols = c[4] or 16384,
                          rank = c[3] and 401 or nil })
+    end
+  end
+  -- A warp a row with the weights staged once a block as floats in shared
+  -- memory (rmsnorm_swiglu_warps), rows of up to max_cols outputs (8 bytes
+  -- a column of shared memory), a persistent grid of `persist` blocks an SM
+  -- (sm_90a alone: no more than fit an SM there, by registers -- 56 at U 4,
+  -- 80 at U 8 -- and shared memory).  4 warps a block of U 8 is ranked for
+  -- 1793-2048 outputs over the warp rows and the 128-thread loop (sm_90a's
+  -- picks elsewhere): kp tune, H200, bf16, 2026-11-29 (thirty-first
+  -- session, calls 4 and 7), us: 65536 x 2001 242.3 / 242.5 (the 128-thread
+  -- pairs loop: 247.1 / 248.4), 65536 x 1801 220.1 (the warp rows of U 4:
+  -- 223.8).  At 1001 and 1501 it ran level with the warp rows or up to 5%
+  -- behind, with 30% fewer instructions in its loops (NOTES 65: its weights
+  -- take the L1 that pass 2's reads of x hit in).  Tried and dropped (calls
+  -- 3-7): rows of up to 4K and 8K outputs (2501-4097: 1.15-1.8x slower
+  -- than the block loops), one block of 16 or 32 warps an SM (one copy of
+  -- the weights an SM: 6% behind at 1001, 12% at 1501), and a block of 8
+  -- rows in turn, not persistent (16% behind at 1001: 3.45 waves of long
+  -- blocks).  { rows, persist, unroll, max_cols[, min_cols, rank] }
+  if esize(dt) == 2 then
+    for _, c in ipairs({ { 4, 8, 4, 2048 }, { 4, 6, 8, 2048, 1793, 403 }, { 8, 4, 4, 2048 } }) do
+      emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
+                          max_cols = c[4], min_cols = c[5], rank = c[6] })
     end
   end
   -- The loop over a cluster of CTAs (sm_90a): rows of 64K+ outputs, where
@@ -827,7 +1053,9 @@ for _, dt in ipairs(DTYPES) do
     -- CTA for odd 4609-8192 (twenty-fifth session, calls 1, 3, 4, us): 16384
     -- x 5001 204.9 (the pairs loop of 256 threads: 222.4), 16384 x 6001
     -- 229.5 (241.9), 8192 x 7001 140.2 (151.7), 8192 x 8001 157.7 (176.7); at
-    -- 16384 x 4097 171.5 against the loop's 159.6.
+    -- 16384 x 4097 171.5 against the loop's 159.6.  (6145-8192 since the
+    -- thirty-first session: the pairs loop of 256 threads of U 8 takes
+    -- 4609-6144, above.)
     -- Twenty-seventh session (call 3, H200, one run, after the st.async
     -- cluster exchange): aligned 2048 x 50256 192.4 for 512 x 2 over 4 CTAs
     -- (the loop of 256 x 4 over 8, ranked before: 255.4; 267.6 before the
@@ -839,7 +1067,7 @@ for _, dt in ipairs(DTYPES) do
     -- the tuner: aligned 512 x 200000 211.5 against the loop's 232.5 (call
     -- 5, H200, one run).
     for _, c in ipairs({ { 512, 2, 50, 2, 40961 }, { 512, 2, 50, 8 },
-                         { 256, 1, 16, nil, 4609, 8192 }, { 512, 1, 24 }, { 512, 2, 32, 2 },
+                         { 256, 1, 16, nil, 6145, 8192 }, { 512, 1, 24 }, { 512, 2, 32, 2 },
                          { 512, 2, 32, 4, 40961, rank = 104, any = true },
                          { 256, 2, 32, 8 }, { 512, 2, 64, 4 }, { 256, 2, 16, 16 },
                          { 256, 2, 20, 16 }, { 256, 2, 26, 16 } }) do
@@ -905,6 +1133,17 @@ family_space {
   -- the raw vectors of gate, up and both halves of w: 4 per n or unroll step
   neighbours = function(dt, p)
     if p.kind == "stage" then return stage_neighbours(p) end
+    if p.kind == "warps" then
+      -- persistent: no more blocks an SM than fit sm_90a's registers (56-60
+      -- at U 4, 80 at U 8) and its 227 KiB of shared memory
+      local out = steps(p, { rows = { 2, 4, 8 }, unroll = { 4, 8 } })
+      for _, q in ipairs(out) do
+        q.persist = math.min((q.unroll == 8 and 24 or 32) // q.rows,
+                             227 * 1024 // (8 * q.max_cols + 1024))
+        q.min_cols, q.rank = nil, nil
+      end
+      return out
+    end
     local out = p.rows and steps(p, { rows = { 2, 4, 8, 16 }, unroll = { 2, 4, 8 } })
                 or norm_neighbours(p, 4)
     if p.min_cols or p.rank then

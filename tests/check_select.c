@@ -755,8 +755,12 @@ static void expect_row_pick(const kpk_pack *pk, const kp_devprops *d, kp_family 
 }
 
 /* On the real sm_90a pack, the twenty-fifth session's rankings (bench/NOTES.md
-** 59): RMSNorm+SwiGLU's odd 16-bit rows take a warp a row for 513-2048
-** (thirtieth session, NOTES 64), the one-CTA stage variant for 4609-8192,
+** 59): RMSNorm+SwiGLU's odd 16-bit rows take a warp a row for 513-1792
+** (U 8 to 1024, U 4 past it), with the weights staged for 1793-2048 (over
+** the others' 1793-1920 and 1921-2048 elsewhere), the pairs loop of 128
+** threads for 2049-3072
+** and of U 8 for 3073-4608, of 256 threads of U 8 for 4609-6144 (thirty-
+** first session, NOTES 65), the one-CTA stage variant for 6145-8192,
 ** the 4-byte-grid loop of 512 threads for 8193-16384 (thirtieth session),
 ** the peeling loop past it, `_pairs` over 2 CTAs for 22529-40960 and the 16-byte grid's
 ** stage variant from 40961 (its `_pairs` twins again past 98304: twenty-ninth
@@ -773,11 +777,16 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
   open_built(&pk, "sm_90a");
   const kp_devprops d = {90, 227 * 1024, 132};
   static const struct { uint64_t cols; uint32_t align; const char *pick; } R[] = {
-      /* a warp a row for 513-2048, the pairs loop of 512 for 8193-16384
+      /* a warp a row for 513-2048, the pairs loops of 128 and 256 threads
+      ** for 2049-6144 (thirty-first session), of 512 for 8193-16384
       ** (thirtieth session) */
-      {513, 2, "_loop_warp_r4_v8_u4_pairs_p"}, {1001, 2, "_loop_warp_r4_v8_u4_pairs_p"},
-      {2048 - 1, 2, "_loop_warp_r4_v8_u4_pairs_p"}, {1000, 16, "_block_t128_v8_n1"},
-      {4097, 2, "_loop_t256_v8_pairs_p"},        {5001, 2, "_stage_t256_v8_u1_s16"},
+      {513, 2, "_loop_warp_r4_v8_u8_pairs_p"},   {1001, 2, "_loop_warp_r4_v8_u8_pairs_p"},
+      {1025, 2, "_loop_warp_r4_v8_u4_pairs_p"},  {1792, 2, "_loop_warp_r4_v8_u4_pairs_p"},
+      {1793, 2, "_warps_r4_p6_u8_2k"},           {2048, 2, "_warps_r4_p6_u8_2k"},
+      {2049, 2, "_loop_t128_v8_pairs_p"},        {3072 - 1, 2, "_loop_t128_v8_pairs_p"},
+      {3073, 2, "_loop_t128_v8_u8_pairs_p"},     {4097, 2, "_loop_t128_v8_u8_pairs_p"},
+      {4609, 2, "_loop_t256_v8_u8_pairs_p"},     {6001, 2, "_loop_t256_v8_u8_pairs_p"},
+      {1000, 16, "_block_t128_v8_n1"},           {6145, 2, "_stage_t256_v8_u1_s16"},
       {8001, 2, "_stage_t256_v8_u1_s16"},        {11007, 2, "_loop_t512_v8_pairs_p"},
       {16001, 2, "_loop_t512_v8_pairs_p"},       {22001, 2, "_loop_t512_v8_p"},
       {24001, 2, "_stage_t512_v8_u2_s24_c2_pairs"}, {32001, 2, "_stage_t512_v8_u2_s32_c2_pairs"},
