@@ -6,7 +6,8 @@
 #     weights warps with each warp's row also held in shared memory as read
 #     in pass 1, `_img`: pass 2 reads x from there, not again through L1 and
 #     L2 -- item 65's ncu put those re-reads, not issue, at the limit.
-#     sm_90a, for the tuner: 1K outputs 4 and 8 warps a block, 2K 4 warps;
+#     sm_90a, for the tuner: 1K outputs 4 and 8 warps a block, 1536 and 2K
+#     4 warps;
 #     56-58 registers, no spills; compiled, not run.  Also the staged
 #     warps without the image for rows of up to 1K (8 KiB of weights a
 #     block, more of L1 left).  The ranked 2K variant's SASS moves a little
