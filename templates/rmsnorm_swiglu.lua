@@ -186,6 +186,36 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
               rmsnorm_swiglu_f(ha, hb, kp_load1(wa - h + lane), kp_load1(wb - h + lane), rs));
 }
 
+// A 4-byte-grid write pass's row of n outputs at yr (n >= 1), thread tid's
+// view: hy, y's head column before its first 4-byte boundary (0 or 1); np,
+// the pairs from there whose words stay inside every input (BOTH: elements
+// 2p .. 2p + 3 of an input at the grid; else 2p - 1 .. 2p + 2 of one off
+// it); c1, the column thread tid takes one element at a time (the last 1-3
+// columns, all of them under 4, then y's head column on the thread after
+// them: one scalar path, not two in turn), or -1.
+struct rmsnorm_swiglu_span {
+  int hy, np, c1;
+};
+template <bool BOTH>
+__device__ __forceinline__ rmsnorm_swiglu_span rmsnorm_swiglu_span_of(const void *yr, int n,
+                                                                     int tid) {
+  const int hy = ((unsigned long long)yr & 2) ? 1 : 0;
+  const int m = n - hy;
+  const int np = BOTH ? (m >= 4 ? (m - 2) / 2 : 0) : (m >= 1 ? (m - 1) / 2 : 0);
+  const int nt = m - 2 * np;
+  return {hy, np, tid < nt ? hy + 2 * np + tid : (hy && tid == nt ? 0 : -1)};
+}
+// An input's pair words from q on: the byte-permute selector (0x5432 where
+// q is two bytes off the 4-byte grid, else 0x3210) and thread tid's first
+// word, both opaque (ptxas otherwise recomputed the residue and the address
+// for every pair: a select and a 64-bit multiply-add a load).
+__device__ __forceinline__ kp_u32 rmsnorm_swiglu_sel(const void *q) {
+  return kp_opaque_u32(((unsigned long long)q & 2) ? 0x5432u : 0x3210u);
+}
+__device__ __forceinline__ const kp_u32 *rmsnorm_swiglu_base(const void *q, int tid) {
+  return kp_opaque(reinterpret_cast<const kp_u32 *>((unsigned long long)q & ~3ull) + tid);
+}
+
 // One step of a 4-byte-grid write pass (rmsnorm_swiglu_pairs): U pairs a
 // thread, THREADS apart, from the words at a, b (gate, up) and ga, gb
 // (their weights), each through its byte-permute selector (0x3210: the word
@@ -237,30 +267,16 @@ __device__ __forceinline__ void rmsnorm_swiglu_pairs(const T *__restrict__ xr,
                                                      const T *__restrict__ w, T *__restrict__ yr,
                                                      int n, float rs, int tid) {
   static_assert(sizeof(T) == 2, "a pair of 16-bit elements a word");
-  const int hy = ((unsigned long long)yr & 2) ? 1 : 0; // (n >= 1)
-  const int m = n - hy;
-  // the pairs whose words stay inside every input (BOTH: elements 2p .. 2p
-  // + 3 of an input at the grid; else 2p - 1 .. 2p + 2 of one off it)
-  const int np = BOTH ? (m >= 4 ? (m - 2) / 2 : 0) : (m >= 1 ? (m - 1) / 2 : 0);
-  auto one = [&](int c) {
+  const rmsnorm_swiglu_span sp = rmsnorm_swiglu_span_of<BOTH>(yr, n, tid);
+  const int hy = sp.hy, np = sp.np, c = sp.c1;
+  if (c >= 0)
     kp_store1(yr + c, rmsnorm_swiglu_f(kp_load1(xr + c), kp_load1(xr + n + c), kp_load1(w + c),
                                        kp_load1(w + n + c), rs));
-  };
-  // the last 1-3 columns (all of m < 4) one a thread, y's head column on
-  // the thread after them: one scalar path, not two in turn
-  const int nt = m - 2 * np;
-  const int c1 = tid < nt ? hy + 2 * np + tid : (hy && tid == nt ? 0 : -1);
-  if (c1 >= 0) one(c1);
-  typedef const kp_u32 *cw;
-  auto sel = [](const T *q) {
-    return kp_opaque_u32(((unsigned long long)q & 2) ? 0x5432u : 0x3210u);
-  };
-  auto base = [&](const T *q) {
-    return kp_opaque(reinterpret_cast<cw>((unsigned long long)q & ~3ull) + tid);
-  };
   const T *ia = xr + hy, *ib = xr + n + hy, *iga = w + hy, *igb = w + n + hy;
-  const kp_u32 sa = sel(ia), sb = sel(ib), sga = sel(iga), sgb = sel(igb);
-  const kp_u32 *a = base(ia), *b = base(ib), *ga = base(iga), *gb = base(igb);
+  const kp_u32 sa = rmsnorm_swiglu_sel(ia), sb = rmsnorm_swiglu_sel(ib);
+  const kp_u32 sga = rmsnorm_swiglu_sel(iga), sgb = rmsnorm_swiglu_sel(igb);
+  const kp_u32 *a = rmsnorm_swiglu_base(ia, tid), *b = rmsnorm_swiglu_base(ib, tid);
+  const kp_u32 *ga = rmsnorm_swiglu_base(iga, tid), *gb = rmsnorm_swiglu_base(igb, tid);
   kp_u32 *yk = kp_opaque(reinterpret_cast<kp_u32 *>(yr + hy) + tid);
   // (whole steps while every thread's are whole -- q, the row's first pair
   // of the step, is the same on all of them -- so no warp runs both a whole
@@ -420,21 +436,16 @@ __device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr,
                                                       const float2 *g, T *__restrict__ yr, int n,
                                                       float rs, int lane) {
   static_assert(sizeof(T) == 2, "a pair of 16-bit elements a word");
-  const int hy = ((unsigned long long)yr & 2) ? 1 : 0; // (n >= 1)
-  const int m = n - hy;
-  const int np = m >= 4 ? (m - 2) / 2 : 0; // pairs whose words stay inside x's row
-  const int nt = m - 2 * np;
-  const int c1 = lane < nt ? hy + 2 * np + lane : (hy && lane == nt ? 0 : -1);
-  if (c1 >= 0)
-    kp_store1(yr + c1, rmsnorm_swiglu_f(kp_load1(xr + c1), kp_load1(xr + n + c1), g[c1].x,
-                                        g[c1].y, rs));
-  typedef const kp_u32 *cw;
+  const rmsnorm_swiglu_span sp = rmsnorm_swiglu_span_of<true>(yr, n, lane);
+  const int hy = sp.hy, np = sp.np, c = sp.c1;
+  if (c >= 0)
+    kp_store1(yr + c, rmsnorm_swiglu_f(kp_load1(xr + c), kp_load1(xr + n + c), g[c].x, g[c].y,
+                                       rs));
   const T *ia = xr + hy, *ib = xr + n + hy;
   const bool oa = ((unsigned long long)ia & 2) != 0, ob = ((unsigned long long)ib & 2) != 0;
   const kp_u32 sa = kp_opaque_u32(oa ? 0x5432u : 0x3210u);
   const kp_u32 sb = kp_opaque_u32(ob ? 0x5432u : 0x3210u);
-  const kp_u32 *a = kp_opaque(reinterpret_cast<cw>((unsigned long long)ia & ~3ull) + lane);
-  const kp_u32 *b = kp_opaque(reinterpret_cast<cw>((unsigned long long)ib & ~3ull) + lane);
+  const kp_u32 *a = rmsnorm_swiglu_base(ia, lane), *b = rmsnorm_swiglu_base(ib, lane);
   kp_u32 *yk = kp_opaque(reinterpret_cast<kp_u32 *>(yr + hy) + lane);
   g += hy + 2 * lane;
   if (!oa && ob)
@@ -608,14 +619,11 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage_pairs(const char *ia, const
   // whole (the second is not loaded).
   const kp_u32 pa = kp_opaque_u32(sa ? 0x5432u : 0x3210u);
   const kp_u32 pb = kp_opaque_u32(sb ? 0x5432u : 0x3210u);
-  const kp_u32 qa = kp_opaque_u32(((unsigned long long)wa & 2) ? 0x5432u : 0x3210u);
-  const kp_u32 qb = kp_opaque_u32(((unsigned long long)wb & 2) ? 0x5432u : 0x3210u);
+  const kp_u32 qa = rmsnorm_swiglu_sel(wa), qb = rmsnorm_swiglu_sel(wb);
   const kp_u32 *xa = reinterpret_cast<const kp_u32 *>(ia) + t;
   const kp_u32 *xb = reinterpret_cast<const kp_u32 *>(ib) + t;
   // (w's words and y's by pointers stepped with the pairs)
-  typedef const kp_u32 *cw;
-  const kp_u32 *wak = kp_opaque(reinterpret_cast<cw>((unsigned long long)wa & ~3ull) + t);
-  const kp_u32 *wbk = kp_opaque(reinterpret_cast<cw>((unsigned long long)wb & ~3ull) + t);
+  const kp_u32 *wak = rmsnorm_swiglu_base(wa, t), *wbk = rmsnorm_swiglu_base(wb, t);
   kp_u32 *yk = kp_opaque(reinterpret_cast<kp_u32 *>(yr) + t);
   auto word = [](const kp_u32 *p, kp_u32 s) {
     return __byte_perm(p[0], s != 0x3210u ? p[1] : 0u, s);
