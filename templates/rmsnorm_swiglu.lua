@@ -333,18 +333,24 @@ __device__ __forceinline__ float rmsnorm_swiglu_sumsq(const T *__restrict__ p, l
 // elements before p's first 16-byte boundary and after its last whole
 // vector one a lane (at most 7 + 7), the whole vectors U a step: whole
 // steps unguarded, then one guarded step.  32-bit indices (len < 2^31).
-template <class T, int VEC, int U>
+// IM: each element also into the image at im (shared memory, 16-byte
+// aligned: its byte i holds the byte at p's 16-byte boundary below p plus
+// i), for a pass 2 that reads the row from there.
+template <class T, int VEC, int U, bool IM = false>
 __device__ __forceinline__ float rmsnorm_swiglu_wsumsq(const T *__restrict__ p, int len,
-                                                       int lane) {
+                                                       int lane, unsigned char *im = nullptr) {
   static_assert(sizeof(T) == 2 && VEC == 8, "16-bit elements, 16-byte vectors");
   typedef kp_raw_io<T, VEC> io;
   const int h = kp_head(p, len);
   const int nv = (len - h) / VEC, t = h + nv * VEC; // the whole vectors; the tail from t
   const int c = lane < h ? lane : (lane - h < len - t ? t + lane - h : -1);
+  const int r0 = (int)((unsigned long long)p & 15); // (r0 + 2 h: 0 or 16)
   float s = 0.f;
   if (c >= 0) {
-    const float e = kp_load1(p + c);
-    s = e * e;
+    const T e = p[c];
+    const float f = kp_to_f32(e);
+    s = f * f;
+    if constexpr (IM) *reinterpret_cast<T *>(im + r0 + 2 * c) = e;
   }
   auto add = [&](uint4 r) {
     float v[VEC];
@@ -353,14 +359,18 @@ __device__ __forceinline__ float rmsnorm_swiglu_wsumsq(const T *__restrict__ p, 
     for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
   };
   const uint4 *q = kp_opaque(reinterpret_cast<const uint4 *>(p + h) + lane);
+  uint4 *qi = IM ? reinterpret_cast<uint4 *>(im + r0 + 2 * h) + lane : nullptr;
   int k = 0; // (the step's first vector, the same on every lane)
 #pragma unroll 1
-  for (; k + U * 32 <= nv; k += U * 32, q += U * 32) {
+  for (; k + U * 32 <= nv; k += U * 32, q += U * 32, qi += IM ? U * 32 : 0) {
     uint4 r[U];
 #pragma unroll
     for (int u = 0; u < U; u++) r[u] = q[u * 32];
 #pragma unroll
-    for (int u = 0; u < U; u++) add(r[u]);
+    for (int u = 0; u < U; u++) {
+      add(r[u]);
+      if constexpr (IM) qi[u * 32] = r[u];
+    }
   }
   if (k + lane < nv) {
     uint4 r[U];
@@ -368,9 +378,27 @@ __device__ __forceinline__ float rmsnorm_swiglu_wsumsq(const T *__restrict__ p, 
     for (int u = 0; u < U; u++)
       r[u] = k + lane + u * 32 < nv ? q[u * 32] : make_uint4(0u, 0u, 0u, 0u);
 #pragma unroll
-    for (int u = 0; u < U; u++) add(r[u]);
+    for (int u = 0; u < U; u++) {
+      add(r[u]);
+      if (IM && k + lane + u * 32 < nv) qi[u * 32] = r[u];
+    }
   }
   return s;
+}
+
+// A column's staged weights (gate's, up's): a float pair, or (W16) the two
+// 16-bit weights as one word, half the shared memory a column.
+template <class T> __device__ __forceinline__ float2 rmsnorm_swiglu_gw(float2 g) { return g; }
+template <class T> __device__ __forceinline__ float2 rmsnorm_swiglu_gw(kp_u32 g) {
+  float2 f;
+  kp_pair<T>::unpack(g, f.x, f.y);
+  return f;
+}
+template <class G, class T>
+__device__ __forceinline__ G rmsnorm_swiglu_gmake(const T *w, int n, int c) {
+  const float a = kp_load1(w + c), b = kp_load1(w + n + c);
+  if constexpr (sizeof(G) == 8) return make_float2(a, b);
+  else return kp_pair<T>::pack(a, b); // (exact: 16-bit values)
 }
 
 // One step of the staged-weights write pass (rmsnorm_swiglu_gpairs): U
@@ -379,15 +407,15 @@ __device__ __forceinline__ float rmsnorm_swiglu_wsumsq(const T *__restrict__ p, 
 // the grid; 2 either, by the selector sa / sb) and the weights' floats at g
 // (two a column: gate's, up's), into yk.  All loads first.
 // GUARD: pair u only where u * 32 < left (the row's last step).
-template <class T, int U, int SA, int SB, bool GUARD>
+template <class T, int U, int SA, int SB, bool GUARD, class G>
 __device__ __forceinline__ void rmsnorm_swiglu_gstep(const kp_u32 *a, const kp_u32 *b, kp_u32 sa,
-                                                     kp_u32 sb, const float2 *g, kp_u32 *yk,
+                                                     kp_u32 sb, const G *g, kp_u32 *yk,
                                                      int left, float rs) {
   auto word = [](const kp_u32 *q, int how, kp_u32 s) -> kp_u32 {
     return how == 0 ? q[0] : __byte_perm(q[0], q[1], how == 1 ? 0x5432u : s);
   };
   kp_u32 va[U], vb[U];
-  float2 g0[U], g1[U];
+  G g0[U], g1[U];
 #pragma unroll
   for (int u = 0; u < U; u++) {
     const int o = u * 32;
@@ -402,22 +430,23 @@ __device__ __forceinline__ void rmsnorm_swiglu_gstep(const kp_u32 *a, const kp_u
       float a0, a1, b0, b1;
       kp_pair<T>::unpack(va[u], a0, a1);
       kp_pair<T>::unpack(vb[u], b0, b1);
-      yk[u * 32] = kp_pair<T>::pack(rmsnorm_swiglu_f(a0, b0, g0[u].x, g0[u].y, rs),
-                                    rmsnorm_swiglu_f(a1, b1, g1[u].x, g1[u].y, rs));
+      const float2 w0 = rmsnorm_swiglu_gw<T>(g0[u]), w1 = rmsnorm_swiglu_gw<T>(g1[u]);
+      yk[u * 32] = kp_pair<T>::pack(rmsnorm_swiglu_f(a0, b0, w0.x, w0.y, rs),
+                                    rmsnorm_swiglu_f(a1, b1, w1.x, w1.y, rs));
     }
 }
 
 // The pairs of rmsnorm_swiglu_gpairs, one form of the inputs' residues.
-template <class T, int U, int SA, int SB>
+template <class T, int U, int SA, int SB, class G>
 __device__ __forceinline__ void rmsnorm_swiglu_gloop(const kp_u32 *a, const kp_u32 *b, kp_u32 sa,
-                                                     kp_u32 sb, const float2 *g, kp_u32 *yk,
+                                                     kp_u32 sb, const G *g, kp_u32 *yk,
                                                      int np, float rs, int lane) {
   int p = lane, q = 0; // (q: the step's first pair, the same on every lane)
 #pragma unroll 1
   for (; q + U * 32 <= np;
        p += U * 32, q += U * 32, a += U * 32, b += U * 32, g += 2 * U * 32, yk += U * 32)
-    rmsnorm_swiglu_gstep<T, U, SA, SB, false>(a, b, sa, sb, g, yk, 0, rs);
-  if (p < np) rmsnorm_swiglu_gstep<T, U, SA, SB, true>(a, b, sa, sb, g, yk, np - p, rs);
+    rmsnorm_swiglu_gstep<T, U, SA, SB, false, G>(a, b, sa, sb, g, yk, 0, rs);
+  if (p < np) rmsnorm_swiglu_gstep<T, U, SA, SB, true, G>(a, b, sa, sb, g, yk, np - p, rs);
 }
 
 // Pass 2 of a warp's row on y's 4-byte grid, the weights from g (shared
@@ -431,29 +460,39 @@ __device__ __forceinline__ void rmsnorm_swiglu_gloop(const kp_u32 *a, const kp_u
 // (which one) is a branch the whole warp takes, so a pair loads three
 // words, not four.  The last 1-3 columns and y's head column go one element
 // at a time, so nothing outside the tensors is read.
-template <class T, int U>
-__device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr,
-                                                      const float2 *g, T *__restrict__ yr, int n,
+// IM: the pairs' words of x from xs, the row's image in shared memory (at
+// xr's residue mod 16), not from xr.
+template <class T, int U, bool IM = false, class G = float2>
+__device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr, const T *xs,
+                                                      const G *g, T *__restrict__ yr, int n,
                                                       float rs, int lane) {
   static_assert(sizeof(T) == 2, "a pair of 16-bit elements a word");
   const rmsnorm_swiglu_span sp = rmsnorm_swiglu_span_of<true>(yr, n, lane);
   const int hy = sp.hy, np = sp.np, c = sp.c1;
-  if (c >= 0)
-    kp_store1(yr + c, rmsnorm_swiglu_f(kp_load1(xr + c), kp_load1(xr + n + c), g[c].x, g[c].y,
-                                       rs));
-  const T *ia = xr + hy, *ib = xr + n + hy;
+  if (c >= 0) {
+    const float2 wc = rmsnorm_swiglu_gw<T>(g[c]);
+    kp_store1(yr + c, rmsnorm_swiglu_f(kp_load1(xr + c), kp_load1(xr + n + c), wc.x, wc.y, rs));
+  }
+  typedef const kp_u32 *cw;
+  const T *ia = (IM ? xs : xr) + hy, *ib = (IM ? xs : xr) + n + hy;
   const bool oa = ((unsigned long long)ia & 2) != 0, ob = ((unsigned long long)ib & 2) != 0;
   const kp_u32 sa = kp_opaque_u32(oa ? 0x5432u : 0x3210u);
   const kp_u32 sb = kp_opaque_u32(ob ? 0x5432u : 0x3210u);
-  const kp_u32 *a = rmsnorm_swiglu_base(ia, lane), *b = rmsnorm_swiglu_base(ib, lane);
+  // (the image's words by their shared addresses: LDS, not generic loads)
+  auto word0 = [&](const T *q) {
+    return IM ? reinterpret_cast<cw>(reinterpret_cast<const char *>(q) -
+                                     ((unsigned long long)q & 3)) + lane
+              : rmsnorm_swiglu_base(q, lane);
+  };
+  const kp_u32 *a = word0(ia), *b = word0(ib);
   kp_u32 *yk = kp_opaque(reinterpret_cast<kp_u32 *>(yr + hy) + lane);
   g += hy + 2 * lane;
   if (!oa && ob)
-    rmsnorm_swiglu_gloop<T, U, 0, 1>(a, b, sa, sb, g, yk, np, rs, lane);
+    rmsnorm_swiglu_gloop<T, U, 0, 1, G>(a, b, sa, sb, g, yk, np, rs, lane);
   else if (oa && !ob)
-    rmsnorm_swiglu_gloop<T, U, 1, 0>(a, b, sa, sb, g, yk, np, rs, lane);
+    rmsnorm_swiglu_gloop<T, U, 1, 0, G>(a, b, sa, sb, g, yk, np, rs, lane);
   else
-    rmsnorm_swiglu_gloop<T, U, 2, 2>(a, b, sa, sb, g, yk, np, rs, lane);
+    rmsnorm_swiglu_gloop<T, U, 2, 2, G>(a, b, sa, sb, g, yk, np, rs, lane);
 }
 
 // A warp a row, 16-bit rows off the 16-byte grid, with the weights staged:
@@ -466,26 +505,35 @@ __device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr,
 // in turn, not persistent, its waves were long: 4096 blocks of 8 rows, 3.45
 // waves, ran 16% behind the warp rows of rmsnorm_swiglu_loop at 131072 x
 // 1001.)
-template <class T, int VEC, int U, int ROWS>
+// IMG > 0: each warp's row also held in shared memory as read (an image of
+// IMG bytes a warp, after the weights' GB), so that pass 2 reads x from
+// there, not again through L1 and L2 (NOTES 65: their re-reads of x were
+// the limit, not issue).
+template <class T, int VEC, int U, int ROWS, int IMG = 0, int GB = 0, class G = float2>
 __device__ __forceinline__ void rmsnorm_swiglu_warps(const T *__restrict__ x, long long ldx,
                                                      const T *__restrict__ w, T *__restrict__ y,
                                                      long long ldy, int rows, int cols,
                                                      float eps) {
   extern __shared__ __align__(16) unsigned char kp_dyn[];
-  float2 *g = reinterpret_cast<float2 *>(kp_dyn);
+  G *g = reinterpret_cast<G *>(kp_dyn);
   const int n = cols, lane = (int)threadIdx.x % 32;
 #pragma unroll 4
   for (int c = (int)threadIdx.x; c < n; c += 32 * ROWS)
-    g[c] = make_float2(kp_load1(w + c), kp_load1(w + n + c));
+    g[c] = rmsnorm_swiglu_gmake<G>(w, n, c);
   __syncthreads();
   const float inv = 1.f / (float)(2 * n);
   const int nw = (int)gridDim.x * ROWS; // (rows < 2^31)
 #pragma unroll 1
   for (int row = (int)blockIdx.x * ROWS + (int)threadIdx.x / 32; row < rows; row += nw) {
     const T *xr = x + row * ldx;
-    const float s = kp_warp_sum(rmsnorm_swiglu_wsumsq<T, VEC, U>(xr, 2 * n, lane));
+    unsigned char *im = IMG ? kp_dyn + GB + (threadIdx.x / 32) * IMG : nullptr;
+    const float s =
+        kp_warp_sum(rmsnorm_swiglu_wsumsq<T, VEC, U, (IMG > 0)>(xr, 2 * n, lane, im));
     const float rs = rsqrtf(s * inv + eps);
-    rmsnorm_swiglu_gpairs<T, U>(xr, g, y + row * ldy, n, rs, lane);
+    if constexpr (IMG > 0) __syncwarp(); // the image written
+    const T *xs = IMG ? reinterpret_cast<const T *>(im + ((unsigned long long)xr & 15)) : xr;
+    rmsnorm_swiglu_gpairs<T, U, (IMG > 0), G>(xr, xs, g, y + row * ldy, n, rs, lane);
+    if constexpr (IMG > 0) __syncwarp(); // the image read, before the next row's
   }
 }
 
@@ -811,11 +859,17 @@ local function emit(dt, kind, p)
       rank = p.rank or 60 - p.cl
     end
   elseif kind == "warps" then -- a warp a row, the weights staged (16-bit, off the 16-byte grid)
-    name = string.format("rmsnorm_swiglu_%s_warps_r%d_p%d_u%d_%dk", dt, p.rows, p.persist,
-                         p.unroll, p.max_cols // 1024)
+    name = string.format("rmsnorm_swiglu_%s_warps_r%d_p%d_u%d_%s%s%s", dt, p.rows, p.persist,
+                         p.unroll, p.max_cols % 1024 == 0 and (p.max_cols // 1024) .. "k"
+                         or tostring(p.max_cols), p.img and "_img" or "", p.w16 and "_w16" or "")
     block, rpb = 32 * p.rows, p.rows
-    call = string.format("rmsnorm_swiglu_warps<%s, %d, %d, %d>", T, vec, p.unroll, p.rows)
-    p.smem = 8 * p.max_cols
+    -- (p.img: an image of the row a warp, 2 * max_cols elements and a
+    -- 16-byte vector either side)
+    -- (p.w16: the weights as 16-bit pairs, 4 bytes a column, not 8)
+    local img, gb = p.img and 4 * p.max_cols + 32 or 0, (p.w16 and 4 or 8) * p.max_cols
+    call = string.format("rmsnorm_swiglu_warps<%s, %d, %d, %d, %d, %d%s>", T, vec, p.unroll,
+                         p.rows, img, gb, p.w16 and ", kp_u32" or "")
+    p.smem = gb + p.rows * img
     rank = p.rank or 50
   else
     name = string.format("rmsnorm_swiglu_%s_loop_t%d_v%d", dt, p.threads, vec)
@@ -981,33 +1035,72 @@ for _, dt in ipairs(DTYPES) do
     -- 212.7-223.0 against U 4's 224.7-230.0, at 1201 279.4-279.5 against
     -- 268.1-274.4; at 1801 U 4 223.8 against 128 threads' 228.3, at 2001
     -- 260.4-261.6 against 245.8-247.6: U 8 for 513-1024, U 4 for 1025-1920.
+    -- On sm_90a the image warps (below) take 513-2048 since the thirty-
+    -- second session; these ranges hold on the other GPUs.
     for _, c in ipairs({ { 4, 4, 1025, 1920 }, { 4, 8, 513, 1024 }, { 8, 4 }, { 8, 8 } }) do
       emit(dt, "loop", { vec = vec, threads = 32, rows = c[1], unroll = c[2], peel = true,
                          pairs = true, min_cols = c[3], max_cols = c[4] or 16384,
                          rank = c[3] and 401 or nil })
     end
   end
-  -- A warp a row with the weights staged once a block as floats in shared
-  -- memory (rmsnorm_swiglu_warps), rows of up to max_cols outputs (8 bytes
-  -- a column of shared memory), a persistent grid of `persist` blocks an SM
-  -- (sm_90a alone: no more than fit an SM there, by registers -- 56 at U 4,
-  -- 80 at U 8 -- and shared memory).  4 warps a block of U 8 is ranked for
-  -- 1793-2048 outputs over the warp rows and the 128-thread loop (sm_90a's
-  -- picks elsewhere): kp tune, H200, bf16, 2026-11-29 (thirty-first
-  -- session, calls 4 and 7), us: 65536 x 2001 242.3 / 242.5 (the 128-thread
-  -- pairs loop: 247.1 / 248.4), 65536 x 1801 220.1 (the warp rows of U 4:
-  -- 223.8).  At 1001 and 1501 it ran level with the warp rows or up to 5%
-  -- behind, with 30% fewer instructions in its loops (NOTES 65: its weights
-  -- take the L1 that pass 2's reads of x hit in).  Tried and dropped (calls
-  -- 3-7): rows of up to 4K and 8K outputs (2501-4097: 1.15-1.8x slower
-  -- than the block loops), one block of 16 or 32 warps an SM (one copy of
-  -- the weights an SM: 6% behind at 1001, 12% at 1501), and a block of 8
-  -- rows in turn, not persistent (16% behind at 1001: 3.45 waves of long
-  -- blocks).  { rows, persist, unroll, max_cols[, min_cols, rank] }
+  -- A warp a row with the weights staged once a block in shared memory
+  -- (rmsnorm_swiglu_warps), rows of up to max_cols outputs, a persistent
+  -- grid of `persist` blocks an SM (sm_90a alone: no more than fit an SM
+  -- there, by registers -- 56-64 at U 4, 80 at U 8 -- and shared memory).
+  -- The weights alone (floats, 8 bytes a column; thirty-first session,
+  -- NOTES 65): level with the warp rows or up to 5% behind at 1001 and 1501,
+  -- with 30% fewer instructions in the loops -- its weights take the L1 that
+  -- pass 2's re-reads of x hit in; 4 x 6 of U 8 was ranked for 1793-2048
+  -- then (65536 x 2001 242.3 / 242.5 us).  Tried and dropped there: rows of
+  -- up to 4K / 8K outputs (1.15-1.8x slower than the block loops at
+  -- 2501-4097), one block of 16 or 32 warps an SM (6% / 12% behind), and
+  -- blocks of 8 rows in turn, not persistent (16% behind at 1001).
+  -- { rows, persist, unroll, max_cols[, min_cols, rank] }
   if esize(dt) == 2 then
-    for _, c in ipairs({ { 4, 8, 4, 2048 }, { 4, 6, 8, 2048, 1793, 403 }, { 8, 4, 4, 2048 } }) do
+    for _, c in ipairs({ { 4, 8, 4, 2048 }, { 4, 6, 8, 2048 }, { 8, 4, 4, 2048 } }) do
       emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
                           max_cols = c[4], min_cols = c[5], rank = c[6] })
+    end
+    -- Each warp's row also in shared memory as pass 1 reads it (`_img`, 4
+    -- max_cols + 32 bytes a warp), pass 2 reading x from there: x crosses
+    -- L2 once.  These hold 513-2048 outputs on sm_90a (thirty-second
+    -- session, NOTES 66; kp tune, H200, bf16, 2026-11-29, us, against the
+    -- picks before): 16 warps x 2 blocks of 1K for 513-1024 (131072 x 1001
+    -- 205.3-205.8 against the warp rows' 212.5-214.3, 769 170.7-171.6
+    -- against 178.3, 521 135.8 against 155.8), 8 x 3 of 1536 for 1025-1536
+    -- (98304 x 1501 236.3-237.3 against 250.0-250.7; 1201 265.9 against
+    -- 266.8-268.9), 8 x 3 of 2K with the weights as 16-bit pairs (`_w16`, 4
+    -- bytes a column: 24 warps an SM where float weights fit 16) for
+    -- 1537-2048 (65536 x 2001 232.1 against the 2K weights alone's
+    -- 240.4-242.2, 1801 208.4 against 216.9-218.6, 1601 187.3 against the
+    -- warp rows' 189.9).
+    -- Over rows of 256-32768 at 1001 each pick ran at or ahead of the one
+    -- before (call 3); at 1501 it trailed by 7% at 4096 rows alone.
+    -- Blocks whose shared memory nears the SM's 227 KiB ran 10-20% behind
+    -- the same warps in blocks of less (1K 4 x 8, 195 KiB: 242.5 against
+    -- 8 x 4's 205.2; 1536 `_w16` 8 x 4, 226 KiB: 266.5 against 8 x 3's
+    -- 237.3); likely the L1 left too small for the loads in flight (not
+    -- measured; the 2K `_w16` pick, 224.5 KiB, still leads at 1537-2048,
+    -- where the other variants re-read x).  (U 8 took 117 registers.)  1K `_w16` ran level with float weights (203.8 /
+    -- 205.8, 169.2 / 171.6 at 769): for the tuner.
+    for _, c in ipairs({ { 4, 8, 4, 1024 }, { 8, 4, 4, 1024 }, { 8, 3, 4, 1024 },
+                         { 16, 2, 4, 1024, 513, 403 }, { 32, 1, 4, 1024 }, { 4, 6, 4, 1536 },
+                         { 8, 3, 4, 1536, 1025, 403 }, { 16, 2, 4, 1536 }, { 4, 4, 4, 2048 },
+                         { 8, 2, 4, 2048 }, { 16, 1, 4, 2048 } }) do
+      emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
+                          max_cols = c[4], min_cols = c[5], rank = c[6], img = true })
+    end
+    for _, c in ipairs({ { 8, 3, 4, 2048, 1537, 403 }, { 8, 4, 4, 1536 }, { 8, 4, 4, 1024 },
+                         { 16, 2, 4, 1024 } }) do
+      emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
+                          max_cols = c[4], min_cols = c[5], rank = c[6], img = true,
+                          w16 = true })
+    end
+    -- Without the image, rows of up to 1K outputs: 8 KiB of weights a
+    -- block (call 1: 220.0 and, U 8, 240.1 us at 1001).
+    for _, c in ipairs({ { 4, 8, 4, 1024 }, { 4, 6, 8, 1024 } }) do
+      emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
+                          max_cols = c[4] })
     end
   end
   -- The loop over a cluster of CTAs (sm_90a): rows of 64K+ outputs, where
@@ -1143,11 +1236,13 @@ family_space {
     if p.kind == "stage" then return stage_neighbours(p) end
     if p.kind == "warps" then
       -- persistent: no more blocks an SM than fit sm_90a's registers (56-60
-      -- at U 4, 80 at U 8) and its 227 KiB of shared memory
+      -- at U 4, 80 at U 8, 117 with images) and its 227 KiB of shared memory
       local out = steps(p, { rows = { 2, 4, 8 }, unroll = { 4, 8 } })
       for _, q in ipairs(out) do
-        q.persist = math.min((q.unroll == 8 and 24 or 32) // q.rows,
-                             227 * 1024 // (8 * q.max_cols + 1024))
+        local warps = q.unroll == 8 and (q.img and 16 or 24) or 32 -- (U 8 with images: 117)
+        local smem = (q.w16 and 4 or 8) * q.max_cols
+                     + (q.img and q.rows * (4 * q.max_cols + 32) or 0)
+        q.persist = math.min(warps // q.rows, 227 * 1024 // (smem + 1024))
         q.min_cols, q.rank = nil, nil
       end
       return out

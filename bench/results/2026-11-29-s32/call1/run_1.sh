@@ -28,8 +28,10 @@ el "float64"
 CUDA_VISIBLE_DEVICES=0 KP_REQUIRE_GPU=1 CK_RUN_SUITE=variants_gpu KP_TEST_ONLY='_warps_' \
   timeout $(left 40) build/tests/check_kernpack > $R/var.log 2>&1; echo "var rc=$?"
 grep -E "Checks|:[EF]:" $R/var.log | head -3 | cut -c1-250
-san memcheck variants_gpu _img mem.log 90
-san racecheck variants_gpu _img race.log 140
+gpu_suite ops.log 110 ops_gpu
+gpu_suite graph.log 150 graph_gpu
+san memcheck variants_gpu _img mem.log 200
+san racecheck variants_gpu _img race.log 250
 cat > $R/shapes.txt <<'S'
 rmsnorm_swiglu 131072 1001
 rmsnorm_swiglu 131072 1201
@@ -38,7 +40,7 @@ rmsnorm_swiglu 65536 1801
 rmsnorm_swiglu 65536 2001
 S
 el "tune"
-timeout $(left 300) build/bin/kp tune --device 0 --families rmsnorm_swiglu \
+timeout $(left 420) build/bin/kp tune --device 0 --families rmsnorm_swiglu \
   --dtypes bf16 --shapes $R/shapes.txt -o $R/c1.tune > $R/tune.log 2>&1
 echo "tune rc=$?"
 for s in $(awk '{print $3}' $R/c1.tune | sort -u); do
@@ -46,7 +48,7 @@ for s in $(awk '{print $3}' $R/c1.tune | sort -u); do
 echo "rmsnorm_swiglu 131072 1001" > $R/one.txt
 v=rmsnorm_swiglu_bf16_warps_r4_p8_u4_1k_img
 el "ncu $v"
-timeout $(left 360) ncu -k "regex:^$v\$" --launch-skip 2 --launch-count 1 \
+timeout $(left 500) ncu -k "regex:^$v\$" --launch-skip 2 --launch-count 1 \
   --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats \
   --section MemoryWorkloadAnalysis build/bin/kp tune --device 0 --families rmsnorm_swiglu \
   --dtypes bf16 --reps 3 --shapes $R/one.txt -q -o $R/x.tune > $R/ncu.log 2>&1
