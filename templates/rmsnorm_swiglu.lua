@@ -996,8 +996,9 @@ for _, dt in ipairs(DTYPES) do
   -- 128 threads (513-2048 before) hand their range to a warp a row (below).
   if esize(dt) == 2 then
     -- 256 threads ranked for 2049-4608 from then to the thirty-first
-    -- session; for the tuner since: 128 threads take 1921-3072, 128 and 256
-    -- of U 8 3073-6144 (below).
+    -- session; for the tuner since: 128 threads take 1921-3072 (on sm_90a
+    -- the image warps, below, since the thirty-second), 128 and 256 of U 8
+    -- 3073-6144 (below).
     for _, c in ipairs({ { 128, 1921, 3072 }, { 256 }, { 512, 8193, 16384 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = 4, peel = true, pairs = true,
                          min_cols = c[2], max_cols = c[3], rank = c[2] and 400 or nil })
@@ -1035,7 +1036,7 @@ for _, dt in ipairs(DTYPES) do
     -- 212.7-223.0 against U 4's 224.7-230.0, at 1201 279.4-279.5 against
     -- 268.1-274.4; at 1801 U 4 223.8 against 128 threads' 228.3, at 2001
     -- 260.4-261.6 against 245.8-247.6: U 8 for 513-1024, U 4 for 1025-1920.
-    -- On sm_90a the image warps (below) take 513-2048 since the thirty-
+    -- On sm_90a the image warps (below) take 513-3072 since the thirty-
     -- second session; these ranges hold on the other GPUs.
     for _, c in ipairs({ { 4, 4, 1025, 1920 }, { 4, 8, 513, 1024 }, { 8, 4 }, { 8, 8 } }) do
       emit(dt, "loop", { vec = vec, threads = 32, rows = c[1], unroll = c[2], peel = true,
@@ -1063,17 +1064,20 @@ for _, dt in ipairs(DTYPES) do
     end
     -- Each warp's row also in shared memory as pass 1 reads it (`_img`, 4
     -- max_cols + 32 bytes a warp), pass 2 reading x from there: x crosses
-    -- L2 once.  These hold 513-2048 outputs on sm_90a (thirty-second
+    -- L2 once.  These hold 513-3072 outputs on sm_90a (thirty-second
     -- session, NOTES 66; kp tune, H200, bf16, 2026-11-29, us, against the
     -- picks before): 16 warps x 2 blocks of 1K for 513-1024 (131072 x 1001
     -- 205.3-205.8 against the warp rows' 212.5-214.3, 769 170.7-171.6
-    -- against 178.3, 521 135.8 against 155.8), 8 x 3 of 1536 for 1025-1536
-    -- (98304 x 1501 236.3-237.3 against 250.0-250.7; 1201 265.9 against
-    -- 266.8-268.9), 8 x 3 of 2K with the weights as 16-bit pairs (`_w16`, 4
-    -- bytes a column: 24 warps an SM where float weights fit 16) for
-    -- 1537-2048 (65536 x 2001 232.1 against the 2K weights alone's
-    -- 240.4-242.2, 1801 208.4 against 216.9-218.6, 1601 187.3 against the
-    -- warp rows' 189.9).
+    -- against 178.3, 521 135.8 against 155.8); with the weights as 16-bit
+    -- pairs (`_w16`, 4 bytes a column: more warps an SM in the same shared
+    -- memory) 8 x 4 of 1280 for 1025-1280 (1201 246.9 against 265.9-267.8),
+    -- 8 x 3 of 1536 (float weights) for 1281-1536 (98304 x 1501 236.3-237.3
+    -- against 250.0-250.7), `_w16` 8 x 3 of 2K for 1537-2048 (65536 x 2001
+    -- 232.1 against the 2K weights alone's 240.4-242.2, 1801 208.4 against
+    -- 216.9-218.6, 1601 187.3 against the warp rows' 189.9), `_w16` 8 x 2 of
+    -- 2560 for 2049-2560 (65536 x 2301 272.9 against the 128-thread pairs
+    -- loop's 306.3, 2501 288.2 against 333.4) and of 3K for 2561-3072 (65536
+    -- x 3001 346.1 against 372.1).
     -- Over rows of 256-32768 at 1001 each pick ran at or ahead of the one
     -- before (call 3); at 1501 it trailed by 7% at 4096 rows alone.
     -- Blocks whose shared memory nears the SM's 227 KiB ran 10-20% behind
@@ -1081,17 +1085,21 @@ for _, dt in ipairs(DTYPES) do
     -- 8 x 4's 205.2; 1536 `_w16` 8 x 4, 226 KiB: 266.5 against 8 x 3's
     -- 237.3); likely the L1 left too small for the loads in flight (not
     -- measured; the 2K `_w16` pick, 224.5 KiB, still leads at 1537-2048,
-    -- where the other variants re-read x).  (U 8 took 117 registers.)  1K `_w16` ran level with float weights (203.8 /
-    -- 205.8, 169.2 / 171.6 at 769): for the tuner.
+    -- where the other variants re-read x).  3K 4 x 4 (48 registers) ran
+    -- 1.5x behind 8 x 2 at 2301-3001: not looked into.  (U 8 took 117
+    -- registers.)  1K `_w16` ran level with float weights (203.8 / 205.8,
+    -- 169.2 / 171.6 at 769): for the tuner.
     for _, c in ipairs({ { 4, 8, 4, 1024 }, { 8, 4, 4, 1024 }, { 8, 3, 4, 1024 },
                          { 16, 2, 4, 1024, 513, 403 }, { 32, 1, 4, 1024 }, { 4, 6, 4, 1536 },
-                         { 8, 3, 4, 1536, 1025, 403 }, { 16, 2, 4, 1536 }, { 4, 4, 4, 2048 },
+                         { 8, 3, 4, 1536, 1281, 403 }, { 16, 2, 4, 1536 }, { 4, 4, 4, 2048 },
                          { 8, 2, 4, 2048 }, { 16, 1, 4, 2048 } }) do
       emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
                           max_cols = c[4], min_cols = c[5], rank = c[6], img = true })
     end
     for _, c in ipairs({ { 8, 3, 4, 2048, 1537, 403 }, { 8, 4, 4, 1536 }, { 8, 4, 4, 1024 },
-                         { 16, 2, 4, 1024 } }) do
+                         { 16, 2, 4, 1024 }, { 8, 4, 4, 1280, 1025, 403 }, { 16, 2, 4, 1280 },
+                         { 8, 2, 4, 2560, 2049, 403 }, { 8, 2, 4, 3072, 2561, 403 },
+                         { 4, 4, 4, 3072 } }) do
       emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
                           max_cols = c[4], min_cols = c[5], rank = c[6], img = true,
                           w16 = true })

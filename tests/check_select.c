@@ -756,11 +756,11 @@ static void expect_row_pick(const kpk_pack *pk, const kp_devprops *d, kp_family 
 
 /* On the real sm_90a pack, the twenty-fifth session's rankings (bench/NOTES.md
 ** 59): RMSNorm+SwiGLU's odd 16-bit rows take a warp a row with the row held
-** in shared memory for 513-2048 (thirty-second session, NOTES 66: 1K
-** images to 1024, 1536 to 1536, 2K with 16-bit weights past it; the warp
-** rows' 513-1920 and the 128-thread loop's 1921-2048 elsewhere), the pairs
-** loop of 128 threads for 2049-3072
-** and of U 8 for 3073-4608, of 256 threads of U 8 for 4609-6144 (thirty-
+** in shared memory for 513-3072 (thirty-second session, NOTES 66: images
+** of 1K to 1024, of 1280 with 16-bit weights to 1280, of 1536 to 1536, and
+** of 2K, 2560 and 3K with 16-bit weights to 3072; the warp rows' 513-1920
+** and the 128-thread pairs loop's 1921-3072 elsewhere), that loop's U 8
+** for 3073-4608, of 256 threads of U 8 for 4609-6144 (thirty-
 ** first session, NOTES 65), the one-CTA stage variant for 6145-8192,
 ** the 4-byte-grid loop of 512 threads for 8193-16384 (thirtieth session),
 ** the peeling loop past it, `_pairs` over 2 CTAs for 22529-40960 and the 16-byte grid's
@@ -778,14 +778,16 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
   open_built(&pk, "sm_90a");
   const kp_devprops d = {90, 227 * 1024, 132};
   static const struct { uint64_t cols; uint32_t align; const char *pick; } R[] = {
-      /* a warp a row (image warps) for 513-2048, the pairs loops of 128 and 256 threads
-      ** for 2049-6144 (thirty-first session), of 512 for 8193-16384
+      /* a warp a row (image warps) for 513-3072, the pairs loops of 128 and 256 threads
+      ** for 3073-6144 (thirty-first session), of 512 for 8193-16384
       ** (thirtieth session) */
       {513, 2, "_warps_r16_p2_u4_1k_img"},       {1001, 2, "_warps_r16_p2_u4_1k_img"},
-      {1024, 2, "_warps_r16_p2_u4_1k_img"},      {1025, 2, "_warps_r8_p3_u4_1536_img"},
+      {1024, 2, "_warps_r16_p2_u4_1k_img"},      {1025, 2, "_warps_r8_p4_u4_1280_img_w16"},
+      {1280, 2, "_warps_r8_p4_u4_1280_img_w16"}, {1281, 2, "_warps_r8_p3_u4_1536_img"},
       {1536, 2, "_warps_r8_p3_u4_1536_img"},     {1537, 2, "_warps_r8_p3_u4_2k_img_w16"},
       {2001, 2, "_warps_r8_p3_u4_2k_img_w16"},   {2048, 2, "_warps_r8_p3_u4_2k_img_w16"},
-      {2049, 2, "_loop_t128_v8_pairs_p"},        {3072 - 1, 2, "_loop_t128_v8_pairs_p"},
+      {2049, 2, "_warps_r8_p2_u4_2560_img_w16"}, {2560, 2, "_warps_r8_p2_u4_2560_img_w16"},
+      {2561, 2, "_warps_r8_p2_u4_3k_img_w16"},   {3072, 2, "_warps_r8_p2_u4_3k_img_w16"},
       {3073, 2, "_loop_t128_v8_u8_pairs_p"},     {4097, 2, "_loop_t128_v8_u8_pairs_p"},
       {4609, 2, "_loop_t256_v8_u8_pairs_p"},     {6001, 2, "_loop_t256_v8_u8_pairs_p"},
       {1000, 16, "_block_t128_v8_n1"},           {6145, 2, "_stage_t256_v8_u1_s16"},
