@@ -404,8 +404,9 @@ __device__ __forceinline__ G rmsnorm_swiglu_gmake(const T *w, int n, int c) {
 // One step of the staged-weights write pass (rmsnorm_swiglu_gpairs): U
 // pairs a lane, 32 apart, from the words at a, b (gate, up: SA / SB 0 the
 // pair is the word; 1 the middle of it and the next, an input two bytes off
-// the grid; 2 either, by the selector sa / sb) and the weights' floats at g
-// (two a column: gate's, up's), into yk.  All loads first.
+// the grid; 2 either, by the selector sa / sb) and the weights at g (a
+// column's gate and up weight: a float pair or one word, rmsnorm_swiglu_gw),
+// into yk.  All loads first.
 // GUARD: pair u only where u * 32 < left (the row's last step).
 template <class T, int U, int SA, int SB, bool GUARD, class G>
 __device__ __forceinline__ void rmsnorm_swiglu_gstep(const kp_u32 *a, const kp_u32 *b, kp_u32 sa,
@@ -499,8 +500,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr, 
 // a persistent grid (the variant's `persistent` blocks an SM, no more than
 // fit at once) of ROWS warps a block, warp i of the grid taking rows i, i +
 // the grid's warps, ..., after its block has converted w once into shared
-// memory (kp_dyn: gate's and up's weight of each column as a float pair, 8
-// bytes a column, up to the variant's max_cols).  Pass 1 rmsnorm_swiglu_
+// memory (kp_dyn: gate's and up's weight of each column as a G, below, up
+// to the variant's max_cols).  Pass 1 rmsnorm_swiglu_
 // wsumsq, pass 2 rmsnorm_swiglu_gpairs.  (With a block of a few rows each
 // in turn, not persistent, its waves were long: 4096 blocks of 8 rows, 3.45
 // waves, ran 16% behind the warp rows of rmsnorm_swiglu_loop at 131072 x
@@ -508,7 +509,9 @@ __device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr, 
 // IMG > 0: each warp's row also held in shared memory as read (an image of
 // IMG bytes a warp, after the weights' GB), so that pass 2 reads x from
 // there, not again through L1 and L2 (NOTES 65: their re-reads of x were
-// the limit, not issue).
+// the limit, not issue; NOTES 66: 4-14% faster at 513-3072 outputs).
+// G: the staged weights' type, a float pair a column or (kp_u32) the two
+// 16-bit weights as one word, half the shared memory (more warps an SM).
 template <class T, int VEC, int U, int ROWS, int IMG = 0, int GB = 0, class G = float2>
 __device__ __forceinline__ void rmsnorm_swiglu_warps(const T *__restrict__ x, long long ldx,
                                                      const T *__restrict__ w, T *__restrict__ y,
