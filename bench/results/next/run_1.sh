@@ -8,7 +8,9 @@
 #     the lanes its head and tail elements, pass 1 sums from shared memory.
 #     x reaches the image without registers or L1 -- item 66's ncu had the
 #     L1/TEX pipe at 85% under the register image.  Twins of the six picks
-#     (and 1K 8 x 4), sm_90a, for the tuner; 59-61 registers, no spills;
+#     (and 1K 8 x 4 and 4 x 8: the latter, 205 KiB of shared memory, ran
+#     18% behind 8 x 4 with the register image -- does the bulk copy,
+#     not through L1, care?), sm_90a, for the tuner; 56-61 registers, no spills;
 #     compiled and CPU-tested (243 checks, tools_cpu), not run)
 # then make, copy this script to build/carry/ and carry the packs as
 # build/carry/packs.tar.xz (bench/lanes.sh; re-pack after make).  Run it as
@@ -44,7 +46,7 @@ timeout $(left 420) build/bin/kp tune --device 0 --families rmsnorm_swiglu --rep
 echo "tune rc=$?"
 for s in $(awk '{print $3}' $R/c1.tune | grep x | sort -t x -k2,2n -k1,1n -u); do
   grep " $s " $R/c1.tune | sort -k6 -n | head -3 | awk '{print $3, $5, $6}'
-  grep " $s " $R/c1.tune | grep -E "_img(_w16)?(_blk)? " | grep -E "r16_p2_u4_1k|r8_p4_u4_1280|r8_p3_u4_1536|r8_p3_u4_2k|r8_p2_u4_2560|r8_p2_u4_3k" | awk '{print "  ", $5, $6}'; done
+  grep " $s " $R/c1.tune | grep -E "_img(_w16)?(_blk)? " | grep -E "r16_p2_u4_1k|r4_p8_u4_1k|r8_p4_u4_1280|r8_p3_u4_1536|r8_p3_u4_2k|r8_p2_u4_2560|r8_p2_u4_3k" | awk '{print "  ", $5, $6}'; done
 echo "rmsnorm_swiglu 131072 1001" > $R/one.txt
 for v in rmsnorm_swiglu_bf16_warps_r16_p2_u4_1k_img rmsnorm_swiglu_bf16_warps_r16_p2_u4_1k_img_blk; do
   el "ncu $v"
