@@ -509,7 +509,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr, 
 // IMG > 0: each warp's row also held in shared memory as read (an image of
 // IMG bytes a warp, after the weights' GB), so that pass 2 reads x from
 // there, not again through L1 and L2 (NOTES 65: their re-reads of x were
-// the limit, not issue; NOTES 66: 4-14% faster at 513-3072 outputs).
+// the limit, not issue; NOTES 66: 1-14% faster at 513-3072 outputs).
 // G: the staged weights' type, a float pair a column or (kp_u32) the two
 // 16-bit weights as one word, half the shared memory (more warps an SM).
 template <class T, int VEC, int U, int ROWS, int IMG = 0, int GB = 0, class G = float2>
