@@ -451,11 +451,12 @@ __device__ __forceinline__ void rmsnorm_swiglu_gloop(const kp_u32 *a, const kp_u
 }
 
 // Pass 2 of a warp's row on y's 4-byte grid, the weights from g (shared
-// memory: gate's and up's weight of column c as floats at g[c]): lane l
-// takes the column pairs l, l + 32, ... from y's first 4-byte boundary, U a
-// step.  With the weights staged, a pair loads two or three words of x (an
-// input two bytes off the grid takes the middle of two, one byte permute)
-// and two 8-byte words of shared memory, where rmsnorm_swiglu_pairs loads
+// memory: gate's and up's weight of column c at g[c], a G as
+// rmsnorm_swiglu_gw reads it): lane l takes the column pairs l, l + 32, ...
+// from y's first 4-byte boundary, U a step.  With the weights staged, a
+// pair loads two or three words of x (an input two bytes off the grid takes
+// the middle of two, one byte permute) and its two columns' weights from
+// shared memory (16 or 8 bytes), where rmsnorm_swiglu_pairs loads
 // eight words and takes four permutes and four conversions.  An odd length
 // puts exactly one of gate and up off the grid on each row; that row's form
 // (which one) is a branch the whole warp takes, so a pair loads three
@@ -476,6 +477,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr, 
   }
   typedef const kp_u32 *cw;
   const T *ia = (IM ? xs : xr) + hy, *ib = (IM ? xs : xr) + n + hy;
+  // (the selectors from oa / ob, which pick the loop below too, not through
+  // rmsnorm_swiglu_sel: that moved the SASS of every `_warps_` variant)
   const bool oa = ((unsigned long long)ia & 2) != 0, ob = ((unsigned long long)ib & 2) != 0;
   const kp_u32 sa = kp_opaque_u32(oa ? 0x5432u : 0x3210u);
   const kp_u32 sb = kp_opaque_u32(ob ? 0x5432u : 0x3210u);
@@ -837,6 +840,15 @@ local function w_early(threads, nv, peel)
   return (threads < 1024 and 16 * nv <= (peel and 16 or 32)) and "true" or "false"
 end
 
+-- A `warps` variant's shared memory: the weights (p.w16: 16-bit pairs, 4
+-- bytes a column, not 8), then (p.img) an image of each warp's row, 2 *
+-- max_cols elements and a 16-byte vector either side.  Returns the total,
+-- the weights' bytes and an image's.
+local function warps_smem(p)
+  local img, gb = p.img and 4 * p.max_cols + 32 or 0, (p.w16 and 4 or 8) * p.max_cols
+  return gb + p.rows * img, gb, img
+end
+
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
@@ -866,13 +878,10 @@ local function emit(dt, kind, p)
                          p.unroll, p.max_cols % 1024 == 0 and (p.max_cols // 1024) .. "k"
                          or tostring(p.max_cols), p.img and "_img" or "", p.w16 and "_w16" or "")
     block, rpb = 32 * p.rows, p.rows
-    -- (p.img: an image of the row a warp, 2 * max_cols elements and a
-    -- 16-byte vector either side)
-    -- (p.w16: the weights as 16-bit pairs, 4 bytes a column, not 8)
-    local img, gb = p.img and 4 * p.max_cols + 32 or 0, (p.w16 and 4 or 8) * p.max_cols
+    local smem, gb, img = warps_smem(p)
     call = string.format("rmsnorm_swiglu_warps<%s, %d, %d, %d, %d, %d%s>", T, vec, p.unroll,
                          p.rows, img, gb, p.w16 and ", kp_u32" or "")
-    p.smem = gb + p.rows * img
+    p.smem = smem
     rank = p.rank or 50
   else
     name = string.format("rmsnorm_swiglu_%s_loop_t%d_v%d", dt, p.threads, vec)
@@ -1251,9 +1260,7 @@ family_space {
       local out = steps(p, { rows = { 2, 4, 8 }, unroll = { 4, 8 } })
       for _, q in ipairs(out) do
         local warps = q.unroll == 8 and (q.img and 16 or 24) or 32 -- (U 8 with images: 117)
-        local smem = (q.w16 and 4 or 8) * q.max_cols
-                     + (q.img and q.rows * (4 * q.max_cols + 32) or 0)
-        q.persist = math.min(warps // q.rows, 227 * 1024 // (smem + 1024))
+        q.persist = math.min(warps // q.rows, 227 * 1024 // (warps_smem(q) + 1024))
         q.min_cols, q.rank = nil, nil
       end
       return out
