@@ -17,7 +17,9 @@
 # it is: lanes_finish packs what comes back.
 # - float64 over every `_blk` variant (the f32 case fails by design: the
 #   filter names 16-bit variants alone); memcheck, racecheck, synccheck over
-#   them;
+#   them; racecheck also over every `_w16` variant (the 1280 / 2560 / 3K
+#   ones, three of them picks, had memcheck alone in the thirty-second
+#   session);
 # - kp tune of RMSNorm+SwiGLU over odd rows of 521-3001 (every variant's
 #   time in c1.tune: each `_blk` against its register twin);
 # - ncu of the 1K pick and its `_blk` twin at 131072 x 1001 (L1/TEX
@@ -29,8 +31,8 @@ CUDA_VISIBLE_DEVICES=0 KP_REQUIRE_GPU=1 CK_RUN_SUITE=variants_gpu KP_TEST_ONLY='
   timeout $(left 40) build/tests/check_kernpack > $R/var.log 2>&1; echo "var rc=$?"
 grep -E "Checks|:[EF]:" $R/var.log | head -3 | cut -c1-250
 san memcheck variants_gpu _blk mem.log 80
-san racecheck variants_gpu _blk race.log 120
-san synccheck variants_gpu _blk sync.log 160
+san racecheck variants_gpu "_blk|_w16" race.log 150
+san synccheck variants_gpu _blk sync.log 190
 cat > $R/shapes.txt <<'S'
 rmsnorm_swiglu 131072 521
 rmsnorm_swiglu 131072 1001
