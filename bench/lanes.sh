@@ -49,11 +49,14 @@ gpu_suite() {
 # gemm_gpu: their every-variant case alone, not the selection's).  ONLY is
 # KP_TEST_ONLY: plain substrings between '|', not a regex -- "x(a|b)" is the
 # two substrings "x(a" and "b)"; the log's "N cases" lines name what ran.
+# SAN_OPTS: more options for the tool (synccheck over the RMSNorm+SwiGLU
+# `_blk` variants needs --num-cuda-barriers 65536: its own count of their
+# mbarriers overflows and the run aborts; thirty-third session).
 san() {
   local tc=
   case $2 in attention_gpu | gemm_gpu) tc=${2%_gpu} ;; esac
   CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 CK_FORK=no CK_RUN_SUITE=$2 KP_TEST_ONLY=$3 \
-    env ${tc:+CK_RUN_CASE=$tc} timeout "$(left "$5")" compute-sanitizer --tool "$1" --error-exitcode 3 \
+    env ${tc:+CK_RUN_CASE=$tc} timeout "$(left "$5")" compute-sanitizer --tool "$1" $SAN_OPTS --error-exitcode 3 \
     build/tests/check_kernpack >"$R/$4" 2>&1
   echo "$4 rc=$? $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/$4" | head -2)" \
     "$(grep -E '^[0-9]+%: Checks' "$R/$4")"

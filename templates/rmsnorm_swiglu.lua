@@ -386,6 +386,77 @@ __device__ __forceinline__ float rmsnorm_swiglu_wsumsq(const T *__restrict__ p, 
   return s;
 }
 
+// Pass 1 of a warp's row into its image by the bulk-copy engine (BLK), in
+// two steps.  rmsnorm_swiglu_bissue: lane 0 copies the row's whole 16-byte
+// vectors (kp_head's split, as rmsnorm_swiglu_wsumsq) into the image at im
+// in one cp.async.bulk that completes on bar (this warp's), the lanes load
+// the head and tail elements (one each at most) into *e (column *c, -1 for
+// none).  rmsnorm_swiglu_bsum: the lanes store those into the image, all
+// wait for the copy (phase ph) and sum the vectors from shared memory.  x
+// reaches the image without passing through registers or L1 (item 66: the
+// L1 pipe at 85% of its throughput under the register image).  Between the
+// two the lanes' loads of those elements are in flight with the copy.
+template <class T, int VEC>
+__device__ __forceinline__ void rmsnorm_swiglu_bissue(const T *__restrict__ p, int len, int lane,
+                                                      unsigned char *im,
+                                                      unsigned long long *bar, int *c, T *e) {
+  static_assert(sizeof(T) == 2 && VEC == 8, "16-bit elements, 16-byte vectors");
+  const int h = kp_head(p, len);
+  const int nv = (len - h) / VEC, t = h + nv * VEC; // the whole vectors; the tail from t
+  *c = lane < h ? lane : (lane - h < len - t ? t + lane - h : -1);
+  const int r0 = (int)((unsigned long long)p & 15); // (r0 + 2 h: 0 or 16)
+  if (lane == 0 && nv > 0) {
+    // (the image's reads by the last row's pass 2, generic, before the
+    // copy's writes, async: __syncwarp below them, then this fence)
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    kp_mbar_expect_tx(bar, 16u * (kp_u32)nv);
+    kp_bulk_load(im + r0 + 2 * h, p + h, 16u * (kp_u32)nv, bar);
+  }
+  if (*c >= 0) *e = p[*c];
+}
+
+// Returns the lane's sum of squares of the row issued to im; *ph flips
+// where a copy was waited for.
+template <class T, int VEC, int U>
+__device__ __forceinline__ float rmsnorm_swiglu_bsum(const T *__restrict__ p, int len, int lane,
+                                                     unsigned char *im, unsigned long long *bar,
+                                                     int *ph, int c, T e) {
+  typedef kp_raw_io<T, VEC> io;
+  const int h = kp_head(p, len);
+  const int nv = (len - h) / VEC;
+  const int r0 = (int)((unsigned long long)p & 15);
+  const uint4 *qi = reinterpret_cast<const uint4 *>(im + r0 + 2 * h);
+  float s = 0.f;
+  if (c >= 0) {
+    const float f = kp_to_f32(e);
+    s = f * f;
+    *reinterpret_cast<T *>(im + r0 + 2 * c) = e;
+  }
+  if (nv > 0) { // (warp-uniform: the row's residue)
+    kp_mbar_wait(bar, *ph);
+    *ph ^= 1;
+  }
+  auto add = [&](uint4 r) {
+    float v[VEC];
+    io::unpack(r, v);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+  };
+  int k = 0; // (the step's first vector, the same on every lane)
+#pragma unroll 1
+  for (; k + U * 32 <= nv; k += U * 32) {
+    uint4 r[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) r[u] = qi[k + lane + u * 32];
+#pragma unroll
+    for (int u = 0; u < U; u++) add(r[u]);
+  }
+#pragma unroll
+  for (int u = 0; u < U; u++)
+    if (k + lane + u * 32 < nv) add(qi[k + lane + u * 32]);
+  return s;
+}
+
 // A column's staged weights (gate's, up's): a float pair, or (W16) the two
 // 16-bit weights as one word, half the shared memory a column.
 template <class T> __device__ __forceinline__ float2 rmsnorm_swiglu_gw(float2 g) { return g; }
@@ -515,26 +586,44 @@ __device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr, 
 // the limit, not issue; NOTES 66: 1-14% faster at 513-3072 outputs).
 // G: the staged weights' type, a float pair a column or (kp_u32) the two
 // 16-bit weights as one word, half the shared memory (more warps an SM).
-template <class T, int VEC, int U, int ROWS, int IMG = 0, int GB = 0, class G = float2>
+// BLK: the image filled by a bulk copy a row (rmsnorm_swiglu_bissue, then
+// rmsnorm_swiglu_bsum).  (Two images a warp, the next row's copy issued
+// before this row's sum, ran 4-25% behind: fewer warps fit an SM; NOTES 67.)
+template <class T, int VEC, int U, int ROWS, int IMG = 0, int GB = 0, class G = float2,
+          bool BLK = false>
 __device__ __forceinline__ void rmsnorm_swiglu_warps(const T *__restrict__ x, long long ldx,
                                                      const T *__restrict__ w, T *__restrict__ y,
                                                      long long ldy, int rows, int cols,
                                                      float eps) {
+  static_assert(!BLK || IMG > 0, "a bulk copy fills an image");
   extern __shared__ __align__(16) unsigned char kp_dyn[];
+  __shared__ unsigned long long bars[BLK ? ROWS : 1]; // (BLK: a warp's copy)
   G *g = reinterpret_cast<G *>(kp_dyn);
-  const int n = cols, lane = (int)threadIdx.x % 32;
+  const int n = cols, lane = (int)threadIdx.x % 32, wid = (int)threadIdx.x / 32;
+  int ph = 0; // (BLK: the phase of the warp's barrier)
+  if (BLK && lane == 0) {
+    kp_mbar_init(&bars[wid], 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
 #pragma unroll 4
   for (int c = (int)threadIdx.x; c < n; c += 32 * ROWS)
     g[c] = rmsnorm_swiglu_gmake<G>(w, n, c);
   __syncthreads();
   const float inv = 1.f / (float)(2 * n);
   const int nw = (int)gridDim.x * ROWS; // (rows < 2^31)
+  unsigned char *im = IMG ? kp_dyn + GB + wid * IMG : nullptr;
 #pragma unroll 1
-  for (int row = (int)blockIdx.x * ROWS + (int)threadIdx.x / 32; row < rows; row += nw) {
+  for (int row = (int)blockIdx.x * ROWS + wid; row < rows; row += nw) {
     const T *xr = x + row * ldx;
-    unsigned char *im = IMG ? kp_dyn + GB + (threadIdx.x / 32) * IMG : nullptr;
-    const float s =
-        kp_warp_sum(rmsnorm_swiglu_wsumsq<T, VEC, U, (IMG > 0)>(xr, 2 * n, lane, im));
+    float s;
+    if constexpr (BLK) {
+      int c;
+      T e;
+      rmsnorm_swiglu_bissue<T, VEC>(xr, 2 * n, lane, im, &bars[wid], &c, &e);
+      s = kp_warp_sum(rmsnorm_swiglu_bsum<T, VEC, U>(xr, 2 * n, lane, im, &bars[wid], &ph, c, e));
+    } else {
+      s = kp_warp_sum(rmsnorm_swiglu_wsumsq<T, VEC, U, (IMG > 0)>(xr, 2 * n, lane, im));
+    }
     const float rs = rsqrtf(s * inv + eps);
     if constexpr (IMG > 0) __syncwarp(); // the image written
     const T *xs = IMG ? reinterpret_cast<const T *>(im + ((unsigned long long)xr & 15)) : xr;
@@ -874,13 +963,17 @@ local function emit(dt, kind, p)
       rank = p.rank or 60 - p.cl
     end
   elseif kind == "warps" then -- a warp a row, the weights staged (16-bit, off the 16-byte grid)
-    name = string.format("rmsnorm_swiglu_%s_warps_r%d_p%d_u%d_%s%s%s", dt, p.rows, p.persist,
+    name = string.format("rmsnorm_swiglu_%s_warps_r%d_p%d_u%d_%s%s%s%s", dt, p.rows, p.persist,
                          p.unroll, p.max_cols % 1024 == 0 and (p.max_cols // 1024) .. "k"
-                         or tostring(p.max_cols), p.img and "_img" or "", p.w16 and "_w16" or "")
+                         or tostring(p.max_cols), p.img and "_img" or "", p.w16 and "_w16" or "",
+                         p.blk and "_blk" or "")
     block, rpb = 32 * p.rows, p.rows
     local smem, gb, img = warps_smem(p)
+    -- (p.blk: the image filled by a bulk copy a row, rmsnorm_swiglu_bissue)
+    assert(not p.blk or p.img, "a bulk copy fills an image")
     call = string.format("rmsnorm_swiglu_warps<%s, %d, %d, %d, %d, %d%s>", T, vec, p.unroll,
-                         p.rows, img, gb, p.w16 and ", kp_u32" or "")
+                         p.rows, img, gb, (p.w16 and ", kp_u32" or (p.blk and ", float2" or ""))
+                         .. (p.blk and ", true" or ""))
     p.smem = smem
     rank = p.rank or 50
   else
@@ -1010,7 +1103,7 @@ for _, dt in ipairs(DTYPES) do
     -- 256 threads ranked for 2049-4608 from then to the thirty-first
     -- session; for the tuner since: 128 threads take 1921-3072 (on sm_90a
     -- the image warps, below, since the thirty-second), 128 and 256 of U 8
-    -- 3073-6144 (below).
+    -- 3073-6144 (below; on sm_90a the image warps since the thirty-third).
     for _, c in ipairs({ { 128, 1921, 3072 }, { 256 }, { 512, 8193, 16384 } }) do
       emit(dt, "loop", { vec = vec, threads = c[1], unroll = 4, peel = true, pairs = true,
                          min_cols = c[2], max_cols = c[3], rank = c[2] and 400 or nil })
@@ -1048,8 +1141,8 @@ for _, dt in ipairs(DTYPES) do
     -- 212.7-223.0 against U 4's 224.7-230.0, at 1201 279.4-279.5 against
     -- 268.1-274.4; at 1801 U 4 223.8 against 128 threads' 228.3, at 2001
     -- 260.4-261.6 against 245.8-247.6: U 8 for 513-1024, U 4 for 1025-1920.
-    -- On sm_90a the image warps (below) take 513-3072 since the thirty-
-    -- second session; these ranges hold on the other GPUs.
+    -- On sm_90a the image warps (below) take 513-8192 since the thirty-
+    -- second and thirty-third sessions; these ranges hold on the other GPUs.
     for _, c in ipairs({ { 4, 4, 1025, 1920 }, { 4, 8, 513, 1024 }, { 8, 4 }, { 8, 8 } }) do
       emit(dt, "loop", { vec = vec, threads = 32, rows = c[1], unroll = c[2], peel = true,
                          pairs = true, min_cols = c[3], max_cols = c[4] or 16384,
@@ -1076,45 +1169,78 @@ for _, dt in ipairs(DTYPES) do
     end
     -- Each warp's row also in shared memory as pass 1 reads it (`_img`, 4
     -- max_cols + 32 bytes a warp), pass 2 reading x from there: x crosses
-    -- L2 once.  These hold 513-3072 outputs on sm_90a (thirty-second
-    -- session, NOTES 66; kp tune, H200, bf16, 2026-11-29, us, against the
-    -- picks before): 16 warps x 2 blocks of 1K for 513-1024 (131072 x 1001
-    -- 205.3-205.8 against the warp rows' 212.5-214.3, 769 170.7-171.6
-    -- against 178.3, 521 135.8 against 155.8); with the weights as 16-bit
-    -- pairs (`_w16`, 4 bytes a column: more warps an SM in the same shared
-    -- memory) 8 x 4 of 1280 for 1025-1280 (1201 246.9 against 265.9-267.8),
-    -- 8 x 3 of 1536 (float weights) for 1281-1536 (98304 x 1501 236.3-237.3
-    -- against 250.0-250.7), `_w16` 8 x 3 of 2K for 1537-2048 (65536 x 2001
-    -- 232.1 against the 2K weights alone's 240.4-242.2, 1801 208.4 against
-    -- 216.9-218.6, 1601 187.3 against the warp rows' 189.9), `_w16` 8 x 2 of
-    -- 2560 for 2049-2560 (65536 x 2301 272.9 against the 128-thread pairs
-    -- loop's 306.3, 2501 288.2 against 333.4) and of 3K for 2561-3072 (65536
-    -- x 3001 346.1 against 372.1).
-    -- Over rows of 256-32768 at 1001 each pick ran at or ahead of the one
-    -- before (call 3); at 1501 it trailed by 7% at 4096 rows alone.
-    -- Blocks whose shared memory nears the SM's 227 KiB ran 10-20% behind
-    -- the same warps in blocks of less (1K 4 x 8, 195 KiB: 242.5 against
-    -- 8 x 4's 205.2; 1536 `_w16` 8 x 4, 226 KiB: 266.5 against 8 x 3's
-    -- 237.3); likely the L1 left too small for the loads in flight (not
-    -- measured; the 2K `_w16` pick, 224.5 KiB, still leads at 1537-2048,
-    -- where the other variants re-read x).  3K 4 x 4 (48 registers) ran
-    -- 1.5x behind 8 x 2 at 2301-3001: not looked into.  (U 8 took 117
-    -- registers.)  1K `_w16` ran level with float weights (203.8 / 205.8,
-    -- 169.2 / 171.6 at 769): for the tuner.
+    -- L2 once.  Thirty-second session (NOTES 66; kp tune, H200, bf16,
+    -- 2026-11-29, us, against the picks before): 16 warps x 2 blocks of 1K
+    -- (131072 x 1001 205.3-205.8 against the warp rows' 212.5-214.3, 769
+    -- 170.7-171.6 against 178.3, 521 135.8 against 155.8); with the weights
+    -- as 16-bit pairs (`_w16`, 4 bytes a column: more warps an SM in the
+    -- same shared memory) 8 x 4 of 1280 (1201 246.9 against 265.9-267.8),
+    -- 8 x 3 of 1536 (98304 x 1501 236.3-237.3 against 250.0-250.7), `_w16`
+    -- 8 x 3 of 2K (65536 x 2001 232.1 against 240.4-242.2), `_w16` 8 x 2 of
+    -- 2560 (2501 288.2 against the 128-thread pairs loop's 333.4) and of 3K
+    -- (3001 346.1 against 372.1).  Over rows of 256-32768 at 1001 each pick
+    -- ran at or ahead of the one before (call 3); at 1501 it trailed by 7%
+    -- at 4096 rows alone.  Blocks whose shared memory nears the SM's 227 KiB
+    -- ran 10-20% behind the same warps in blocks of less (1K 4 x 8, 195
+    -- KiB: 242.5 against 8 x 4's 205.2), the bulk-copy twins below did not
+    -- (12 x 1 of 4K, 213 KiB, leads at 3001-3501): likely the register
+    -- image's loads need the L1 that shared memory takes.  3K 4 x 4 (48 registers)
+    -- ran 1.5x behind 8 x 2.  (U 8 took 117 registers.)
+    -- Since the thirty-third session the image warps hold 897-1024 (16 x 2
+    -- of 1K) and 1025-1280 (8 x 4 of 1280 `_w16`) on sm_90a; their bulk-copy
+    -- twins (below) the rest.
+    -- { rows, persist, unroll, max_cols[, min_cols, rank] }
     for _, c in ipairs({ { 4, 8, 4, 1024 }, { 8, 4, 4, 1024 }, { 8, 3, 4, 1024 },
-                         { 16, 2, 4, 1024, 513, 403 }, { 32, 1, 4, 1024 }, { 4, 6, 4, 1536 },
-                         { 8, 3, 4, 1536, 1281, 403 }, { 16, 2, 4, 1536 }, { 4, 4, 4, 2048 },
+                         { 16, 2, 4, 1024, 897, 404 }, { 32, 1, 4, 1024 }, { 4, 6, 4, 1536 },
+                         { 8, 3, 4, 1536 }, { 16, 2, 4, 1536 }, { 4, 4, 4, 2048 },
                          { 8, 2, 4, 2048 }, { 16, 1, 4, 2048 } }) do
       emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
                           max_cols = c[4], min_cols = c[5], rank = c[6], img = true })
     end
-    for _, c in ipairs({ { 8, 3, 4, 2048, 1537, 403 }, { 8, 4, 4, 1536 }, { 8, 4, 4, 1024 },
+    for _, c in ipairs({ { 8, 3, 4, 2048 }, { 8, 4, 4, 1536 }, { 8, 4, 4, 1024 },
                          { 16, 2, 4, 1024 }, { 8, 4, 4, 1280, 1025, 403 }, { 16, 2, 4, 1280 },
-                         { 8, 2, 4, 2560, 2049, 403 }, { 8, 2, 4, 3072, 2561, 403 },
-                         { 4, 4, 4, 3072 } }) do
+                         { 8, 2, 4, 2560 }, { 8, 2, 4, 3072 }, { 4, 4, 4, 3072 } }) do
       emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
                           max_cols = c[4], min_cols = c[5], rank = c[6], img = true,
                           w16 = true })
+    end
+    -- The image filled by a bulk copy a row (`_blk`): x reaches it without
+    -- registers or L1, so a block's shared memory may near 227 KiB, and the
+    -- warps an SM (as many rows in flight) are what counts: rows of up to
+    -- 8K outputs in `_w16` blocks.  Ranked on sm_90a (thirty-third session,
+    -- NOTES 67; kp tune, H200, bf16, 2026-11-29, reps 5, us, against the
+    -- picks before): 16 x 2 of 1K for 513-896 (131072 x 521 126.1 against
+    -- 133.3, 769 162.5 against 169.5; at 1001 210.8 against the register
+    -- image's 203.4: the split at 896 is not measured), 8 x 3 of 1536 for
+    -- 1281-1536 (1501 233.2 against 236.8), `_w16` 16 x 1 of 2K for
+    -- 1537-2048 (65536 x 1601 168.4, 1801 188.8, 2001 208.7 against 2K 8 x
+    -- 3's 187.3, 208.4, 232.1 in the thirty-second session), 8 x 2 of 2560
+    -- for 2049-2560 (2501 260.2 against 288.2-290.1), 12 x 1 of 3K for
+    -- 2561-3072 (3001 311.6 against 344.9; 6 x 2 and 4K 12 x 1 level), 12 x
+    -- 1 of 4K for 3073-4096 (32768 x 3501 184.4 against the 128-thread U 8
+    -- loop's 218.5), 10 x 1 of 5K for 4097-5120 (4097 224.0 against 231.2,
+    -- 5001 270.5 against the 256-thread loop's 323.0), 8 x 1 of 6K for
+    -- 5121-6144 (16384 x 6001 167.5 against 196.9), 6 x 1 of 8K for
+    -- 6145-8192 (8001 245.5 against the one-CTA stage variant's 254.2).
+    -- Two images a warp, the next row's copy issued before this row's sum,
+    -- ran 4-25% behind at every length (fewer warps fit an SM).
+    -- { rows, persist, unroll, max_cols, w16[, min_cols, rank] }
+    for _, c in ipairs({ { 16, 2, 4, 1024, false, 513, 403 }, { 8, 4, 4, 1024 },
+                         { 4, 8, 4, 1024 }, { 16, 2, 4, 1024, true }, { 8, 4, 4, 1280, true },
+                         { 8, 3, 4, 1536, false, 1281, 403 }, { 8, 2, 4, 1536 },
+                         { 8, 3, 4, 1536, true }, { 8, 3, 4, 2048, true },
+                         { 8, 2, 4, 2048, true }, { 16, 1, 4, 2048, true, 1537, 403 },
+                         { 8, 2, 4, 2560, true, 2049, 403 }, { 8, 2, 4, 3072, true },
+                         { 6, 2, 4, 3072, true }, { 12, 1, 4, 3072, true, 2561, 403 },
+                         { 8, 1, 4, 4096, true }, { 12, 1, 4, 4096, true, 3073, 403 },
+                         { 5, 2, 4, 4096, true }, { 4, 2, 4, 4096, true }, { 8, 1, 4, 5120, true },
+                         { 10, 1, 4, 5120, true, 4097, 403 }, { 4, 2, 4, 5120, true },
+                         { 6, 1, 4, 6144, true }, { 8, 1, 4, 6144, true, 5121, 403 },
+                         { 3, 2, 4, 6144, true }, { 3, 1, 4, 8192, true },
+                         { 4, 1, 4, 8192, true }, { 6, 1, 4, 8192, true, 6145, 403 } }) do
+      emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
+                          max_cols = c[4], img = true, w16 = c[5] or nil, blk = true,
+                          min_cols = c[6], rank = c[7] })
     end
     -- Without the image, rows of up to 1K outputs: 8 KiB of weights a
     -- block (call 1: 220.0 and, U 8, 240.1 us at 1001).
@@ -1176,7 +1302,8 @@ for _, dt in ipairs(DTYPES) do
     -- 229.5 (241.9), 8192 x 7001 140.2 (151.7), 8192 x 8001 157.7 (176.7); at
     -- 16384 x 4097 171.5 against the loop's 159.6.  (6145-8192 since the
     -- thirty-first session: the pairs loop of 256 threads of U 8 takes
-    -- 4609-6144, above.)
+    -- 4609-6144, above; for the tuner since the thirty-third, when the 8K
+    -- bulk-copy image warps took 6145-8192.)
     -- Twenty-seventh session (call 3, H200, one run, after the st.async
     -- cluster exchange): aligned 2048 x 50256 192.4 for 512 x 2 over 4 CTAs
     -- (the loop of 256 x 4 over 8, ranked before: 255.4; 267.6 before the
@@ -1257,11 +1384,14 @@ family_space {
     if p.kind == "warps" then
       -- persistent: no more blocks an SM than fit sm_90a's registers (56-60
       -- at U 4, 80 at U 8, 117 with images) and its 227 KiB of shared memory
-      local out = steps(p, { rows = { 2, 4, 8 }, unroll = { 4, 8 } })
-      for _, q in ipairs(out) do
+      -- (a block whose shared memory passes 227 KiB is no neighbour: rows of
+      -- 4K+ outputs take few warps)
+      local out = {}
+      for _, q in ipairs(steps(p, { rows = { 2, 4, 8 }, unroll = { 4, 8 } })) do
         local warps = q.unroll == 8 and (q.img and 16 or 24) or 32 -- (U 8 with images: 117)
         q.persist = math.min(warps // q.rows, 227 * 1024 // (warps_smem(q) + 1024))
         q.min_cols, q.rank = nil, nil
+        if q.persist > 0 then out[#out + 1] = q end
       end
       return out
     end

@@ -759,9 +759,11 @@ static void expect_row_pick(const kpk_pack *pk, const kp_devprops *d, kp_family 
 ** in shared memory for 513-3072 (thirty-second session, NOTES 66: images
 ** of 1K to 1024, of 1280 with 16-bit weights to 1280, of 1536 to 1536, and
 ** of 2K, 2560 and 3K with 16-bit weights to 3072; the warp rows' 513-1920
-** and the 128-thread pairs loop's 1921-3072 elsewhere), that loop's U 8
-** for 3073-4608, of 256 threads of U 8 for 4609-6144 (thirty-
-** first session, NOTES 65), the one-CTA stage variant for 6145-8192,
+** and the 128-thread pairs loop's 1921-3072 elsewhere), the images filled
+** by a bulk copy (`_blk`) for 513-896 and 1281-8192 (thirty-third session,
+** NOTES 67; elsewhere the 128-thread pairs loop's U 8 for 3073-4608, of 256
+** threads of U 8 for 4609-6144: thirty-first session, NOTES 65, and the
+** one-CTA stage variant for 6145-8192),
 ** the 4-byte-grid loop of 512 threads for 8193-16384 (thirtieth session),
 ** the peeling loop past it, `_pairs` over 2 CTAs for 22529-40960 and the 16-byte grid's
 ** stage variant from 40961 (its `_pairs` twins again past 98304: twenty-ninth
@@ -778,20 +780,21 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
   open_built(&pk, "sm_90a");
   const kp_devprops d = {90, 227 * 1024, 132};
   static const struct { uint64_t cols; uint32_t align; const char *pick; } R[] = {
-      /* a warp a row (image warps) for 513-3072, the pairs loops of 128 and 256 threads
-      ** for 3073-6144 (thirty-first session), of 512 for 8193-16384
-      ** (thirtieth session) */
-      {513, 2, "_warps_r16_p2_u4_1k_img"},       {1001, 2, "_warps_r16_p2_u4_1k_img"},
-      {1024, 2, "_warps_r16_p2_u4_1k_img"},      {1025, 2, "_warps_r8_p4_u4_1280_img_w16"},
-      {1280, 2, "_warps_r8_p4_u4_1280_img_w16"}, {1281, 2, "_warps_r8_p3_u4_1536_img"},
-      {1536, 2, "_warps_r8_p3_u4_1536_img"},     {1537, 2, "_warps_r8_p3_u4_2k_img_w16"},
-      {2001, 2, "_warps_r8_p3_u4_2k_img_w16"},   {2048, 2, "_warps_r8_p3_u4_2k_img_w16"},
-      {2049, 2, "_warps_r8_p2_u4_2560_img_w16"}, {2560, 2, "_warps_r8_p2_u4_2560_img_w16"},
-      {2561, 2, "_warps_r8_p2_u4_3k_img_w16"},   {3072, 2, "_warps_r8_p2_u4_3k_img_w16"},
-      {3073, 2, "_loop_t128_v8_u8_pairs_p"},     {4097, 2, "_loop_t128_v8_u8_pairs_p"},
-      {4609, 2, "_loop_t256_v8_u8_pairs_p"},     {6001, 2, "_loop_t256_v8_u8_pairs_p"},
-      {1000, 16, "_block_t128_v8_n1"},           {6145, 2, "_stage_t256_v8_u1_s16"},
-      {8001, 2, "_stage_t256_v8_u1_s16"},        {11007, 2, "_loop_t512_v8_pairs_p"},
+      /* a warp a row (image warps) for 513-8192: the bulk-copy image (`_blk`) but at
+      ** 897-1280 (thirty-third session), of 512 threads for 8193-16384 (thirtieth session) */
+      {513, 2, "_warps_r16_p2_u4_1k_img_blk"},     {896, 2, "_warps_r16_p2_u4_1k_img_blk"},
+      {897, 2, "_warps_r16_p2_u4_1k_img"},         {1001, 2, "_warps_r16_p2_u4_1k_img"},
+      {1024, 2, "_warps_r16_p2_u4_1k_img"},        {1025, 2, "_warps_r8_p4_u4_1280_img_w16"},
+      {1280, 2, "_warps_r8_p4_u4_1280_img_w16"},   {1281, 2, "_warps_r8_p3_u4_1536_img_blk"},
+      {1536, 2, "_warps_r8_p3_u4_1536_img_blk"},   {1537, 2, "_warps_r16_p1_u4_2k_img_w16_blk"},
+      {2048, 2, "_warps_r16_p1_u4_2k_img_w16_blk"}, {2049, 2, "_warps_r8_p2_u4_2560_img_w16_blk"},
+      {2560, 2, "_warps_r8_p2_u4_2560_img_w16_blk"}, {2561, 2, "_warps_r12_p1_u4_3k_img_w16_blk"},
+      {3072, 2, "_warps_r12_p1_u4_3k_img_w16_blk"}, {3073, 2, "_warps_r12_p1_u4_4k_img_w16_blk"},
+      {4096, 2, "_warps_r12_p1_u4_4k_img_w16_blk"}, {4097, 2, "_warps_r10_p1_u4_5k_img_w16_blk"},
+      {5120, 2, "_warps_r10_p1_u4_5k_img_w16_blk"}, {5121, 2, "_warps_r8_p1_u4_6k_img_w16_blk"},
+      {6144, 2, "_warps_r8_p1_u4_6k_img_w16_blk"}, {6145, 2, "_warps_r6_p1_u4_8k_img_w16_blk"},
+      {8192, 2, "_warps_r6_p1_u4_8k_img_w16_blk"},
+      {1000, 16, "_block_t128_v8_n1"},           {11007, 2, "_loop_t512_v8_pairs_p"},
       {16001, 2, "_loop_t512_v8_pairs_p"},       {22001, 2, "_loop_t512_v8_p"},
       {24001, 2, "_stage_t512_v8_u2_s24_c2_pairs"}, {32001, 2, "_stage_t512_v8_u2_s32_c2_pairs"},
       {36001, 2, "_stage_t512_v8_u2_s36_c2_pairs"}, {40001, 2, "_stage_t512_v8_u2_s50_c2_pairs"},
