@@ -416,8 +416,9 @@ __device__ __forceinline__ void rmsnorm_swiglu_bissue(const T *__restrict__ p, i
 }
 
 // Returns the lane's sum of squares of the row issued to im; *ph flips
-// where a copy was waited for.
-template <class T, int VEC, int U>
+// where a copy was waited for.  L: the lanes on the row (a warp's 32, or
+// the warps' of rmsnorm_swiglu_warps' WPR; lane counts from 0 to L - 1).
+template <class T, int VEC, int U, int L = 32>
 __device__ __forceinline__ float rmsnorm_swiglu_bsum(const T *__restrict__ p, int len, int lane,
                                                      unsigned char *im, unsigned long long *bar,
                                                      int *ph, int c, T e) {
@@ -444,16 +445,16 @@ __device__ __forceinline__ float rmsnorm_swiglu_bsum(const T *__restrict__ p, in
   };
   int k = 0; // (the step's first vector, the same on every lane)
 #pragma unroll 1
-  for (; k + U * 32 <= nv; k += U * 32) {
+  for (; k + U * L <= nv; k += U * L) {
     uint4 r[U];
 #pragma unroll
-    for (int u = 0; u < U; u++) r[u] = qi[k + lane + u * 32];
+    for (int u = 0; u < U; u++) r[u] = qi[k + lane + u * L];
 #pragma unroll
     for (int u = 0; u < U; u++) add(r[u]);
   }
 #pragma unroll
   for (int u = 0; u < U; u++)
-    if (k + lane + u * 32 < nv) add(qi[k + lane + u * 32]);
+    if (k + lane + u * L < nv) add(qi[k + lane + u * L]);
   return s;
 }
 
@@ -478,8 +479,9 @@ __device__ __forceinline__ G rmsnorm_swiglu_gmake(const T *w, int n, int c) {
 // the grid; 2 either, by the selector sa / sb) and the weights at g (a
 // column's gate and up weight: a float pair or one word, rmsnorm_swiglu_gw),
 // into yk.  All loads first.
-// GUARD: pair u only where u * 32 < left (the row's last step).
-template <class T, int U, int SA, int SB, bool GUARD, class G>
+// GUARD: pair u only where u * L < left (the row's last step).  L: the
+// lanes on the row (rmsnorm_swiglu_bsum), the pairs' stride.
+template <class T, int U, int SA, int SB, bool GUARD, class G, int L = 32>
 __device__ __forceinline__ void rmsnorm_swiglu_gstep(const kp_u32 *a, const kp_u32 *b, kp_u32 sa,
                                                      kp_u32 sb, const G *g, kp_u32 *yk,
                                                      int left, float rs) {
@@ -490,7 +492,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_gstep(const kp_u32 *a, const kp_u
   G g0[U], g1[U];
 #pragma unroll
   for (int u = 0; u < U; u++) {
-    const int o = u * 32;
+    const int o = u * L;
     if (!GUARD || o < left) {
       va[u] = word(a + o, SA, sa), vb[u] = word(b + o, SB, sb);
       g0[u] = g[2 * o], g1[u] = g[2 * o + 1];
@@ -498,27 +500,27 @@ __device__ __forceinline__ void rmsnorm_swiglu_gstep(const kp_u32 *a, const kp_u
   }
 #pragma unroll
   for (int u = 0; u < U; u++)
-    if (!GUARD || u * 32 < left) {
+    if (!GUARD || u * L < left) {
       float a0, a1, b0, b1;
       kp_pair<T>::unpack(va[u], a0, a1);
       kp_pair<T>::unpack(vb[u], b0, b1);
       const float2 w0 = rmsnorm_swiglu_gw<T>(g0[u]), w1 = rmsnorm_swiglu_gw<T>(g1[u]);
-      yk[u * 32] = kp_pair<T>::pack(rmsnorm_swiglu_f(a0, b0, w0.x, w0.y, rs),
+      yk[u * L] = kp_pair<T>::pack(rmsnorm_swiglu_f(a0, b0, w0.x, w0.y, rs),
                                     rmsnorm_swiglu_f(a1, b1, w1.x, w1.y, rs));
     }
 }
 
 // The pairs of rmsnorm_swiglu_gpairs, one form of the inputs' residues.
-template <class T, int U, int SA, int SB, class G>
+template <class T, int U, int SA, int SB, class G, int L = 32>
 __device__ __forceinline__ void rmsnorm_swiglu_gloop(const kp_u32 *a, const kp_u32 *b, kp_u32 sa,
                                                      kp_u32 sb, const G *g, kp_u32 *yk,
                                                      int np, float rs, int lane) {
   int p = lane, q = 0; // (q: the step's first pair, the same on every lane)
 #pragma unroll 1
-  for (; q + U * 32 <= np;
-       p += U * 32, q += U * 32, a += U * 32, b += U * 32, g += 2 * U * 32, yk += U * 32)
-    rmsnorm_swiglu_gstep<T, U, SA, SB, false, G>(a, b, sa, sb, g, yk, 0, rs);
-  if (p < np) rmsnorm_swiglu_gstep<T, U, SA, SB, true, G>(a, b, sa, sb, g, yk, np - p, rs);
+  for (; q + U * L <= np;
+       p += U * L, q += U * L, a += U * L, b += U * L, g += 2 * U * L, yk += U * L)
+    rmsnorm_swiglu_gstep<T, U, SA, SB, false, G, L>(a, b, sa, sb, g, yk, 0, rs);
+  if (p < np) rmsnorm_swiglu_gstep<T, U, SA, SB, true, G, L>(a, b, sa, sb, g, yk, np - p, rs);
 }
 
 // Pass 2 of a warp's row on y's 4-byte grid, the weights from g (shared
@@ -534,8 +536,9 @@ __device__ __forceinline__ void rmsnorm_swiglu_gloop(const kp_u32 *a, const kp_u
 // words, not four.  The last 1-3 columns and y's head column go one element
 // at a time, so nothing outside the tensors is read.
 // IM: the pairs' words of x from xs, the row's image in shared memory (at
-// xr's residue mod 16), not from xr.
-template <class T, int U, bool IM = false, class G = float2>
+// xr's residue mod 16), not from xr.  L: the lanes on the row (lane l of
+// L takes the pairs l, l + L, ...).
+template <class T, int U, bool IM = false, class G = float2, int L = 32>
 __device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr, const T *xs,
                                                       const G *g, T *__restrict__ yr, int n,
                                                       float rs, int lane) {
@@ -563,11 +566,11 @@ __device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr, 
   kp_u32 *yk = kp_opaque(reinterpret_cast<kp_u32 *>(yr + hy) + lane);
   g += hy + 2 * lane;
   if (!oa && ob)
-    rmsnorm_swiglu_gloop<T, U, 0, 1, G>(a, b, sa, sb, g, yk, np, rs, lane);
+    rmsnorm_swiglu_gloop<T, U, 0, 1, G, L>(a, b, sa, sb, g, yk, np, rs, lane);
   else if (oa && !ob)
-    rmsnorm_swiglu_gloop<T, U, 1, 0, G>(a, b, sa, sb, g, yk, np, rs, lane);
+    rmsnorm_swiglu_gloop<T, U, 1, 0, G, L>(a, b, sa, sb, g, yk, np, rs, lane);
   else
-    rmsnorm_swiglu_gloop<T, U, 2, 2, G>(a, b, sa, sb, g, yk, np, rs, lane);
+    rmsnorm_swiglu_gloop<T, U, 2, 2, G, L>(a, b, sa, sb, g, yk, np, rs, lane);
 }
 
 // A warp a row, 16-bit rows off the 16-byte grid, with the weights staged:
@@ -589,26 +592,39 @@ __device__ __forceinline__ void rmsnorm_swiglu_gpairs(const T *__restrict__ xr, 
 // BLK: the image filled by a bulk copy a row (rmsnorm_swiglu_bissue, then
 // rmsnorm_swiglu_bsum).  (Two images a warp, the next row's copy issued
 // before this row's sum, ran 4-25% behind: fewer warps fit an SM; NOTES 67.)
+// WPR > 1 (BLK): WPR warps a row, ROWS rows a block, each row's warps
+// taking every WPR-th vector and pair of it (L = 32 WPR lanes), their sums
+// meeting in shared memory at the row's named barrier (1 + its slot), which
+// also orders the image's reads before the next row's copy: more warps an
+// SM where a row's image leaves room for few.
 template <class T, int VEC, int U, int ROWS, int IMG = 0, int GB = 0, class G = float2,
-          bool BLK = false>
+          bool BLK = false, int WPR = 1>
 __device__ __forceinline__ void rmsnorm_swiglu_warps(const T *__restrict__ x, long long ldx,
                                                      const T *__restrict__ w, T *__restrict__ y,
                                                      long long ldy, int rows, int cols,
                                                      float eps) {
   static_assert(!BLK || IMG > 0, "a bulk copy fills an image");
+  static_assert(WPR == 1 || (BLK && ROWS <= 15), "warps a row: bulk copies, a barrier a row");
+  constexpr int L = 32 * WPR; // the lanes on a row
   extern __shared__ __align__(16) unsigned char kp_dyn[];
-  __shared__ unsigned long long bars[BLK ? ROWS : 1]; // (BLK: a warp's copy)
+  __shared__ unsigned long long bars[BLK ? ROWS : 1]; // (BLK: a row's copy)
+  __shared__ float red[WPR > 1 ? ROWS * WPR : 1];     // (WPR > 1: a row's warps' sums)
   G *g = reinterpret_cast<G *>(kp_dyn);
-  const int n = cols, lane = (int)threadIdx.x % 32, wid = (int)threadIdx.x / 32;
-  int ph = 0; // (BLK: the phase of the warp's barrier)
+  const int n = cols, lane = (int)threadIdx.x % L, wid = (int)threadIdx.x / L; // (wid: the row's slot)
+  int ph = 0; // (BLK: the phase of the row's barrier)
   if (BLK && lane == 0) {
     kp_mbar_init(&bars[wid], 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
 #pragma unroll 4
-  for (int c = (int)threadIdx.x; c < n; c += 32 * ROWS)
+  for (int c = (int)threadIdx.x; c < n; c += L * ROWS)
     g[c] = rmsnorm_swiglu_gmake<G>(w, n, c);
   __syncthreads();
+  // (the row's warps in step: its barrier, WPR > 1; a warp's own, else)
+  auto row_sync = [&]() {
+    if constexpr (WPR > 1) asm volatile("bar.sync %0, %1;" ::"r"(1 + wid), "n"(L) : "memory");
+    else __syncwarp();
+  };
   const float inv = 1.f / (float)(2 * n);
   const int nw = (int)gridDim.x * ROWS; // (rows < 2^31)
   unsigned char *im = IMG ? kp_dyn + GB + wid * IMG : nullptr;
@@ -620,15 +636,23 @@ __device__ __forceinline__ void rmsnorm_swiglu_warps(const T *__restrict__ x, lo
       int c;
       T e;
       rmsnorm_swiglu_bissue<T, VEC>(xr, 2 * n, lane, im, &bars[wid], &c, &e);
-      s = kp_warp_sum(rmsnorm_swiglu_bsum<T, VEC, U>(xr, 2 * n, lane, im, &bars[wid], &ph, c, e));
+      s = kp_warp_sum(
+          rmsnorm_swiglu_bsum<T, VEC, U, L>(xr, 2 * n, lane, im, &bars[wid], &ph, c, e));
     } else {
       s = kp_warp_sum(rmsnorm_swiglu_wsumsq<T, VEC, U, (IMG > 0)>(xr, 2 * n, lane, im));
     }
+    if constexpr (WPR > 1) { // the row's sum: its warps' in slot order, the same on every lane
+      if (lane % 32 == 0) red[wid * WPR + lane / 32] = s;
+      row_sync(); // (also: every lane's head and tail elements in the image)
+      s = 0.f;
+#pragma unroll
+      for (int k = 0; k < WPR; k++) s += red[wid * WPR + k];
+    }
     const float rs = rsqrtf(s * inv + eps);
-    if constexpr (IMG > 0) __syncwarp(); // the image written
+    if constexpr (WPR == 1 && IMG > 0) row_sync(); // the image written
     const T *xs = IMG ? reinterpret_cast<const T *>(im + ((unsigned long long)xr & 15)) : xr;
-    rmsnorm_swiglu_gpairs<T, U, (IMG > 0), G>(xr, xs, g, y + row * ldy, n, rs, lane);
-    if constexpr (IMG > 0) __syncwarp(); // the image read, before the next row's
+    rmsnorm_swiglu_gpairs<T, U, (IMG > 0), G, L>(xr, xs, g, y + row * ldy, n, rs, lane);
+    if constexpr (IMG > 0) row_sync(); // the image read (and red), before the next row's
   }
 }
 
@@ -966,14 +990,16 @@ local function emit(dt, kind, p)
     name = string.format("rmsnorm_swiglu_%s_warps_r%d_p%d_u%d_%s%s%s%s", dt, p.rows, p.persist,
                          p.unroll, p.max_cols % 1024 == 0 and (p.max_cols // 1024) .. "k"
                          or tostring(p.max_cols), p.img and "_img" or "", p.w16 and "_w16" or "",
-                         p.blk and "_blk" or "")
-    block, rpb = 32 * p.rows, p.rows
+                         p.blk and "_blk" or "") .. (p.wpr and "_k" .. p.wpr or "")
+    block, rpb = 32 * p.rows * (p.wpr or 1), p.rows
     local smem, gb, img = warps_smem(p)
     -- (p.blk: the image filled by a bulk copy a row, rmsnorm_swiglu_bissue)
+    -- (p.wpr: warps a row, `_k<wpr>`)
     assert(not p.blk or p.img, "a bulk copy fills an image")
+    assert(not p.wpr or (p.blk and p.rows <= 15), "warps a row: bulk copies, a barrier a row")
     call = string.format("rmsnorm_swiglu_warps<%s, %d, %d, %d, %d, %d%s>", T, vec, p.unroll,
                          p.rows, img, gb, (p.w16 and ", kp_u32" or (p.blk and ", float2" or ""))
-                         .. (p.blk and ", true" or ""))
+                         .. (p.blk and ", true" or "") .. (p.wpr and ", " .. p.wpr or ""))
     p.smem = smem
     rank = p.rank or 50
   else
@@ -1097,7 +1123,8 @@ for _, dt in ipairs(DTYPES) do
   -- ran 8192 x 11007 in 182.2 us against the one-CTA stage twin's 212.1
   -- (H200, call 4; 198.4 / 199.2 against 210.9 / 210.8 before the change,
   -- calls 1-2) and 4096 x 16001 in 140.5 against the peeling loop's 150.8
-  -- (call 1, before it), hence 8193-16384 (H100: not measured since).
+  -- (call 1, before it), hence 8193-16384 (H100: not measured since; on
+  -- sm_90a the image warps of 8 warps a row since the thirty-third).
   -- 128 threads (513-2048 before) hand their range to a warp a row (below).
   if esize(dt) == 2 then
     -- 256 threads ranked for 2049-4608 from then to the thirty-first
@@ -1141,7 +1168,7 @@ for _, dt in ipairs(DTYPES) do
     -- 212.7-223.0 against U 4's 224.7-230.0, at 1201 279.4-279.5 against
     -- 268.1-274.4; at 1801 U 4 223.8 against 128 threads' 228.3, at 2001
     -- 260.4-261.6 against 245.8-247.6: U 8 for 513-1024, U 4 for 1025-1920.
-    -- On sm_90a the image warps (below) take 513-8192 since the thirty-
+    -- On sm_90a the image warps (below) take 513-16384 since the thirty-
     -- second and thirty-third sessions; these ranges hold on the other GPUs.
     for _, c in ipairs({ { 4, 4, 1025, 1920 }, { 4, 8, 513, 1024 }, { 8, 4 }, { 8, 8 } }) do
       emit(dt, "loop", { vec = vec, threads = 32, rows = c[1], unroll = c[2], peel = true,
@@ -1220,8 +1247,8 @@ for _, dt in ipairs(DTYPES) do
     -- 1 of 4K for 3073-4096 (32768 x 3501 184.4 against the 128-thread U 8
     -- loop's 218.5), 10 x 1 of 5K for 4097-5120 (4097 224.0 against 231.2,
     -- 5001 270.5 against the 256-thread loop's 323.0), 8 x 1 of 6K for
-    -- 5121-6144 (16384 x 6001 167.5 against 196.9), 6 x 1 of 8K for
-    -- 6145-8192 (8001 245.5 against the one-CTA stage variant's 254.2).
+    -- 5121-6144 (16384 x 6001 167.5 against 196.9); 6 x 1 of 8K ran 8001
+    -- in 245.5 against the one-CTA stage variant's 254.2 (now `_k4`'s, below).
     -- Two images a warp, the next row's copy issued before this row's sum,
     -- ran 4-25% behind at every length (fewer warps fit an SM).
     -- { rows, persist, unroll, max_cols, w16[, min_cols, rank] }
@@ -1237,9 +1264,29 @@ for _, dt in ipairs(DTYPES) do
                          { 10, 1, 4, 5120, true, 4097, 403 }, { 4, 2, 4, 5120, true },
                          { 6, 1, 4, 6144, true }, { 8, 1, 4, 6144, true, 5121, 403 },
                          { 3, 2, 4, 6144, true }, { 3, 1, 4, 8192, true },
-                         { 4, 1, 4, 8192, true }, { 6, 1, 4, 8192, true, 6145, 403 } }) do
+                         { 4, 1, 4, 8192, true }, { 6, 1, 4, 8192, true } }) do
       emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
                           max_cols = c[4], img = true, w16 = c[5] or nil, blk = true,
+                          min_cols = c[6], rank = c[7] })
+    end
+    -- Two to eight warps a row (`_k<wpr>`), the rows' images as above: more
+    -- warps an SM where a row's image leaves room for few (6 of 8K alone),
+    -- and rows of up to 16K outputs.  Ranked on sm_90a (thirty-third
+    -- session, call 8, kp tune, H200, bf16, reps 5, us, against the pick
+    -- before): 8K 6 x 1 of 4 warps (24 warps an SM) for 6145-8192 (8192 x
+    -- 7001 100.8 against the 8K one-warp rows' 121.6, 16384 x 8001 219.1
+    -- against 245.7), 12K 3 x 1 of 8 warps for 8193-12288 (8192 x 11007
+    -- 150.0 against the 512-thread pairs loop's 174.7), 16K 2 x 1 of 8 for
+    -- 12289-16384 (4096 x 16001 122.2 against 138.4).  At 16384 x 4097 8K
+    -- `_k4` ran 113.9 against the 5K pick's 119.1: not ranked there (one
+    -- row count, one run).
+    -- { rows, persist, unroll, max_cols, wpr[, min_cols, rank] }, `_w16`
+    for _, c in ipairs({ { 12, 1, 4, 4096, 2 }, { 10, 1, 4, 5120, 2 }, { 8, 1, 4, 6144, 2 },
+                         { 6, 1, 4, 8192, 2 }, { 6, 1, 4, 8192, 4, 6145, 403 },
+                         { 3, 1, 4, 12288, 4 }, { 3, 1, 4, 12288, 8, 8193, 403 },
+                         { 2, 1, 4, 16384, 4 }, { 2, 1, 4, 16384, 8, 12289, 403 } }) do
+      emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
+                          max_cols = c[4], img = true, w16 = true, blk = true, wpr = c[5],
                           min_cols = c[6], rank = c[7] })
     end
     -- Without the image, rows of up to 1K outputs: 8 KiB of weights a
@@ -1303,7 +1350,7 @@ for _, dt in ipairs(DTYPES) do
     -- 16384 x 4097 171.5 against the loop's 159.6.  (6145-8192 since the
     -- thirty-first session: the pairs loop of 256 threads of U 8 takes
     -- 4609-6144, above; for the tuner since the thirty-third, when the 8K
-    -- bulk-copy image warps took 6145-8192.)
+    -- bulk-copy image warps took 6145-8192 on sm_90a.)
     -- Twenty-seventh session (call 3, H200, one run, after the st.async
     -- cluster exchange): aligned 2048 x 50256 192.4 for 512 x 2 over 4 CTAs
     -- (the loop of 256 x 4 over 8, ranked before: 255.4; 267.6 before the
@@ -1389,7 +1436,7 @@ family_space {
       local out = {}
       for _, q in ipairs(steps(p, { rows = { 2, 4, 8 }, unroll = { 4, 8 } })) do
         local warps = q.unroll == 8 and (q.img and 16 or 24) or 32 -- (U 8 with images: 117)
-        q.persist = math.min(warps // q.rows, 227 * 1024 // (warps_smem(q) + 1024))
+        q.persist = math.min(warps // (q.rows * (q.wpr or 1)), 227 * 1024 // (warps_smem(q) + 1024))
         q.min_cols, q.rank = nil, nil
         if q.persist > 0 then out[#out + 1] = q end
       end

@@ -760,11 +760,12 @@ static void expect_row_pick(const kpk_pack *pk, const kp_devprops *d, kp_family 
 ** of 1K to 1024, of 1280 with 16-bit weights to 1280, of 1536 to 1536, and
 ** of 2K, 2560 and 3K with 16-bit weights to 3072; the warp rows' 513-1920
 ** and the 128-thread pairs loop's 1921-3072 elsewhere), the images filled
-** by a bulk copy (`_blk`) for 513-896 and 1281-8192 (thirty-third session,
-** NOTES 67; elsewhere the 128-thread pairs loop's U 8 for 3073-4608, of 256
-** threads of U 8 for 4609-6144: thirty-first session, NOTES 65, and the
-** one-CTA stage variant for 6145-8192),
-** the 4-byte-grid loop of 512 threads for 8193-16384 (thirtieth session),
+** by a bulk copy (`_blk`) for 513-896 and 1281-6144, of 4 warps a row for
+** 6145-8192 and 8 for 8193-16384 (thirty-third session, NOTES 67; elsewhere
+** the 128-thread pairs loop's U 8 for 3073-4608, of 256 threads of U 8 for
+** 4609-6144: thirty-first session, NOTES 65, and the one-CTA stage variant
+** for 6145-8192, the 4-byte-grid loop of 512 threads for 8193-16384:
+** thirtieth session),
 ** the peeling loop past it, `_pairs` over 2 CTAs for 22529-40960 and the 16-byte grid's
 ** stage variant from 40961 (its `_pairs` twins again past 98304: twenty-ninth
 ** session, NOTES 63); aligned rows never take a `_pairs` stage
@@ -780,8 +781,8 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
   open_built(&pk, "sm_90a");
   const kp_devprops d = {90, 227 * 1024, 132};
   static const struct { uint64_t cols; uint32_t align; const char *pick; } R[] = {
-      /* a warp a row (image warps) for 513-8192: the bulk-copy image (`_blk`) but at
-      ** 897-1280 (thirty-third session), of 512 threads for 8193-16384 (thirtieth session) */
+      /* a warp a row (image warps) for 513-6144, the bulk-copy image (`_blk`) but at
+      ** 897-1280, then 4 warps a row to 8192, 8 to 16384 (thirty-third session) */
       {513, 2, "_warps_r16_p2_u4_1k_img_blk"},     {896, 2, "_warps_r16_p2_u4_1k_img_blk"},
       {897, 2, "_warps_r16_p2_u4_1k_img"},         {1001, 2, "_warps_r16_p2_u4_1k_img"},
       {1024, 2, "_warps_r16_p2_u4_1k_img"},        {1025, 2, "_warps_r8_p4_u4_1280_img_w16"},
@@ -792,10 +793,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       {3072, 2, "_warps_r12_p1_u4_3k_img_w16_blk"}, {3073, 2, "_warps_r12_p1_u4_4k_img_w16_blk"},
       {4096, 2, "_warps_r12_p1_u4_4k_img_w16_blk"}, {4097, 2, "_warps_r10_p1_u4_5k_img_w16_blk"},
       {5120, 2, "_warps_r10_p1_u4_5k_img_w16_blk"}, {5121, 2, "_warps_r8_p1_u4_6k_img_w16_blk"},
-      {6144, 2, "_warps_r8_p1_u4_6k_img_w16_blk"}, {6145, 2, "_warps_r6_p1_u4_8k_img_w16_blk"},
-      {8192, 2, "_warps_r6_p1_u4_8k_img_w16_blk"},
-      {1000, 16, "_block_t128_v8_n1"},           {11007, 2, "_loop_t512_v8_pairs_p"},
-      {16001, 2, "_loop_t512_v8_pairs_p"},       {22001, 2, "_loop_t512_v8_p"},
+      {6144, 2, "_warps_r8_p1_u4_6k_img_w16_blk"}, {6145, 2, "_warps_r6_p1_u4_8k_img_w16_blk_k4"},
+      {8192, 2, "_warps_r6_p1_u4_8k_img_w16_blk_k4"}, {8193, 2, "_warps_r3_p1_u4_12k_img_w16_blk_k8"},
+      {11007, 2, "_warps_r3_p1_u4_12k_img_w16_blk_k8"}, {12289, 2, "_warps_r2_p1_u4_16k_img_w16_blk_k8"},
+      {16384, 2, "_warps_r2_p1_u4_16k_img_w16_blk_k8"},
+      {1000, 16, "_block_t128_v8_n1"},           {22001, 2, "_loop_t512_v8_p"},
       {24001, 2, "_stage_t512_v8_u2_s24_c2_pairs"}, {32001, 2, "_stage_t512_v8_u2_s32_c2_pairs"},
       {36001, 2, "_stage_t512_v8_u2_s36_c2_pairs"}, {40001, 2, "_stage_t512_v8_u2_s50_c2_pairs"},
       {50257, 2, "_stage_t512_v8_u2_s50_c2"},    {32000, 16, "_loop_t512_v8"},
