@@ -610,7 +610,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_warps(const T *__restrict__ x, lo
   __shared__ unsigned long long bars[BLK ? ROWS : 1]; // (BLK: a row's copy)
   __shared__ float red[WPR > 1 ? ROWS * WPR : 1];     // (WPR > 1: a row's warps' sums)
   G *g = reinterpret_cast<G *>(kp_dyn);
-  const int n = cols, lane = (int)threadIdx.x % L, wid = (int)threadIdx.x / L; // (wid: the row's slot)
+  // (lane: on the row, 0 to L - 1; wid: the row's slot in the block)
+  const int n = cols, lane = (int)threadIdx.x % L, wid = (int)threadIdx.x / L;
   int ph = 0; // (BLK: the phase of the row's barrier)
   if (BLK && lane == 0) {
     kp_mbar_init(&bars[wid], 1);
@@ -1252,19 +1253,19 @@ for _, dt in ipairs(DTYPES) do
     -- Two images a warp, the next row's copy issued before this row's sum,
     -- ran 4-25% behind at every length (fewer warps fit an SM).
     -- { rows, persist, unroll, max_cols, w16[, min_cols, rank] }
+    -- (Dropped after call 2, 1-40% behind a neighbour at every length
+    -- timed: 1K 4 x 8, 1536 `_w16` 8 x 3, 4K 8 x 1 and 4 x 2, 5K 8 x 1, 6K
+    -- 6 x 1 and 3 x 2, 8K 4 x 1 and 3 x 1; NOTES 67.)
     for _, c in ipairs({ { 16, 2, 4, 1024, false, 513, 403 }, { 8, 4, 4, 1024 },
-                         { 4, 8, 4, 1024 }, { 16, 2, 4, 1024, true }, { 8, 4, 4, 1280, true },
+                         { 16, 2, 4, 1024, true }, { 8, 4, 4, 1280, true },
                          { 8, 3, 4, 1536, false, 1281, 403 }, { 8, 2, 4, 1536 },
-                         { 8, 3, 4, 1536, true }, { 8, 3, 4, 2048, true },
-                         { 8, 2, 4, 2048, true }, { 16, 1, 4, 2048, true, 1537, 403 },
-                         { 8, 2, 4, 2560, true, 2049, 403 }, { 8, 2, 4, 3072, true },
-                         { 6, 2, 4, 3072, true }, { 12, 1, 4, 3072, true, 2561, 403 },
-                         { 8, 1, 4, 4096, true }, { 12, 1, 4, 4096, true, 3073, 403 },
-                         { 5, 2, 4, 4096, true }, { 4, 2, 4, 4096, true }, { 8, 1, 4, 5120, true },
-                         { 10, 1, 4, 5120, true, 4097, 403 }, { 4, 2, 4, 5120, true },
-                         { 6, 1, 4, 6144, true }, { 8, 1, 4, 6144, true, 5121, 403 },
-                         { 3, 2, 4, 6144, true }, { 3, 1, 4, 8192, true },
-                         { 4, 1, 4, 8192, true }, { 6, 1, 4, 8192, true } }) do
+                         { 8, 3, 4, 2048, true }, { 8, 2, 4, 2048, true },
+                         { 16, 1, 4, 2048, true, 1537, 403 }, { 8, 2, 4, 2560, true, 2049, 403 },
+                         { 8, 2, 4, 3072, true }, { 6, 2, 4, 3072, true },
+                         { 12, 1, 4, 3072, true, 2561, 403 }, { 12, 1, 4, 4096, true, 3073, 403 },
+                         { 5, 2, 4, 4096, true }, { 10, 1, 4, 5120, true, 4097, 403 },
+                         { 4, 2, 4, 5120, true }, { 8, 1, 4, 6144, true, 5121, 403 },
+                         { 6, 1, 4, 8192, true } }) do
       emit(dt, "warps", { vec = vec, rows = c[1], persist = c[2], unroll = c[3],
                           max_cols = c[4], img = true, w16 = c[5] or nil, blk = true,
                           min_cols = c[6], rank = c[7] })
