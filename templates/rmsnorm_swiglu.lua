@@ -407,7 +407,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_bissue(const T *__restrict__ p, i
   const int r0 = (int)((unsigned long long)p & 15); // (r0 + 2 h: 0 or 16)
   if (lane == 0 && nv > 0) {
     // (the image's reads by the last row's pass 2, generic, before the
-    // copy's writes, async: __syncwarp below them, then this fence)
+    // copy's writes, async: the row's sync below them, then this fence)
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     kp_mbar_expect_tx(bar, 16u * (kp_u32)nv);
     kp_bulk_load(im + r0 + 2 * h, p + h, 16u * (kp_u32)nv, bar);
@@ -506,7 +506,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_gstep(const kp_u32 *a, const kp_u
       kp_pair<T>::unpack(vb[u], b0, b1);
       const float2 w0 = rmsnorm_swiglu_gw<T>(g0[u]), w1 = rmsnorm_swiglu_gw<T>(g1[u]);
       yk[u * L] = kp_pair<T>::pack(rmsnorm_swiglu_f(a0, b0, w0.x, w0.y, rs),
-                                    rmsnorm_swiglu_f(a1, b1, w1.x, w1.y, rs));
+                                   rmsnorm_swiglu_f(a1, b1, w1.x, w1.y, rs));
     }
 }
 
