@@ -423,6 +423,9 @@ __device__ __forceinline__ float rmsnorm_swiglu_bsum(const T *__restrict__ p, in
                                                      unsigned char *im, unsigned long long *bar,
                                                      int *ph, int c, T e) {
   typedef kp_raw_io<T, VEC> io;
+  // (the split again, as rmsnorm_swiglu_bissue has it: the split in one
+  // struct that bissue returns moved the SASS of every `_blk` variant, and
+  // wsumsq's too, unmeasured -- thirty-third session's review)
   const int h = kp_head(p, len);
   const int nv = (len - h) / VEC;
   const int r0 = (int)((unsigned long long)p & 15);
