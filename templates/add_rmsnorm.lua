@@ -474,6 +474,21 @@ for _, dt in ipairs(DTYPES) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end
   end
+
+  -- Fewer threads a CTA, slices sized to the row (thirty-fourth session,
+  -- call 5, kp tune, H200, bf16, one run, us; rmsnorm.lua says why): 16384 x
+  -- 4097 128 x 2 in 9 KiB an image 142.0 (256 x 1 in 16: 146.4), 8192 x
+  -- 11007 128 x 2 in 22 KiB 196.7 (512 x 1 in 24: 210.5); ranked (rank
+  -- 401) for odd 16-bit rows of 4097-4608 and 8193-11264.  2048 x 50257
+  -- 256 x 2 over 4 CTAs of 25 KiB 219.4 (221.4), 151937 / 199999 behind the
+  -- picks.
+  if vec > 1 and esize(dt) == 2 then
+    for _, c in ipairs({ { 128, 2, 9, nil, 4097, 4608, rank = 401 },
+                         { 128, 2, 22, nil, 8193, 11264, rank = 401 },
+                         { 64, 4, 9 }, { 128, 4, 22 }, { 256, 2, 25, 4 }, { 128, 2, 13, 8 } }) do
+      emit(dt, "stage", stage_params(dt, vec, c))
+    end
+  end
 end
 
 -- The variant space beyond the list above, for `kp regen`: any point of it

@@ -479,6 +479,25 @@ for _, dt in ipairs(DTYPES) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end
   end
+
+  -- Fewer threads a CTA, slices sized to the row (thirty-fourth session,
+  -- call 5, kp tune, H200, bf16, one run, us): a staged CTA's fixed work --
+  -- barriers, peeling, its sums: ~40% of the instructions at 16384 x 4097,
+  -- where a thread held 32 elements -- over more elements a thread, and
+  -- more CTAs an SM.  16384 x 4097 128 x 2 in 9 KiB 70.4 (16 KiB: 73.1),
+  -- 2048 x 50257 256 x 2 over 4 CTAs of 25 KiB 112.3 (512 x 2 over 2 of 64
+  -- KiB: 116.7); ranked (rank 401, over the ranges' picks) for odd 16-bit
+  -- rows of 4097-4608 and 40961-51200.  The others for the tuner: 4096 x
+  -- 32001 256 x 2 over 2 of 32 KiB 139.3 (139.9), 512 x 151937 256 x 2 over
+  -- 8 of 38 KiB 92.4 (92.3), 512 x 199999 / 128257 within 1-4%.
+  if vec > 1 and esize(dt) == 2 then
+    for _, c in ipairs({ { 128, 2, 9, nil, 4097, 4608, rank = 401 },
+                         { 256, 2, 25, 4, 40961, 51200, rank = 401 },
+                         { 64, 4, 9 }, { 128, 4, 22 }, { 256, 2, 32, 2 }, { 128, 4, 25, 4 },
+                         { 256, 2, 38, 8 }, { 256, 2, 50, 8 } }) do
+      emit(dt, "stage", stage_params(dt, vec, c))
+    end
+  end
   -- the loop over a cluster: { threads, unroll, cl, hint }
   if vec > 1 then
     for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8 }, { 512, 4, 16 }, { 512, 2, 8, true },

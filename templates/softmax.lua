@@ -540,6 +540,23 @@ for _, dt in ipairs(DTYPES) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end
   end
+
+  -- Fewer threads a CTA, slices sized to the row (thirty-fourth session,
+  -- call 5, kp tune, H200, bf16, one run, us; rmsnorm.lua says why): 512 x
+  -- 151937 256 x 2 over 8 CTAs of 38 KiB 80.7 (512 x 2 over 4 of 100 KiB:
+  -- 85.8), 512 x 199999 256 x 2 over 8 of 50 KiB 109.1 (110.2), 2048 x 50257
+  -- 128 x 4 over 4 of 25 KiB 105.6 (512 x 2 over 2 of 64 KiB: 107.5);
+  -- ranked (rank 401) for odd 16-bit rows of 40961-51200 and 131073-204800.
+  -- 16384 x 4097: level (64 x 4 in 9 KiB 68.7, the pick 68.3).
+  if vec > 1 and esize(dt) == 2 then
+    for _, c in ipairs({ { 128, 4, 25, 4, 40961, 51200, rank = 401 },
+                         { 256, 2, 38, 8, 131073, 155648, rank = 401 },
+                         { 256, 2, 50, 8, 155649, 204800, rank = 401 },
+                         { 64, 4, 9 }, { 128, 2, 9 }, { 128, 4, 22 }, { 256, 2, 25, 4 },
+                         { 128, 4, 38, 8 } }) do
+      emit(dt, "stage", stage_params(dt, vec, c))
+    end
+  end
 end
 
 -- The variant space beyond the list above, for `kp regen`: any point of it

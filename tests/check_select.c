@@ -814,17 +814,32 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       expect_row_pick(&pk, &d, KP_FAM_RMSNORM_SWIGLU, (kp_dtype)dt, R[k].cols, R[k].align,
                       R[k].pick, 1);
     static const struct { uint64_t cols; uint32_t align; const char *pick; } S[] = {
-        {40001, 2, "_block_t128_v8_n8_c8"}, {50257, 2, "_stage_t512_v8_u2_s64_c2"},
-        {65535, 2, "_stage_t512_v8_u2_s64_c2"}, {70001, 2, "_stage_t512_v8_u2_s64_c4"},
+        {40001, 2, "_block_t128_v8_n8_c8"}, {65535, 2, "_stage_t512_v8_u2_s64_c2"},
+        {70001, 2, "_stage_t512_v8_u2_s64_c4"},
         {11007, 2, "_stage_t256_v8_u2_s24"},   {12288 - 1, 2, "_stage_t256_v8_u2_s24"},
         {8192 - 1, 2, "_stage_t128_v8_u2_s16"},
+        /* fewer threads a CTA, slices sized to the row (thirty-fourth session) */
+        {40961, 2, "_stage_t128_v8_u4_s25_c4"}, {50257, 2, "_stage_t128_v8_u4_s25_c4"},
+        {51201, 2, "_stage_t512_v8_u2_s64_c2"},
+        {131073, 2, "_stage_t256_v8_u2_s38_c8"}, {151937, 2, "_stage_t256_v8_u2_s38_c8"},
+        {155649, 2, "_stage_t256_v8_u2_s50_c8"}, {199999, 2, "_stage_t256_v8_u2_s50_c8"},
+        {151936, 16, "_stage_t512_v8_u2_s100_c4"},
     };
     for (size_t k = 0; k < sizeof S / sizeof S[0]; k++)
       expect_row_pick(&pk, &d, KP_FAM_SOFTMAX, (kp_dtype)dt, S[k].cols, S[k].align, S[k].pick, 0);
     static const struct { kp_family f; uint64_t cols; uint32_t align; const char *pick; } N[] = {
-        /* RMSNorm's odd rows of 4097-8192: 128 x 2 (twenty-eighth session) */
-        {KP_FAM_RMSNORM, 4097, 2, "_stage_t128_v8_u2_s16"},
+        /* RMSNorm's odd rows of 4097-8192: 128 x 2 (twenty-eighth session),
+        ** 4097-4608 in 9 KiB (thirty-fourth) */
+        {KP_FAM_RMSNORM, 4097, 2, "_stage_t128_v8_u2_s9"},
+        {KP_FAM_RMSNORM, 4608, 2, "_stage_t128_v8_u2_s9"},
+        {KP_FAM_RMSNORM, 4609, 2, "_stage_t128_v8_u2_s16"},
         {KP_FAM_RMSNORM, 8191, 2, "_stage_t128_v8_u2_s16"},
+        {KP_FAM_RMSNORM, 50257, 2, "_stage_t256_v8_u2_s25_c4"},
+        {KP_FAM_RMSNORM, 51201, 2, "_stage_t512_v8_u2_s64_c2"},
+        {KP_FAM_ADD_RMSNORM, 4097, 2, "_stage_t128_v8_u2_s9"},
+        {KP_FAM_ADD_RMSNORM, 4609, 2, "_stage_t256_v8_u1_s16"},
+        {KP_FAM_ADD_RMSNORM, 11007, 2, "_stage_t128_v8_u2_s22"},
+        {KP_FAM_ADD_RMSNORM, 11265, 2, "_stage_t512_v8_u1_s24"},
         /* add+RMSNorm's odd rows of 98305-131072: 256 x 2 over 16 CTAs (twenty-ninth session) */
         {KP_FAM_ADD_RMSNORM, 98305, 2, "_stage_t256_v8_u2_s16_c16"},
         {KP_FAM_ADD_RMSNORM, 128257, 2, "_stage_t256_v8_u2_s16_c16"},
