@@ -800,7 +800,8 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       {1000, 16, "_block_t128_v8_n1"},           {22001, 2, "_loop_t512_v8_p"},
       {24001, 2, "_stage_t512_v8_u2_s24_c2_pairs"}, {32001, 2, "_stage_t512_v8_u2_s32_c2_pairs"},
       {36001, 2, "_stage_t512_v8_u2_s36_c2_pairs"}, {40001, 2, "_stage_t512_v8_u2_s50_c2_pairs"},
-      {50257, 2, "_stage_t512_v8_u2_s50_c2"},    {32000, 16, "_loop_t512_v8"},
+      {50257, 2, "_stage_t256_v8_u2_s25_c4_pairs"}, /* (thirty-fourth session) */
+      {51201, 2, "_stage_t512_v8_u2_s32_c4"},    {32000, 16, "_loop_t512_v8"},
       {50256, 16, "_stage_t512_v8_u2_s32_c4"},   {65536, 16, "_stage_t512_v8_u2_s32_c4"},
       {66000, 16, "_loop_t256_v8_u4_c8"},
       /* past 98304 the pairs (twenty-ninth session) */
