@@ -8,7 +8,9 @@ Reads the JSON that bench/side_by_side.py --json and bench/gemm_bench.py
 device, takes its newest file of each kind (by the date inside; a tie goes
 to the file with more shapes): for a family's picture the newest sweep of it
 (four shapes or more, torch.compile beside), else the newest file that has
-it; for the overview the newest file that has every family.  Writes PNGs:
+it; for the overview the newest file that has every family.  A file with
+an "experiment" key (an A/B run's or an unlanded patch's numbers, marked by
+hand) is left out.  Writes PNGs:
 
   <op>.png       one per family: GB/s (bytes read + written once) against
                  shape, one line per implementation (kernpack, PyTorch eager,
@@ -69,8 +71,8 @@ def load(paths):
         except (OSError, ValueError) as e:
             print(f"plot_results: skipping {p}: {e}", file=sys.stderr)
             continue
-        if not isinstance(d, dict) or "device" not in d:
-            continue
+        if not isinstance(d, dict) or "device" not in d or "experiment" in d:
+            continue  # (an A/B run's or a patch's numbers: not the latest results)
         kind = ("sbs" if "results" in d and "copy_gbps" in d
                 else "gemm" if d.get("perf") and all("m" in r for r in d["perf"])  # (not attn's)
                 else None)
