@@ -10,7 +10,9 @@
 # - kp tune, bf16 and f16, inside and at the ends of item 68's ranges (each
 #   was ranked from one length): 4097-4608 (rmsnorm, add_rmsnorm),
 #   8193-11264 (add_rmsnorm), 40961-51200 (rmsnorm, softmax,
-#   rmsnorm_swiglu), 131073-204800 (softmax).
+#   rmsnorm_swiglu), 131073-204800 (softmax); and RMSNorm at 9001 / 11007,
+#   where the tuner-only 256 x 2 in 24 KiB ran 1.4% ahead of the 512 x 1
+#   pick (call 5, one run: not ranked on that).
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
 GPU=0
 V=stage_t256_v8_u2_s25_c4_pairs
@@ -30,6 +32,8 @@ rmsnorm 16384 4611
 rmsnorm 2048 40961
 rmsnorm 2048 45001
 rmsnorm 2048 51199
+rmsnorm 8192 9001
+rmsnorm 8192 11007
 add_rmsnorm 16384 4353
 add_rmsnorm 8192 8195
 add_rmsnorm 8192 10001
