@@ -1425,8 +1425,8 @@ for _, dt in ipairs(DTYPES) do
     -- 512 x 151937 256 x 2 over 16 of 19 KiB 173.8 (the pick's 20 KiB:
     -- 174.6), 1024 x 128257 over 16 of 16 KiB 2.4% behind the pick, 4096 x
     -- 32001 256 x 2 over 2 of 32 KiB and over 4 of 16 KiB 6% behind.  Slices
-    -- of 38-50 KiB, and 128 threads but at 13 KiB, ran 1.1-4.8x slower (not
-    -- kept).  { threads, unroll, kb, cl[, min_cols, max_cols] }
+    -- of 38-50 KiB, and 128 threads with any slice but 13 KiB, ran 1.1-4.8x
+    -- slower (not kept).  { threads, unroll, kb, cl[, min_cols, max_cols] }
     if esize(dt) == 2 then
       for _, c in ipairs({ { 256, 2, 25, 4, 40961, 51200, rank = 401 },
                            { 128, 2, 13, 8 }, { 256, 2, 16, 16 }, { 256, 2, 19, 16 },
