@@ -1403,6 +1403,16 @@ for _, dt in ipairs(DTYPES) do
     -- (274.1; 26 KiB over 16: 251.4); hence those three for 98305-131072,
     -- 131073-163840 and 163841-204800 (H100: unmeasured but for the 50
     -- KiB twin, above).  At 50257 and 32001 the picks kept their lead.
+    -- Fewer threads a CTA, slices sized to the row (thirty-fourth session,
+    -- call 7, kp tune, H200, bf16, one run, us; rmsnorm.lua says why; the
+    -- list's last six): 2048 x 50257 256 x 2 over 4 CTAs of 25 KiB 210.4
+    -- (128 x 2 over 8 of 13 KiB: 211.4; the pick, 512 x 2 over 2 of 50 KiB
+    -- on the 16-byte grid: 240.7), ranked (rank 401) for odd 16-bit rows of
+    -- 40961-51200.  For the tuner: 512 x 151937 256 x 2 over 16 of 19 KiB
+    -- 173.8 (the pick's 20 KiB: 174.6), 1024 x 128257 over 16 of 16 KiB 2.4%
+    -- behind the pick, 4096 x 32001 256 x 2 over 2 of 32 KiB and over 4 of 16
+    -- KiB 6% behind.  Slices of 38-50 KiB, and 128 threads with any slice but
+    -- 13 KiB, ran 1.1-4.8x slower (not kept).
     -- { threads, unroll, kb, cl[, min_cols, max_cols] }
     if esize(dt) == 2 then
       for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960 }, { 512, 2, 50, 8, 163841, 204800 },
@@ -1411,24 +1421,7 @@ for _, dt in ipairs(DTYPES) do
                            { 512, 2, 32, 4 }, { 256, 2, 32, 8 }, { 512, 2, 64, 4 },
                            { 512, 2, 24, 2, 22529 }, { 512, 2, 36, 2, 32769 }, { 512, 2, 28, 3 },
                            { 512, 2, 36, 8, 98305, 131072 }, { 256, 2, 20, 16, 131073, 163840 },
-                           { 256, 2, 26, 16 } }) do
-        local q = stage_params(dt, vec, c)
-        q.pairs = true
-        emit(dt, "stage", q)
-      end
-    end
-    -- Fewer threads a CTA, slices sized to the row (thirty-fourth session,
-    -- call 7, kp tune, H200, bf16, one run, us; rmsnorm.lua says why): 2048
-    -- x 50257 256 x 2 over 4 CTAs of 25 KiB 210.4 (128 x 2 over 8 of 13 KiB:
-    -- 211.4; the pick, 512 x 2 over 2 of 50 KiB on the 16-byte grid: 240.7),
-    -- ranked (rank 401) for odd 16-bit rows of 40961-51200.  For the tuner:
-    -- 512 x 151937 256 x 2 over 16 of 19 KiB 173.8 (the pick's 20 KiB:
-    -- 174.6), 1024 x 128257 over 16 of 16 KiB 2.4% behind the pick, 4096 x
-    -- 32001 256 x 2 over 2 of 32 KiB and over 4 of 16 KiB 6% behind.  Slices
-    -- of 38-50 KiB, and 128 threads with any slice but 13 KiB, ran 1.1-4.8x
-    -- slower (not kept).  { threads, unroll, kb, cl[, min_cols, max_cols] }
-    if esize(dt) == 2 then
-      for _, c in ipairs({ { 256, 2, 25, 4, 40961, 51200, rank = 401 },
+                           { 256, 2, 26, 16 }, { 256, 2, 25, 4, 40961, 51200, rank = 401 },
                            { 128, 2, 13, 8 }, { 256, 2, 16, 16 }, { 256, 2, 19, 16 },
                            { 256, 2, 16, 4 }, { 256, 2, 32, 2 } }) do
         local q = stage_params(dt, vec, c)
