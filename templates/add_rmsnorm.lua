@@ -233,7 +233,7 @@ __device__ __forceinline__ void add_rmsnorm_loop(const T *__restrict__ x, long l
 // res's 16-byte grid (its image at offset 0); x and y at other residues
 // take shifted reads and element stores.  SMEM: the bytes of whole vectors
 // of one input a CTA holds (the variant's max_cols).
-template <class T, int VEC, int THREADS, int CL, int U, int SMEM>
+template <class T, int VEC, int THREADS, int CL, int U, int SMEM, bool WC = false>
 __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long long ldx,
                                                   T *__restrict__ res, long long ldr,
                                                   const T *__restrict__ w, T *__restrict__ y,
@@ -298,13 +298,13 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
   if (tail.k >= 0)
     kp_part_store<T, VEC>(yr, tail,
                           kp_norm_scale<T, VEC>(pq, kp_part_load<T, VEC>(w, tail, 0u, wal), rs), yal);
-  kp_stage_norm_out<T, VEC, THREADS, U>(
+  kp_stage_norm_out<T, VEC, THREADS, U, WC>(
       [&](int k) { return reinterpret_cast<const uint4 *>(ri)[k]; }, w, wal, yr, yal, nv, rs);
 }
 ]]
 
 local ENTRY = [[
-extern "C" __global__ void __launch_bounds__(${block})
+extern "C" __global__ void __launch_bounds__(${bounds})
 ${name}(const ${T} *x, long long ldx, ${T} *res, long long ldr, const ${T} *w, ${T} *y,
         long long ldy, int rows, int cols, float eps) {
   kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
@@ -391,7 +391,9 @@ local function emit(dt, kind, p)
     max_cols = max_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
-    source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
+    source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call,
+                                       bounds = st and st.minb and block .. ", " .. st.minb
+                                                or block }),
   }
 end
 
@@ -465,13 +467,18 @@ for _, dt in ipairs(DTYPES) do
     -- to the loop over 4 (272.1 against 268.3).  Over 16 CTAs of 26 KiB:
     -- for the tuner (aligned 512 x 200000 227.9 against the loop's 247.6,
     -- odd 151937 / 199999 level with 512 x 2 over 8).
+    -- The write pass with w's residue a constant (`_wc`, c.wc; rmsnorm.lua
+    -- says more), thirty-fifth session, call 2, kp tune, H200, bf16, one
+    -- run, us, odd rows: 512 x 2 over 4 of 50 KiB at 1024 x 90001 202.1
+    -- (its plain form: 204.7), over 8 of 50 at 512 x 151937 181.8 (185.2)
+    -- and 512 x 199999 230.5 (236.6).
     for _, c in ipairs({ { 256, 1, 16, nil, 4097, 8192 }, { 512, 1, 24, nil, 8193, 12288 },
                          { 512, 2, 32, 2, 24577 }, { 512, 2, 32, 4, 32769 },
-                         { 512, 2, 50, 4, 65537, 98304 }, { 256, 2, 32, 8 },
-                         { 512, 2, 50, 8, 131073 }, { 512, 2, 32 }, { 512, 2, 64, 2 },
+                         { 512, 2, 50, 4, 65537, 98304, wc = true }, { 256, 2, 32, 8 },
+                         { 512, 2, 50, 8, 131073, wc = true }, { 512, 2, 32 }, { 512, 2, 64, 2 },
                          { 512, 2, 64, 4 }, { 256, 2, 16, 16, 98305, 131072 },
                          { 256, 2, 26, 16 } }) do
-      emit(dt, "stage", stage_params(dt, vec, c))
+      for _, p in ipairs(stage_forms(dt, vec, c)) do emit(dt, "stage", p) end
     end
   end
 
@@ -483,10 +490,16 @@ for _, dt in ipairs(DTYPES) do
   -- 256 x 2 over 4 CTAs of 25 KiB 219.4 (221.4), 151937 / 199999 behind the
   -- picks.
   if vec > 1 and esize(dt) == 2 then
+    -- `_wc` (thirty-fifth session, call 2, as above): 128 x 2 in 22 KiB at
+    -- 8192 x 8193 145.0 (148.3), 8192 x 11007 193.6 (196.7); 256 x 2 over 4
+    -- of 25 KiB at 2048 x 50257 215.5 (512 x 2 over 4 of 32: 221.7), hence
+    -- 40961-51200.
     for _, c in ipairs({ { 128, 2, 9, nil, 4097, 4608, rank = 401 },
-                         { 128, 2, 22, nil, 8193, 11264, rank = 401 },
-                         { 64, 4, 9 }, { 128, 4, 22 }, { 256, 2, 25, 4 }, { 128, 2, 13, 8 } }) do
-      emit(dt, "stage", stage_params(dt, vec, c))
+                         { 128, 2, 22, nil, 8193, 11264, rank = 401, wc = true },
+                         { 64, 4, 9 }, { 128, 4, 22 },
+                         { 256, 2, 25, 4, 40961, 51200, rank = 401, wc = true },
+                         { 128, 2, 13, 8 } }) do
+      for _, p in ipairs(stage_forms(dt, vec, c)) do emit(dt, "stage", p) end
     end
   end
 end

@@ -324,6 +324,17 @@ __device__ __forceinline__ uint4 kp_shift16(uint4 a, uint4 b, kp_u32 off) {
   return make_uint4(__byte_perm(u[0], u[1], s), __byte_perm(u[1], u[2], s),
                     __byte_perm(u[2], u[3], s), __byte_perm(u[3], u[4], s));
 }
+// kp_shift16 with `off` known at compile time: the selects become the choice
+// of registers, and a byte permute a word is left only off the 4-byte grid
+template <int OFF> __device__ __forceinline__ uint4 kp_shift16c(uint4 a, uint4 b) {
+  const kp_u32 w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  constexpr int q = OFF / 4;
+  constexpr kp_u32 s = 0x3210u + (OFF & 3) * 0x1111u;
+  if constexpr ((OFF & 3) == 0) return make_uint4(w[q], w[q + 1], w[q + 2], w[q + 3]);
+  else
+    return make_uint4(__byte_perm(w[q], w[q + 1], s), __byte_perm(w[q + 1], w[q + 2], s),
+                      __byte_perm(w[q + 2], w[q + 3], s), __byte_perm(w[q + 3], w[q + 4], s));
+}
 // kp_ld16_shift's twin where the 16-byte chunk after p's is inside the
 // tensor too (the caller knows: 16 more bytes of the row follow the vector):
 // the two aligned chunks that hold the vector, two 16-byte loads -- a
@@ -1072,26 +1083,30 @@ template <class T>
 __device__ __forceinline__ uint4 kp_stage_w(const T *p, int k, int nv, bool al) {
   return k < nv ? kp_ld16_al<0>(p, al, k + 1 < nv) : make_uint4(0u, 0u, 0u, 0u);
 }
-// The write pass of a staged norm (RMSNorm's, add+RMSNorm's): y = x * rs * w
-// for this thread's whole vectors k = t + j THREADS < nv, U a step, x's
-// vector k from src(k) (shared memory), w and y by pointers stepped a step
-// at a time; wal: w at the grid's residue; yal: y at it (else y element by
-// element).
-template <class T, int VEC, int THREADS, int U, class Src>
-__device__ __forceinline__ void kp_stage_norm_out(Src src, const T *w, bool wal, T *y, bool yal,
-                                                  int nv, float rs) {
+// The weight's vector k of kp_stage_norm_out's WC loop from p, w's chunk
+// at byte residue WOFF: the two aligned chunks that hold it and
+// kp_shift16c, the row's last one by kp_ld16_shift (nothing read past w's
+// row); zeros past nv
+template <int WOFF> __device__ __forceinline__ uint4 kp_stage_wc(const char *p, int k, int nv) {
+  if constexpr (WOFF == 0) return k < nv ? kp_ld16_hint<0>(p) : make_uint4(0u, 0u, 0u, 0u);
+  else
+    return k + 1 < nv ? kp_shift16c<WOFF>(kp_ld16_hint<0>(p), kp_ld16_hint<0>(p + 16))
+           : k < nv   ? kp_ld16_shift(p + WOFF)
+                      : make_uint4(0u, 0u, 0u, 0u);
+}
+// kp_stage_norm_out's loop: w's vectors by ld(the thread's pointer, k),
+// the pointer from wk stepped 16 bytes a vector
+template <class T, int VEC, int THREADS, int U, class Src, class Ld>
+__device__ __forceinline__ void kp_stage_norm_loop(Src src, Ld ld, const char *wk, T *y, bool yal,
+                                                   int nv, float rs) {
   constexpr int PV = THREADS * U;
   const int t = threadIdx.x;
-  const T *wk = kp_opaque(w + (long long)t * VEC);
   T *yk = kp_opaque(y + (long long)t * VEC);
 #pragma unroll 1
-  for (int k0 = t; k0 < nv; k0 += PV, wk += PV * VEC, yk += PV * VEC) {
+  for (int k0 = t; k0 < nv; k0 += PV, wk += PV * 16, yk += PV * VEC) {
     uint4 g[U];
 #pragma unroll
-    for (int u = 0; u < U; u++) {
-      const int k = k0 + u * THREADS;
-      g[u] = kp_stage_w(wk + u * THREADS * VEC, k, nv, wal);
-    }
+    for (int u = 0; u < U; u++) g[u] = ld(wk + u * THREADS * 16, k0 + u * THREADS);
 #pragma unroll
     for (int u = 0; u < U; u++) {
       const int k = k0 + u * THREADS;
@@ -1101,6 +1116,39 @@ __device__ __forceinline__ void kp_stage_norm_out(Src src, const T *w, bool wal,
         else kp_st16_elems(yk + u * THREADS * VEC, o, VEC);
       }
     }
+  }
+}
+// The write pass of a staged norm (RMSNorm's, add+RMSNorm's): y = x * rs * w
+// for this thread's whole vectors k = t + j THREADS < nv, U a step, x's
+// vector k from src(k) (shared memory), w and y by pointers stepped a step
+// at a time; wal: w at the grid's residue; yal: y at it (else y element by
+// element).  WC: w's residue a constant in the loop, one loop a residue
+// (kp_stage_wc): fewer instructions a vector, more code -- it pays where a
+// thread has many vectors (long rows; bench/NOTES.md 69).
+template <class T, int VEC, int THREADS, int U, bool WC = false, class Src>
+__device__ __forceinline__ void kp_stage_norm_out(Src src, const T *w, bool wal, T *y, bool yal,
+                                                  int nv, float rs) {
+  const int t = threadIdx.x;
+  const char *wk = reinterpret_cast<const char *>(kp_opaque(w + (long long)t * VEC));
+  if constexpr (WC) {
+#define KP_NORM_LOOP(o)                                                                       \
+  case o:                                                                                     \
+    kp_stage_norm_loop<T, VEC, THREADS, U>(                                                   \
+        src, [&](const char *p, int k) { return kp_stage_wc<o>(p, k, nv); }, wk - o, y, yal,  \
+        nv, rs);                                                                              \
+    return;
+    switch ((int)((unsigned long long)w & 15)) { // (f32: 0, 4, 8, 12)
+      KP_NORM_LOOP(0) KP_NORM_LOOP(4) KP_NORM_LOOP(8) KP_NORM_LOOP(12)
+    }
+    if constexpr (sizeof(T) == 2) switch ((int)((unsigned long long)w & 15)) {
+        KP_NORM_LOOP(2) KP_NORM_LOOP(6) KP_NORM_LOOP(10) KP_NORM_LOOP(14)
+      }
+#undef KP_NORM_LOOP
+  } else {
+    kp_stage_norm_loop<T, VEC, THREADS, U>(
+        src,
+        [&](const char *p, int k) { return kp_stage_w(reinterpret_cast<const T *>(p), k, nv, wal); },
+        wk, y, yal, nv, rs);
   }
 }
 

@@ -209,7 +209,7 @@ __device__ __forceinline__ void rmsnorm_loop(const T *__restrict__ x, long long 
 // shape; w from global memory, an L2 hit).  SMEM: the bytes of whole
 // vectors a CTA holds (the variant's max_cols); U vectors a thread a step;
 // peeling as rmsnorm_loop's; the row's partial vector from global memory.
-template <class T, int VEC, int THREADS, int CL, int U, int SMEM>
+template <class T, int VEC, int THREADS, int CL, int U, int SMEM, bool WC = false>
 __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long ldx,
                                               const T *__restrict__ w, T *__restrict__ y,
                                               long long ldy, int rows, int cols, float eps) {
@@ -268,8 +268,8 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
   if (t < h) kp_store1(yr - h + t, xh * rs * kp_load1(w - h + t));
   if (tail.k >= 0)
     kp_part_store<T, VEC>(yr, tail, kp_norm_scale<T, VEC>(pq, kp_part_load<T, VEC>(w, tail, 0u, wal), rs));
-  kp_stage_norm_out<T, VEC, THREADS, U>([&](int k) { return kp_stage_vec(kp_img, off, k, al); },
-                                         w, wal, yr, true, nv, rs);
+  kp_stage_norm_out<T, VEC, THREADS, U, WC>(
+      [&](int k) { return kp_stage_vec(kp_img, off, k, al); }, w, wal, yr, true, nv, rs);
 }
 ]]
 
@@ -377,6 +377,7 @@ local function emit(dt, kind, p)
     assert(peel, "a cluster variant peels")
     call = call:gsub(">$", ", " .. p.cl .. ">")
   end
+  local minb = p.minb or st and st.minb
   variant {
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb,
@@ -390,7 +391,7 @@ local function emit(dt, kind, p)
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call,
-                                       bounds = p.minb and block .. ", " .. p.minb or block }),
+                                       bounds = minb and block .. ", " .. minb or block }),
   }
 end
 
@@ -469,14 +470,43 @@ for _, dt in ipairs(DTYPES) do
   -- twenty-ninth session (call 4, H200, one run) level with the picks on
   -- odd rows of 128257-199999 (157 against 147 at 128257), ahead on aligned
   -- 512 x 200000 (110.2 against 112.2).
+  -- The write pass with w's residue a constant (`_wc`, c.wc: one loop a
+  -- residue, kp_stage_norm_out; stage_forms adds the other form of each
+  -- entry for the tuner).  Thirty-fifth session, calls 1-2, kp tune, H200,
+  -- bf16, one run each, us, against the ranking before, all odd:
+  --   8193-12288 256 x 2 in 24 KiB: 8193 70.5 (512 x 1: 79.0), 9001 78.0
+  --     (86.7), 10001 83.9 (90.0), 11007 92.7 (96.3), 12287 104.1 (103.8)
+  --   12289-24576 512 x 2 in 64 KiB: 16001 71.3 (the row in registers, 512 x 4:
+  --     80.7)
+  --   24577-32768 256 x 2 over 2 of 32 KiB: 24577 106.6 (512 x 2 in 64:
+  --     110.0), 28001 121.2 (125.0), 32001 136.5 (140.3), 32767 140.0 (142.8)
+  --   32769-51200 256 x 2 over 4 of 25 KiB: 36001 85.2 (512 x 2 over 2 of 64:
+  --     89.4), 45001 99.6 (101.1, its plain form), 50257 109.5 (111.9)
+  --   51201-65536 512 x 2 over 2 of 64 KiB: 57001 125.9 (129.6)
+  --   65537-131072 256 x 2 over 8 of 32 KiB: 65537 80.5 (512 x 2 over 4 of
+  --     64: 84.2), 90001 104.2 (110.8), 128257 140.4 (146.7), 131071 142.7
+  --     (149.8)
+  --   131073-155648 256 x 2 over 8 of 38 KiB: 135001 79.8 (512 x 2 over 4
+  --     of 100: 92.7), 140001 80.9 (512 x 2 over 8 of 50: 86.1), 151937 88.5
+  --     (93.0), 155647 89.8 (93.9)
+  --   155649-212992 256 x 2 over 16 of 26 KiB: 170001 99.9 (512 x 2 over 8
+  --     of 50: 101.7), 199999 114.9 (119.1), 204799 117.0 (120.4)
+  -- f16 alike where measured (call 1).  Where a thread has few vectors (rows
+  -- of 4097-4611, slices over many threads) the one loop a residue lost
+  -- 2-9%, and on aligned rows past 140000 (w at residue 0) it did not pay
+  -- (call 3: 512 x 151936 92.6 against 92.3, 512 x 200000 114.7 against
+  -- 112.4): those keep the plain write pass.
   if vec > 1 then
-    for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 1, 24, nil, 8193, 12288 },
-                         { 512, 2, 64, nil, 24577 }, { 512, 2, 64, 2, 32769 },
-                         { 512, 2, 64, 4, 65537 }, { 512, 2, 100, 4, 131073, 140000 },
+    for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 1, 24 },
+                         { 512, 2, 64, nil, 12289, 24576, wc = true },
+                         { 512, 2, 64, 2, 51201, 65536, wc = true },
+                         { 512, 2, 64, 4 }, { 512, 2, 100, 4 },
                          { 512, 2, 50, 8, 140001, any = true }, { 512, 2, 32, 8 },
-                         { 256, 2, 32, 8 }, { 256, 1, 16 }, { 256, 2, 24 },
-                         { 256, 2, 16, 16 }, { 256, 2, 26, 16 } }) do
-      emit(dt, "stage", stage_params(dt, vec, c))
+                         { 256, 2, 32, 8, 65537, 131072, wc = true }, { 256, 1, 16 },
+                         { 256, 2, 24, nil, 8193, 12288, wc = true },
+                         { 256, 2, 16, 16 },
+                         { 256, 2, 26, 16, 155649, 212992, rank = 401, wc = true } }) do
+      for _, p in ipairs(stage_forms(dt, vec, c)) do emit(dt, "stage", p) end
     end
   end
 
@@ -489,13 +519,17 @@ for _, dt in ipairs(DTYPES) do
   -- KiB: 116.7); ranked (rank 401, over the ranges' picks) for odd 16-bit
   -- rows of 4097-4608 and 40961-51200.  The others for the tuner: 4096 x
   -- 32001 256 x 2 over 2 of 32 KiB 139.3 (139.9), 512 x 151937 256 x 2 over
-  -- 8 of 38 KiB 92.4 (92.3), 512 x 199999 / 128257 within 1-4%.
+  -- 8 of 38 KiB 92.4 (92.3), 512 x 199999 / 128257 within 1-4%.  Since the
+  -- thirty-fifth session (above) 256 x 2 over 4 takes 32769-51200, over 2
+  -- 24577-32768 and over 8 of 38 KiB 131073-155648, all `_wc`.
   if vec > 1 and esize(dt) == 2 then
     for _, c in ipairs({ { 128, 2, 9, nil, 4097, 4608, rank = 401 },
-                         { 256, 2, 25, 4, 40961, 51200, rank = 401 },
-                         { 64, 4, 9 }, { 128, 4, 22 }, { 256, 2, 32, 2 }, { 128, 4, 25, 4 },
-                         { 256, 2, 38, 8 }, { 256, 2, 50, 8 } }) do
-      emit(dt, "stage", stage_params(dt, vec, c))
+                         { 256, 2, 25, 4, 32769, 51200, wc = true },
+                         { 64, 4, 9 }, { 128, 4, 22 },
+                         { 256, 2, 32, 2, 24577, 32768, wc = true }, { 128, 4, 25, 4 },
+                         { 256, 2, 38, 8, 131073, 155648, rank = 401, wc = true },
+                         { 256, 2, 50, 8 } }) do
+      for _, p in ipairs(stage_forms(dt, vec, c)) do emit(dt, "stage", p) end
     end
   end
   -- the loop over a cluster: { threads, unroll, cl, hint }

@@ -835,16 +835,34 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {KP_FAM_RMSNORM, 4608, 2, "_stage_t128_v8_u2_s9"},
         {KP_FAM_RMSNORM, 4609, 2, "_stage_t128_v8_u2_s16"},
         {KP_FAM_RMSNORM, 8191, 2, "_stage_t128_v8_u2_s16"},
-        {KP_FAM_RMSNORM, 50257, 2, "_stage_t256_v8_u2_s25_c4"},
-        {KP_FAM_RMSNORM, 51201, 2, "_stage_t512_v8_u2_s64_c2"},
+        /* the write pass with w's residue a constant, `_wc`, from 8193 on
+        ** (thirty-fifth session) */
+        {KP_FAM_RMSNORM, 8193, 2, "_stage_t256_v8_u2_s24_wc"},
+        {KP_FAM_RMSNORM, 12288, 2, "_stage_t256_v8_u2_s24_wc"},
+        {KP_FAM_RMSNORM, 12289, 2, "_stage_t512_v8_u2_s64_wc"},
+        {KP_FAM_RMSNORM, 24577, 2, "_stage_t256_v8_u2_s32_c2_wc"},
+        {KP_FAM_RMSNORM, 32769, 2, "_stage_t256_v8_u2_s25_c4_wc"},
+        {KP_FAM_RMSNORM, 50257, 2, "_stage_t256_v8_u2_s25_c4_wc"},
+        {KP_FAM_RMSNORM, 51201, 2, "_stage_t512_v8_u2_s64_c2_wc"},
+        {KP_FAM_RMSNORM, 65537, 2, "_stage_t256_v8_u2_s32_c8_wc"},
+        {KP_FAM_RMSNORM, 131073, 2, "_stage_t256_v8_u2_s38_c8_wc"},
+        {KP_FAM_RMSNORM, 155648, 2, "_stage_t256_v8_u2_s38_c8_wc"},
+        {KP_FAM_RMSNORM, 155649, 2, "_stage_t256_v8_u2_s26_c16_wc"},
+        {KP_FAM_RMSNORM, 212992, 2, "_stage_t256_v8_u2_s26_c16_wc"},
+        {KP_FAM_RMSNORM, 212993, 2, "_loop_t512_v8_u4_c4"},
+        {KP_FAM_RMSNORM, 151936, 16, "_stage_t512_v8_u2_s50_c8"}, /* (aligned: plain) */
+        {KP_FAM_RMSNORM, 32768, 16, "_block_t1024_v8_n4_w"}, /* (aligned: unchanged) */
         {KP_FAM_ADD_RMSNORM, 4097, 2, "_stage_t128_v8_u2_s9"},
         {KP_FAM_ADD_RMSNORM, 4609, 2, "_stage_t256_v8_u1_s16"},
-        {KP_FAM_ADD_RMSNORM, 11007, 2, "_stage_t128_v8_u2_s22"},
+        {KP_FAM_ADD_RMSNORM, 11007, 2, "_stage_t128_v8_u2_s22_wc"},
         {KP_FAM_ADD_RMSNORM, 11265, 2, "_stage_t512_v8_u1_s24"},
+        {KP_FAM_ADD_RMSNORM, 50257, 2, "_stage_t256_v8_u2_s25_c4_wc"},
+        {KP_FAM_ADD_RMSNORM, 51201, 2, "_stage_t512_v8_u2_s32_c4"},
+        {KP_FAM_ADD_RMSNORM, 65537, 2, "_stage_t512_v8_u2_s50_c4_wc"},
         /* add+RMSNorm's odd rows of 98305-131072: 256 x 2 over 16 CTAs (twenty-ninth session) */
         {KP_FAM_ADD_RMSNORM, 98305, 2, "_stage_t256_v8_u2_s16_c16"},
         {KP_FAM_ADD_RMSNORM, 128257, 2, "_stage_t256_v8_u2_s16_c16"},
-        {KP_FAM_ADD_RMSNORM, 131073, 2, "_stage_t512_v8_u2_s50_c8"},
+        {KP_FAM_ADD_RMSNORM, 131073, 2, "_stage_t512_v8_u2_s50_c8_wc"},
         {KP_FAM_ADD_RMSNORM, 128256, 16, "_loop_t512_v8_u4_c4"},
     };
     for (size_t k = 0; k < sizeof N / sizeof N[0]; k++)
