@@ -11,11 +11,18 @@
 # - the `_wc` rankings of item 69 in f16 where its call 4 did not reach
 #   (ranked from bf16 runs): RMSNorm at 12287 / 24577 / 57001 / 131071,
 #   add+RMSNorm at 8193 / 90001 / 151937;
-# - the odd sweep side by side, every op.
+# - the odd sweep side by side, every op;
+# - first, float64 over every `_wc` variant: item 69's calls 3-4 ran the
+#   final code's ranked ones (bf16, and one in f16 too), call 2 every one in
+#   the form before kp_stage_norm_loop was shared (SASS +2 instructions in
+#   one residue's loop since).
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
 GPU=0
+CUDA_VISIBLE_DEVICES=0 KP_REQUIRE_GPU=1 CK_RUN_SUITE=variants_gpu KP_TEST_ONLY="_wc" \
+  timeout $(left 40) build/tests/check_kernpack > $R/var.log 2>&1; echo "var rc=$?"
+grep -E "Checks|:[EF]:" $R/var.log | head -3 | cut -c1-250
 el "side odd"
-timeout $(left 230) python3 bench/side_by_side.py --shapes-file bench/shapes_odd.txt \
+timeout $(left 260) python3 bench/side_by_side.py --shapes-file bench/shapes_odd.txt \
   --json $R/side_odd.json 2>&1 | grep -vE "$F" > $R/side_odd.log; echo "side_odd rc=$?"
 grep -E "^(softmax|rmsnorm|add_rms|swiglu|geglu|rmsnorm_sw)" $R/side_odd.log | cut -c1-150
 cat > $R/shapes.txt <<'S'
