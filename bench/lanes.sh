@@ -1,6 +1,6 @@
 # bench/lanes.sh -- shared prelude of the GPU call scripts (source it):
 #
-#     cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
+#     cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
 #     lane0() { GPU=0; el "suite"; gpu_suite tests.log 330; ... }
 #     lane1() { GPU=1; san racecheck attention_gpu _dec_ san_dec.log 480; }
 #     lane0 > $R/lane0.log 2>&1 & lane1 > $R/lane1.log 2>&1 & wait
@@ -13,8 +13,15 @@
 # tool returns only a few files).  Copy the script as run, and its results,
 # to bench/results/<date>-<name>/ afterwards.
 
-# Unpack the carried packs, set the environment, start the clock.
+# Unpack the carried packs, set the environment, start the clock.  Fails
+# (status 1, a line saying why) where the archive did not arrive whole: once
+# (thirty-fifth session, call 2) it came cut short although it tested whole
+# before the call, and the suites then ran with no packs.
 lanes_setup() {
+  if ! xz -t build/carry/packs.tar.xz; then
+    echo "lanes_setup: build/carry/packs.tar.xz is not whole here: run the call again"
+    return 1
+  fi
   tar -C build -xJf build/carry/packs.tar.xz || return 1
   chmod +x build/bin/* build/tests/* 2>/dev/null
   export KP_PACK_DIR=$PWD/build/packs KP_TEMPLATE_DIR=$PWD/templates

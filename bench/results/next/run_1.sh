@@ -16,7 +16,7 @@
 #   final code's ranked ones (bf16, and one in f16 too), call 2 every one in
 #   the form before kp_stage_norm_loop was shared (SASS +2 instructions in
 #   one residue's loop since).
-cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup
+cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
 GPU=0
 CUDA_VISIBLE_DEVICES=0 KP_REQUIRE_GPU=1 CK_RUN_SUITE=variants_gpu KP_TEST_ONLY="_wc" \
   timeout $(left 40) build/tests/check_kernpack > $R/var.log 2>&1; echo "var rc=$?"
