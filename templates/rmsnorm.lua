@@ -477,7 +477,8 @@ for _, dt in ipairs(DTYPES) do
   --   8193-12288 256 x 2 in 24 KiB: 8193 70.5 (512 x 1: 79.0), 9001 78.0
   --     (86.7), 10001 83.9 (90.0), 11007 92.7 (96.3), 12287 104.1 (103.8)
   --   12289-24576 512 x 2 in 64 KiB: 16001 71.3 (the row in registers, 512 x 4:
-  --     80.7)
+  --     80.7); call 3: 13001 62.5 (66.9), 20001 89.6, 24575 107.2 (the next
+  --     best, 256 x 2 over 2 of 32 KiB: 92.6, 110.2)
   --   24577-32768 256 x 2 over 2 of 32 KiB: 24577 106.6 (512 x 2 in 64:
   --     110.0), 28001 121.2 (125.0), 32001 136.5 (140.3), 32767 140.0 (142.8)
   --   32769-51200 256 x 2 over 4 of 25 KiB: 36001 85.2 (512 x 2 over 2 of 64:
@@ -491,7 +492,7 @@ for _, dt in ipairs(DTYPES) do
   --     (93.0), 155647 89.8 (93.9)
   --   155649-212992 256 x 2 over 16 of 26 KiB: 170001 99.9 (512 x 2 over 8
   --     of 50: 101.7), 199999 114.9 (119.1), 204799 117.0 (120.4)
-  -- f16 alike where measured (call 1).  Where a thread has few vectors (rows
+  -- f16 alike where measured (calls 1, 4).  Where a thread has few vectors (rows
   -- of 4097-4611, slices over many threads) the one loop a residue lost
   -- 2-9%, and on aligned rows past 140000 (w at residue 0) it did not pay
   -- (call 3: 512 x 151936 92.6 against 92.3, 512 x 200000 114.7 against
