@@ -84,11 +84,23 @@ class Chain:
             k.copy_(k0)
 
 
+ALL_OPS = ("rmsnorm", "swiglu", "rope")
+OPS = ALL_OPS  # the ops of a layer (--ops: a subset, each op's own chain)
+
+
 def kp_layer(c, l):
-    kernpack.rmsnorm(c.x, c.w[l], EPS, out=c.y[l])
-    kernpack.swiglu(c.gu, out=c.m)
-    kernpack.rope(c.q[l], c.k[l], positions=c.pos32, theta=THETA)
-    return c.y[l], c.m, c.q[l], c.k[l]
+    """A layer's ops (those in OPS); (y, m, q, k), None for an op left out."""
+    out = [None] * 4
+    if "rmsnorm" in OPS:
+        kernpack.rmsnorm(c.x, c.w[l], EPS, out=c.y[l])
+        out[0] = c.y[l]
+    if "swiglu" in OPS:
+        kernpack.swiglu(c.gu, out=c.m)
+        out[1] = c.m
+    if "rope" in OPS:
+        kernpack.rope(c.q[l], c.k[l], positions=c.pos32, theta=THETA)
+        out[2:] = c.q[l], c.k[l]
+    return tuple(out)
 
 
 def torch_layer(x, w, gu, q, k, cos, sin, pos, use_f=False):
@@ -147,6 +159,8 @@ def check(impl, c, dt):
         ref = torch_layer(c.x.float(), c.w[l].float(), c.gu.float(), c.q0[l].float(),
                           c.k0[l].float(), c.cos, c.sin, c.pos)
         for name, o, r in zip(("y", "m", "q", "k"), outs, ref):
+            if o is None:  # an op left out (--ops)
+                continue
             o, r = o.float(), r.float()
             d = (o - r).abs()
             maxref = r.abs().max().item()
@@ -199,8 +213,17 @@ def main():
     ap.add_argument("--reps", type=int, default=30, help="timed rounds (median)")
     ap.add_argument("--inner", type=int, default=10, help="replays per timed round")
     ap.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
+    ap.add_argument("--ops", default=",".join(ALL_OPS),
+                    help="the ops of a layer, a comma list of rmsnorm,swiglu,rope (default all; "
+                         "a subset times that chain alone, kernpack only: per-op PDL savings)")
     ap.add_argument("--json", help="write the numbers here")
     args = ap.parse_args()
+    global OPS
+    ops = tuple(o for o in args.ops.split(",") if o)
+    if not ops or any(o not in ALL_OPS for o in ops):
+        ap.error(f"--ops {args.ops}: a comma list of {','.join(ALL_OPS)}")
+    peers = set(ops) == set(ALL_OPS)  # the peers run the whole chain only
+    OPS = ops
     dt = torch.bfloat16
     torch.manual_seed(0)
     torch.zeros(1, device="cuda")  # torch's context current first: kernpack's calls run in it
@@ -216,14 +239,15 @@ def main():
     if not active:
         print("(the 'kp PDL' column then measures plain launches)", flush=True)
     print(f"chain per layer: rmsnorm ({{T}}, {H}) -> swiglu ({{T}}, 2x{I}) -> rope q ({{T}}, {HQ}, {D}) "
-          f"+ k ({{T}}, {HK}, {D}); bf16; {args.layers} layers per graph; "
+          f"+ k ({{T}}, {HK}, {D}); ops run: {','.join(OPS)}; bf16; {args.layers} layers per graph; "
           f"median of {args.reps} rounds of {args.inner} replays", flush=True)
     results = []
     for T in [int(t) for t in args.tokens.split(",")]:
         c = Chain(T, args.layers, dt)
-        impls = [Impl("kp_pdl", kp_layer, pdl=True), Impl("kp", kp_layer, pdl=False),
-                 torch_impl("eager", torch_layer), torch_impl("eager_F", torch_f_layer)]
-        if not args.no_compile:
+        impls = [Impl("kp_pdl", kp_layer, pdl=True), Impl("kp", kp_layer, pdl=False)]
+        if peers:
+            impls += [torch_impl("eager", torch_layer), torch_impl("eager_F", torch_f_layer)]
+        if peers and not args.no_compile:
             impls.append(torch_impl("compile", torch.compile(torch_layer, dynamic=False)))
         live = []
         for i in impls:
@@ -240,7 +264,7 @@ def main():
                 i.error = f"{type(e).__name__}: {e}"
                 print(f"T={T} {i.name}: FAILED: {i.error}", flush=True)
         us = time_impls(live, args.reps, args.inner)
-        calls = 3 * args.layers
+        calls = len(OPS) * args.layers
         rec = {"tokens": T, "layers": args.layers, "calls": calls}
         for i in impls:
             rec[i.name] = {"us_per_call": us[i.name] / calls if i.name in us else None,
@@ -251,8 +275,9 @@ def main():
         print(f"T={T}: " + ", ".join(f"{i.name} {us[i.name] / calls:.2f} us/call" for i in live),
               flush=True)
 
-    print("\n==== pdl_bench: us per call (replay time / (3 x layers)), lower is better")
-    cols = ["kp_pdl", "kp", "eager", "eager_F"] + ([] if args.no_compile else ["compile"])
+    print(f"\n==== pdl_bench: us per call (replay time / ({len(OPS)} x layers)), lower is better")
+    cols = ["kp_pdl", "kp"] + (["eager", "eager_F"] if peers else []) + \
+        (["compile"] if peers and not args.no_compile else [])
     print(f"{'tokens':>6s} | " + " | ".join(f"{n:>9s}" for n in cols) +
           " | PDL saves | bar: >=25%, <= eager(_F), compile | kernels/layer")
     ok_all = True
@@ -271,7 +296,7 @@ def main():
     print("bar met at every token count" if ok_all else "bar NOT met at every token count")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"device": props.name, "sm": props.major * 10 + props.minor,
+            json.dump({"device": props.name, "sm": props.major * 10 + props.minor, "ops": list(OPS),
                        "torch": torch.__version__, "pdl_active": active,
                        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
                        "layers": args.layers, "results": results}, f, indent=1)

@@ -23,7 +23,8 @@
 -- needs 16-byte alignment of q, k, their strides and rot_dim/2 (the runtime
 -- folds rot_dim/2 * esize into the alignment); vec = 2 and 1 are the
 -- fallbacks.  Ranking: the smallest TX whose one round holds rot_dim/2 pairs,
--- of the widest vector; of those (16-byte), the copy for the call's layout.
+-- of the widest vector; of those (16-byte), the copy for the call's layout;
+-- 16-bit calls of up to 512 tokens take the one-token-a-block form (`_r1`).
 -- Rows (token, head) at any residue mod 16 bytes -- odd strides, views that
 -- start mid-row, rot_dim/2 not a multiple of vec -- take the one-round
 -- peeling copies (`_p`, element alignment, ranked below every 16-byte
@@ -366,7 +367,7 @@ local function layout_copies(p)
   return { p, with(p, { layout = "neox" }), with(p, { layout = "gptj" }) }
 end
 
-local function emit(dt, p, rank_base)
+local function emit(dt, p, rank_base, max_rows)
   local T = ctype(dt)
   local peel = p.peel == true -- (p.one, 16-byte vectors: the neighbours keep to that)
   local name = string.format("rope_%s_t%d_v%d_u%d%s%s%s%s%s", dt, p.tx, p.vec, p.u,
@@ -378,7 +379,7 @@ local function emit(dt, p, rank_base)
   variant {
     name = name, dtype = dt, params = p,
     block = 256, rows_per_block = p.rpb,
-    max_cols = p.one and 2 * p.tx * p.vec or nil,
+    max_cols = p.one and 2 * p.tx * p.vec or nil, max = max_rows and { rows = max_rows } or nil,
     align = peel and esize(dt) or p.vec * esize(dt), forms = LAYOUT_BIT[p.layout],
     rank = 2 * (rank_base - p.tx) + (p.layout and 1 or 0),
     source = KERNELS .. subst(ENTRY, { name = name, T = T, targs = targs, minb = p.minb,
@@ -413,6 +414,28 @@ for _, dt in ipairs(DTYPES) do
     for _, rpb in ipairs({ 8 }) do
       emit(dt, { vec = vec, tx = tx, u = 2, rpb = rpb, minb = 3, one = true }, 280)
       emit(dt, { vec = vec, tx = tx, u = 2, rpb = rpb, minb = 3, one = true, plain = true }, 280)
+    end
+  end
+  -- A decode step's tokens (up to 512): one token a block.  Four tokens a
+  -- block take their 4 x 40 heads of d128 as 2.5 batches of 64 rows in
+  -- turn, and at 16 tokens 4 blocks do all the work; one token a block is
+  -- one batch on 16 blocks.  Ranked for 16-bit calls of up to 512 tokens,
+  -- over the defaults (rank base 330 against their 300; the smallest TX that
+  -- holds rot_dim/2 pairs in one round still first).  H200, bf16, 32 + 8
+  -- heads x 128, us a call with / without PDL in the PDL chain's RoPE alone
+  -- (bench/pdl_bench.py --ops rope, 32 calls a graph), four tokens a block
+  -- -> one: 16 tokens 2.61 / 3.08 -> 1.44 / 1.97, 128 3.77 / 4.08 -> 2.25 /
+  -- 2.71, 256 4.74 / 4.97 -> 3.19 / 3.73, 512 5.99 / 5.93 -> 5.15 / 5.82,
+  -- but 1024 7.41 / 8.08 against 8.29 / 8.96; single calls, L2 flushed: 128
+  -- tokens 375 -> 538 GB/s, 512 1270 -> 1307, 1024 1999 against 1900.  Two
+  -- tokens a block lost to one at 16 and 128 (bench/NOTES.md 70).  f32 for
+  -- the tuner.
+  -- As the defaults, one copy a layout too.
+  for _, tx in ipairs({ 4, 8, 16, 32 }) do
+    local ranked = esize(dt) == 2
+    for _, q in ipairs(layout_copies({ vec = vec, tx = tx, u = 2, rpb = 1, minb = 3, one = true,
+                                       plain = true })) do
+      emit(dt, q, ranked and 330 or 280, ranked and 512 or nil)
     end
   end
   emit(dt, { vec = vec, tx = 32, u = 1, rpb = 4, minb = 3, one = false }, 250)

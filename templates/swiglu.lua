@@ -21,7 +21,8 @@
 -- of torch.compile's flat kernels, one block per chunk of TX*vec*U columns
 -- of a row (cols_per_block); for the tuner, except 128 threads x 1 vector,
 -- ranked above every variant above for 16-bit rows of 2048+ columns at
--- 1-64 rows and (`_pl`) of 8192+ columns at any residue (below).
+-- 1-64 rows (256 threads x 1 vector at 65-128 rows) and (`_pl`) of 8192+
+-- columns at any residue (below).
 
 family { name = "swiglu", signature = "p,p,l,p,l,i,i" }
 
@@ -130,16 +131,22 @@ for _, dt in ipairs(DTYPES) do
   -- 1-2 vectors, 2048 threads per SM (at most 16 blocks), ranked below the
   -- defaults (250 - ...: at most 241, against 268 for the lowest above).
   -- 128 threads x 1 vector is also the default for 16-bit rows of 2048+
-  -- columns at 1-64 rows (rank 285, over every row variant): a decode
+  -- columns at 1-64 rows (rank 286, over every row variant): a decode
   -- step's 14336-column row took one block of 1024 threads, two loads of
   -- each input one after the other (a 4096-column row 128 threads, four);
   -- here 14 blocks of one load each (bench/NOTES.md 60, the PDL chain)
+  -- 256 threads x 1 vector, the same for 65-128 rows (rank 285: below
+  -- c128's 286 where both apply, above t128x2's 284).  At 128 x 14336 the
+  -- 1024-thread rows took 3.61 us a call with PDL and 3.31 without, these
+  -- 2.61 / 2.98 (H200, the PDL chain's SwiGLU alone; 128 blocks of 1024
+  -- threads ran slower with PDL than without: bench/NOTES.md 70)
+  local SMALL = { [128] = { 286, 64 }, [256] = { 285, 128 } }
   for _, tx in ipairs({ 64, 128, 256 }) do
     for _, u in ipairs({ 1, 2 }) do
-      local small = tx == 128 and u == 1 and esize(dt) == 2
+      local small = u == 1 and esize(dt) == 2 and SMALL[tx]
       emit_chunk(dt, { kind = "chunk", vec = vec, tx = tx, u = u,
-                       minb = math.min(2048 // tx, 16) }, 250, small and 285 or nil,
-                 small and 2048 or nil, small and 64 or nil)
+                       minb = math.min(2048 // tx, 16) }, 250, small and small[1] or nil,
+                 small and 2048 or nil, small and small[2] or nil)
       -- The same over rows at any residue (odd lengths; at u = 2 with half
       -- the blocks an SM: the peeling code spilled at 32 registers on
       -- sm_90a).  128 threads x 1 vector is the default for 16-bit rows of

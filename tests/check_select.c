@@ -482,6 +482,11 @@ START_TEST(test_real_pack_covers) {
                 ck_assert_msg(e->forms == 1u << form, "geglu form %u: %s", form, e->name);
               if (a == 16 && f == KP_FAM_ROPE && cols[k] <= 64 * vec) /* one-round defaults */
                 ck_assert_msg(e->forms == 1u << form, "rope layout %u: %s", form, e->name);
+              /* RoPE's 16-bit calls of up to 512 tokens: one token a block */
+              if (a == 16 && f == KP_FAM_ROPE && cols[k] <= 64 * vec)
+                ck_assert_msg((e->tile[KP_ROWS] == 1) == (dt != KP_F32 && rows <= 512),
+                              "rope %s %llu tokens: %s", kp_dtype_name((kp_dtype)dt),
+                              (unsigned long long)rows, e->name);
             }
   }
   kpk_close(&pk);
@@ -652,8 +657,8 @@ START_TEST(test_real_pack_min_rows) {
   ** the geglu 16-bit default's erf and tanh copies */
   ck_assert_int_eq(chunked, 2 * 3 * 6 * 2 + 2 * 2);
   static const uint64_t cols[] = {1, 7, 1000, 4096, 4097, 5120, 6145, 8192, 8193, 14336, 65537};
-  static const uint64_t rows[] = {1, 5, 1000, 8192, 16383, 16384, 16385, 32768, 1u << 20,
-                                  2147483647u};
+  static const uint64_t rows[] = {1, 5, 64, 65, 128, 129, 1000, 8192, 16383, 16384, 16385, 32768,
+                                  1u << 20, 2147483647u};
   for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
       for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
@@ -671,10 +676,11 @@ START_TEST(test_real_pack_min_rows) {
           ck_assert_int_ge(i, 0);
           /* GeGLU's 16-bit default from one whole chunk (2048 columns) on is
           ** the 256-thread chunk variant, SwiGLU's at 1-64 rows the 128-thread
-          ** one (1024 columns); otherwise never a chunk variant */
+          ** one (1024 columns) and at 65-128 the 256-thread one; otherwise
+          ** never a chunk variant */
           const int want_chunk = dt != KP_F32 && cols[k] >= 2048 &&
-                                 (f == KP_FAM_GEGLU || rows[r] <= 64);
-          const uint32_t chunk = f == KP_FAM_GEGLU ? 2048 : 1024;
+                                 (f == KP_FAM_GEGLU || rows[r] <= 128);
+          const uint32_t chunk = f == KP_FAM_GEGLU || rows[r] > 64 ? 2048 : 1024;
           ck_assert_msg((pk.entries[i].tile[KP_COLS] == chunk) == want_chunk &&
                             (pk.entries[i].tile[KP_COLS] == 0) == !want_chunk,
                         "%s %s cols %llu: %s picked by the ranking", kp_family_name(c.family),
