@@ -69,6 +69,19 @@ san() {
     "$(grep -E '^[0-9]+%: Checks' "$R/$4")"
 }
 
+# pdl NAME PIN OPS TOKENS DEADLINE: bench/pdl_bench.py's chain of OPS (a
+# comma list of rmsnorm,swiglu,rope; all three: the whole chain, with eager
+# beside it) at TOKENS, with and without PDL, on $GPU, PIN (a variant name,
+# or "") forced through KP_VARIANT; one line: per token count, us a call
+# with PDL / without, and the share saved (the whole chain: eager's us)
+pdl() {
+  el "$1"
+  CUDA_VISIBLE_DEVICES=${GPU:-0} KP_VARIANT=$2 timeout "$(left "$5")" python3 bench/pdl_bench.py \
+    --no-compile --ops "$3" --tokens "$4" --json "$R/$1.json" >"$R/$1.log" 2>&1
+  echo "$1 ($2) rc=$? $(grep -E '^ *[0-9]+ \|' "$R/$1.log" |
+    awk '{printf "T%s %s/%s %s | ", $1, $3, $5, $7}')"
+}
+
 # Python's warnings and torch's chatter, left out of the benchmark logs
 F='Warning|warn\(|return F\.|utcnow|f"\{'
 
