@@ -29,6 +29,7 @@ count per layer comes from a profiler trace of one replay.
 """
 import argparse
 import datetime
+import functools
 import json
 import os
 import statistics
@@ -84,20 +85,19 @@ class Chain:
             k.copy_(k0)
 
 
-ALL_OPS = ("rmsnorm", "swiglu", "rope")
-OPS = ALL_OPS  # the ops of a layer (--ops: a subset, each op's own chain)
+ALL_OPS = ("rmsnorm", "swiglu", "rope")  # a layer's ops (--ops: a subset, its own chain)
 
 
-def kp_layer(c, l):
-    """A layer's ops (those in OPS); (y, m, q, k), None for an op left out."""
+def kp_layer(c, l, ops=ALL_OPS):
+    """A layer's ops (those in ops); (y, m, q, k), None for an op left out."""
     out = [None] * 4
-    if "rmsnorm" in OPS:
+    if "rmsnorm" in ops:
         kernpack.rmsnorm(c.x, c.w[l], EPS, out=c.y[l])
         out[0] = c.y[l]
-    if "swiglu" in OPS:
+    if "swiglu" in ops:
         kernpack.swiglu(c.gu, out=c.m)
         out[1] = c.m
-    if "rope" in OPS:
+    if "rope" in ops:
         kernpack.rope(c.q[l], c.k[l], positions=c.pos32, theta=THETA)
         out[2:] = c.q[l], c.k[l]
     return tuple(out)
@@ -218,12 +218,10 @@ def main():
                          "a subset times that chain alone, kernpack only: per-op PDL savings)")
     ap.add_argument("--json", help="write the numbers here")
     args = ap.parse_args()
-    global OPS
     ops = tuple(o for o in args.ops.split(",") if o)
     if not ops or any(o not in ALL_OPS for o in ops):
         ap.error(f"--ops {args.ops}: a comma list of {','.join(ALL_OPS)}")
     peers = set(ops) == set(ALL_OPS)  # the peers run the whole chain only
-    OPS = ops
     dt = torch.bfloat16
     torch.manual_seed(0)
     torch.zeros(1, device="cuda")  # torch's context current first: kernpack's calls run in it
@@ -239,12 +237,13 @@ def main():
     if not active:
         print("(the 'kp PDL' column then measures plain launches)", flush=True)
     print(f"chain per layer: rmsnorm ({{T}}, {H}) -> swiglu ({{T}}, 2x{I}) -> rope q ({{T}}, {HQ}, {D}) "
-          f"+ k ({{T}}, {HK}, {D}); ops run: {','.join(OPS)}; bf16; {args.layers} layers per graph; "
+          f"+ k ({{T}}, {HK}, {D}); ops run: {','.join(ops)}; bf16; {args.layers} layers per graph; "
           f"median of {args.reps} rounds of {args.inner} replays", flush=True)
     results = []
     for T in [int(t) for t in args.tokens.split(",")]:
         c = Chain(T, args.layers, dt)
-        impls = [Impl("kp_pdl", kp_layer, pdl=True), Impl("kp", kp_layer, pdl=False)]
+        layer = functools.partial(kp_layer, ops=ops)
+        impls = [Impl("kp_pdl", layer, pdl=True), Impl("kp", layer, pdl=False)]
         if peers:
             impls += [torch_impl("eager", torch_layer), torch_impl("eager_F", torch_f_layer)]
         if peers and not args.no_compile:
@@ -264,7 +263,7 @@ def main():
                 i.error = f"{type(e).__name__}: {e}"
                 print(f"T={T} {i.name}: FAILED: {i.error}", flush=True)
         us = time_impls(live, args.reps, args.inner)
-        calls = len(OPS) * args.layers
+        calls = len(ops) * args.layers
         rec = {"tokens": T, "layers": args.layers, "calls": calls}
         for i in impls:
             rec[i.name] = {"us_per_call": us[i.name] / calls if i.name in us else None,
@@ -275,7 +274,7 @@ def main():
         print(f"T={T}: " + ", ".join(f"{i.name} {us[i.name] / calls:.2f} us/call" for i in live),
               flush=True)
 
-    print(f"\n==== pdl_bench: us per call (replay time / ({len(OPS)} x layers)), lower is better")
+    print(f"\n==== pdl_bench: us per call (replay time / ({len(ops)} x layers)), lower is better")
     cols = ["kp_pdl", "kp"] + (["eager", "eager_F"] if peers else []) + \
         (["compile"] if peers and not args.no_compile else [])
     print(f"{'tokens':>6s} | " + " | ".join(f"{n:>9s}" for n in cols) +
@@ -296,7 +295,7 @@ def main():
     print("bar met at every token count" if ok_all else "bar NOT met at every token count")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"device": props.name, "sm": props.major * 10 + props.minor, "ops": list(OPS),
+            json.dump({"device": props.name, "sm": props.major * 10 + props.minor, "ops": list(ops),
                        "torch": torch.__version__, "pdl_active": active,
                        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
                        "layers": args.layers, "results": results}, f, indent=1)

@@ -480,13 +480,14 @@ START_TEST(test_real_pack_covers) {
                               (unsigned long long)cols[k], e->name);
               if (a == 16 && f == KP_FAM_GEGLU)
                 ck_assert_msg(e->forms == 1u << form, "geglu form %u: %s", form, e->name);
-              if (a == 16 && f == KP_FAM_ROPE && cols[k] <= 64 * vec) /* one-round defaults */
+              /* RoPE's one-round defaults: the layout's copy, and one token a block
+              ** for 16-bit calls of up to 512 tokens */
+              if (a == 16 && f == KP_FAM_ROPE && cols[k] <= 64 * vec) {
                 ck_assert_msg(e->forms == 1u << form, "rope layout %u: %s", form, e->name);
-              /* RoPE's 16-bit calls of up to 512 tokens: one token a block */
-              if (a == 16 && f == KP_FAM_ROPE && cols[k] <= 64 * vec)
                 ck_assert_msg((e->tile[KP_ROWS] == 1) == (dt != KP_F32 && rows <= 512),
                               "rope %s %llu tokens: %s", kp_dtype_name((kp_dtype)dt),
                               (unsigned long long)rows, e->name);
+              }
             }
   }
   kpk_close(&pk);
