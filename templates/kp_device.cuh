@@ -65,6 +65,10 @@ template <> __device__ __forceinline__ kp_f16 kp_from_f32<kp_f16>(float v) {
 // slots only once every block of the grid before it is resident.  (The
 // launch after the wait, until 2026-11-26, hid a launch under one kernel:
 // PDL saved 4-18% a call in bench/pdl_bench.py's chain, H100.)
+// RoPE and SwiGLU's column chunks trigger at entry but wait later, once
+// their index arithmetic is done (kp_grid_dep below): under PDL it runs in
+// the previous kernel's tail (the decode chain 23-27% faster a call with
+// PDL, bench/NOTES.md 71).
 // Without the launch attribute both are no-ops; below sm_90 they compile to
 // nothing (the runtime launches only sm_90+ code with the attribute).
 __device__ __forceinline__ void kp_grid_wait() {
@@ -81,6 +85,12 @@ __device__ __forceinline__ void kp_grid_begin() {
   kp_grid_launch_dependents();
   kp_grid_wait();
 }
+// kp_grid_dep(x): x is computed before the next kp_grid_wait() (an empty
+// volatile asm that takes it, ordered before the wait's): a kernel whose
+// entry only triggers does its index arithmetic -- never a global access --
+// ahead of its wait, so that under PDL it runs in the previous kernel's tail.
+__device__ __forceinline__ void kp_grid_dep(const void *x) { asm volatile("" ::"l"(x)); }
+__device__ __forceinline__ void kp_grid_dep(long long x) { asm volatile("" ::"l"(x)); }
 
 // A 32-bit word of T's -inf: two 16-bit values, or one f32 (a pad pattern
 // for kp_group_load).
@@ -831,7 +841,9 @@ __device__ __forceinline__ float kp_gelu_tanh(float x) {
 // by the first chunk's block one element a thread (a row's chunks then end
 // up to one head short of the grid's last chunk, which stays idle); a row
 // whose gate or up sits at another residue than y's goes element by element.
-template <class T, int VEC, int TX, int U, class Op, bool PEEL = false>
+// LATE: the entry only triggers (kp_grid_launch_dependents); the PDL wait
+// is here, after the block's row, chunk and addresses (two divisions).
+template <class T, int VEC, int TX, int U, class Op, bool PEEL = false, bool LATE = false>
 __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T *__restrict__ up,
                                             long long ldin, T *__restrict__ y, long long ldy,
                                             int rows, int cols) {
@@ -843,6 +855,10 @@ __device__ __forceinline__ void kp_glu_chunk(const T *__restrict__ gate, const T
   const T *gr = gate + row * ldin;
   const T *ur = up + row * ldin;
   T *yr = y + row * ldy;
+  if constexpr (LATE) {
+    kp_grid_dep(gr), kp_grid_dep(ur), kp_grid_dep(yr), kp_grid_dep(base);
+    kp_grid_wait();
+  }
   long long n = cols;
   if constexpr (PEEL) {
     const int h = kp_head(yr, n);

@@ -202,26 +202,36 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
     const int o1 = gptj ? 2 * c0 : c0;
     const int o2 = gptj ? 2 * c0 + VEC : c0 + half;
     int t = ty / heads, h = ty % heads;
-    auto load = [&](batch &B) {
-#pragma unroll
-      for (int u = 0; u < U; u++) {
-        B.tok[u] = t;
-        if (t < nt) {
-          B.base[u] = h < hq ? q + (long long)(t0 + t) * q_st + (long long)h * q_sh
-                             : k + (long long)(t0 + t) * k_st + (long long)(h - hq) * k_sh;
-          if constexpr (PEEL) {
-            const rope_geom<T> g = rope_peel<T, VEC>(B.base[u], half, rot_dim, gptj, c0);
-            B.a[u].load_in(g.pa, g.in_a, g.ala);
-            B.b[u].load_in(g.pb, g.in_b, g.alb);
-          } else {
-            B.a[u].load(B.base[u] + o1);
-            B.b[u].load(B.base[u] + o2);
-          }
+    // Row u of a batch: its token and address (arithmetic), then its loads
+    auto row = [&](batch &B, const int u) {
+      B.tok[u] = t;
+      B.base[u] = t >= nt ? nullptr
+                  : h < hq ? q + (long long)(t0 + t) * q_st + (long long)h * q_sh
+                           : k + (long long)(t0 + t) * k_st + (long long)(h - hq) * k_sh;
+      h += dh;
+      t += dt;
+      if (h >= heads) { h -= heads; t++; }
+    };
+    auto load1 = [&](batch &B, const int u) {
+      if (B.tok[u] < nt) {
+        if constexpr (PEEL) {
+          const rope_geom<T> g = rope_peel<T, VEC>(B.base[u], half, rot_dim, gptj, c0);
+          B.a[u].load_in(g.pa, g.in_a, g.ala);
+          B.b[u].load_in(g.pb, g.in_b, g.alb);
+        } else {
+          B.a[u].load(B.base[u] + o1);
+          B.b[u].load(B.base[u] + o2);
         }
-        h += dh;
-        t += dt;
-        if (h >= heads) { h -= heads; t++; }
       }
+    };
+    // rows from u on, each one's address then its loads
+    auto load = [&](batch &B, const int from) {
+#pragma unroll
+      for (int u = 0; u < U; u++)
+        if (u >= from) {
+          row(B, u);
+          load1(B, u);
+        }
     };
     // GPTJ: a constant at each call below, so each inlined copy keeps
     // only its own index math
@@ -275,7 +285,22 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
 
     // The first batch is in flight while the table fills and the barrier waits.
     batch cur;
-    if (lane_on) load(cur);
+    // PDL: the entry only triggers the next launch; the wait for the kernel
+    // before is here, once the first row's address is known (kp_grid_dep:
+    // that arithmetic, the block's divisions included, runs under the
+    // previous kernel's tail).  Only the first row: the others' addresses
+    // come each after the row before's loads, as without PDL -- computing
+    // all of them before the first load cost the plain path 3% a call at
+    // 128 tokens (bench/NOTES.md 71).  No global memory is touched before it.
+    if (lane_on) row(cur, 0);
+    if (p0 == 0) {
+      kp_grid_dep(lane_on ? (const void *)cur.base[0] : nullptr);
+      kp_grid_wait();
+    }
+    if (lane_on) {
+      load1(cur, 0);
+      load(cur, 1);
+    }
 
     // Fill: thread (fp, ft) owns pair p0 + fp of tokens ft, ft + FSTEP, ...;
     // all its loads are issued before any is used, so the fill costs one
@@ -332,7 +357,7 @@ __device__ __forceinline__ void rope_tokens(T *__restrict__ q, T *__restrict__ k
     for (;;) {
       const bool more = t < nt;
       batch nxt;
-      if (more) load(nxt);
+      if (more) load(nxt, 0);
       if (gptj) rotate(cur, true);
       else rotate(cur, false);
       if (!more) break;
@@ -348,7 +373,7 @@ extern "C" __global__ void __launch_bounds__(256, ${minb})
 ${name}(${T} *q, ${T} *k, const float *cos, const float *sin, const int *positions,
         long long q_st, long long q_sh, long long k_st, long long k_sh, long long cs_stride,
         int tokens, int hq, int hk, int rot_dim, int gptj, double step) {
-  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
+  kp_grid_launch_dependents(); // (PDL: the wait is in rope_tokens, before any global access)
   rope_tokens<${targs}>(q, k, cos, sin, positions, q_st, q_sh, k_st, k_sh, cs_stride, tokens, hq,
                        hk, rot_dim, ${gptj}, step);
 }

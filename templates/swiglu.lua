@@ -48,8 +48,8 @@ local CHUNK_ENTRY = [[
 extern "C" __global__ void __launch_bounds__(${tx}, ${minb})
 ${name}(const ${T} *gate, const ${T} *up, long long ldin, ${T} *y, long long ldy, int rows,
         int cols) {
-  kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
-  kp_glu_chunk<${targs}, swiglu_silu${peel}>(gate, up, ldin, y, ldy, rows, cols);
+  kp_grid_launch_dependents(); // (PDL: the wait is in kp_glu_chunk, LATE, after its index arithmetic)
+  kp_glu_chunk<${targs}, swiglu_silu, ${peelb}, true>(gate, up, ldin, y, ldy, rows, cols);
 }
 ]]
 
@@ -97,7 +97,7 @@ local function emit_chunk(dt, p, rank_base, rank, min_cols, max_rows)
     max = max_rows and { rows = max_rows } or nil,
     rank = rank or rank_base - p.tx // 8 - p.u,
     source = KERNELS .. subst(CHUNK_ENTRY, { tx = p.tx, minb = p.minb, name = name, T = T,
-                                             peel = p.peel and ", true" or "",
+                                             peelb = tostring(p.peel == true),
                                              targs = string.format("%s, %d, %d, %d", T, p.vec,
                                                                    p.tx, p.u) }),
   }

@@ -601,9 +601,22 @@ END_TEST
 
 /* ---- without a GPU ----------------------------------------------------------------------- */
 
+/* Does SRC's kernel, whose entry (BODY) only triggers the next launch with the comment
+** ENTRY, wait in the block OPEN -- kp_grid_wait() before the block's '}' -- and before
+** FIRST (its first global access)?  The forms of the row kernels whose PDL wait comes
+** after their index arithmetic (kp_grid_dep: kp_device.cuh). */
+static int late_wait(const char *src, const char *body, const char *entry, const char *open,
+                     const char *first) {
+  const char *o = strstr(src, open), *w = o ? strstr(o, "kp_grid_wait();") : NULL;
+  const char *f = strstr(src, first);
+  return body && !strncmp(body + 4, entry, strlen(entry)) && w && w < strchr(o, '}') && f &&
+         w < f;
+}
+
 /* the row families, and only they, are launched with PDL, and every row variant of every
 ** pack built lets the next grid launch and waits for the grid before it (kp_grid_begin:
-** kp_device.cuh) before anything else */
+** kp_device.cuh) before anything else -- RoPE and SwiGLU's column chunks after their index
+** arithmetic, before their first load (late_wait) */
 START_TEST(test_pdl_variants_wait) {
   for (int f = 0; f < KP_FAM_COUNT; f++)
     ck_assert_int_eq(kp_family_pdl((kp_family)f),
@@ -629,9 +642,22 @@ START_TEST(test_pdl_variants_wait) {
       const char *k = strstr(src, "// ---- kernel ----");
       const char *body = k ? strstr(k, "extern \"C\" __global__") : NULL;
       body = body ? strstr(body, ") {\n") : NULL;
-      ck_assert_msg(body && !strncmp(body + 4, "  kp_grid_begin();", 18),
+      /* (RoPE: the wait in rope_tokens, after its first row's address; SwiGLU's column
+      ** chunks: in kp_glu_chunk, LATE, after its row and chunk divisions) */
+      const int rope =
+          f == KP_FAM_ROPE &&
+          late_wait(src, body, "  kp_grid_launch_dependents(); // (PDL: the wait is in rope_tokens",
+                    "if (p0 == 0) {", "load1(cur, 0);");
+      const int chunk = late_wait(
+          src, body, "  kp_grid_launch_dependents(); // (PDL: the wait is in kp_glu_chunk, LATE,",
+          "if constexpr (LATE) {", "if constexpr (PEEL) {\n    const int h = kp_head(yr");
+      ck_assert_msg(rope || chunk || (body && !strncmp(body + 4, "  kp_grid_begin();", 18)),
                     "%s: %s does not start with kp_grid_begin()", path, pk.entries[i].name);
-      /* and kp_grid_begin is the trigger, then the wait */
+      /* and kp_grid_begin is the trigger, then the wait, and kp_grid_wait the wait */
+      const char *gw = strstr(src, "void kp_grid_wait() {\n");
+      ck_assert_msg(gw && strstr(gw, "griddepcontrol.wait;") &&
+                        strstr(gw, "griddepcontrol.wait;") < strchr(gw, '}'),
+                    "%s: %s: kp_grid_wait does not wait", path, pk.entries[i].name);
       const char *gb = strstr(src, "void kp_grid_begin() {\n");
       ck_assert_msg(gb && strstr(gb, "kp_grid_launch_dependents();\n  kp_grid_wait();") ==
                               strchr(gb, '\n') + 3,
