@@ -67,8 +67,8 @@ template <> __device__ __forceinline__ kp_f16 kp_from_f32<kp_f16>(float v) {
 // PDL saved 4-18% a call in bench/pdl_bench.py's chain, H100.)
 // RoPE and SwiGLU's column chunks trigger at entry but wait later, once
 // their index arithmetic is done (kp_grid_dep below): under PDL it runs in
-// the previous kernel's tail (the decode chain 23-27% faster a call with
-// PDL, bench/NOTES.md 71).
+// the previous kernel's tail (the decode chain with PDL 1.31 -> 1.23 us a
+// call at 16 tokens, 2.21 -> 2.00 at 128 on an H200, bench/NOTES.md 71).
 // Without the launch attribute both are no-ops; below sm_90 they compile to
 // nothing (the runtime launches only sm_90+ code with the attribute).
 __device__ __forceinline__ void kp_grid_wait() {
