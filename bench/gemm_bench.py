@@ -226,17 +226,25 @@ def time_shape(kp, dt, m, n, k, l2, reps, with_cublas=True, kn=False):
     return ts[0], (ts[1] if with_cublas else None), err
 
 
-def peer_kernels(dt, m, n, k, kn):
-    """[(kernel name, us)] of one torch.matmul call at this shape (profiler trace)"""
-    a = torch.randn(m, k, device="cuda", dtype=dt)
-    b = torch.randn(*((k, n) if kn else (n, k)), device="cuda", dtype=dt)
-    bt = b if kn else b.t()
-    torch.matmul(a, bt)
+def profiled(fn):
+    """[(kernel name, us)] of one call of fn (a profiler trace: the kernels'
+    own durations, without the launch gaps that the events around a call see)"""
+    fn()
     torch.cuda.synchronize()
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        torch.matmul(a, bt)
+        fn()
         torch.cuda.synchronize()
     return [(e.name, e.device_time) for e in prof.events() if e.device_type.name == "CUDA"]
+
+
+def peer_kernels(kp, dt, m, n, k, kn):
+    """the kernels of one torch.matmul call and of one kp_gemm call at this shape:
+    ([(name, us)] cuBLAS, [(name, us)] kernpack)"""
+    a = torch.randn(m, k, device="cuda", dtype=dt)
+    b = torch.randn(*((k, n) if kn else (n, k)), device="cuda", dtype=dt)
+    d = torch.empty(m, n, device="cuda", dtype=dt)
+    bt = b if kn else b.t()
+    return profiled(lambda: torch.matmul(a, bt)), profiled(lambda: kp_gemm(kp, a, b, d, kn=kn))
 
 
 def gemm_variants(kp):
@@ -267,7 +275,8 @@ def main():
     ap.add_argument("--kn", action="store_true", help="--shapes with B as (k, n) (form 1)")
     ap.add_argument("--peer-kernels", action="store_true",
                     help="name the kernels torch.matmul launches for each perf shape (one "
-                         "profiled call: cuBLAS's tile, cluster and split-K, as its names tell)")
+                         "profiled call: cuBLAS's tile, cluster and split-K, as its names tell), "
+                         "and kp_gemm's, each with its duration by the profiler")
     ap.add_argument("--json")
     o = ap.parse_args()
     torch.manual_seed(0)
@@ -328,9 +337,11 @@ def main():
                                 "cublas_us": cus, "kp_TF": ktf, "cublas_TF": ctf,
                                 "ratio": cus / kus, "B_GBps": bgb})
             if o.peer_kernels:
-                res["perf"][-1]["peer_kernels"] = peer_kernels(dt, m, n, k, kn)
-                for kname, kus_ in res["perf"][-1]["peer_kernels"]:
-                    print(f"      cuBLAS: {kus_:7.1f} us  {kname[:150]}")
+                peers, ours = peer_kernels(kp, dt, m, n, k, kn)
+                res["perf"][-1]["peer_kernels"], res["perf"][-1]["kp_kernels"] = peers, ours
+                for who, ks in (("cuBLAS", peers), ("kernpack", ours)):
+                    for kname, kus_ in ks:
+                        print(f"      {who}: {kus_:7.1f} us  {kname[:150]}")
             best = None
             for name, (vkp, vdt) in pinned.items():
                 if DTYPES[vdt] != dt:

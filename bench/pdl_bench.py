@@ -50,15 +50,20 @@ H, I, HQ, HK, D = 4096, 14336, 32, 8, 128
 EPS, THETA = 1e-6, 10000.0
 
 
+def uniform(seed, dt):
+    """rnd(*shape, lo, hi): uniform values in [lo, hi) of dtype dt, from one seeded generator"""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+
+    def rnd(*shape, lo=-1.0, hi=1.0):
+        return (lo + (hi - lo) * torch.rand(shape, device="cuda", generator=g)).to(dt)
+    return rnd
+
+
 class Chain:
     """The tensors of `layers` layers at `tokens` tokens."""
 
     def __init__(self, tokens, layers, dt):
-        g = torch.Generator(device="cuda").manual_seed(1234 + tokens)
-
-        def rnd(*shape, lo=-1.0, hi=1.0):
-            return (lo + (hi - lo) * torch.rand(shape, device="cuda", generator=g)).to(dt)
-
+        rnd = uniform(1234 + tokens, dt)
         self.T, self.L = tokens, layers
         self.x = rnd(tokens, H, lo=-3, hi=3)
         self.gu = rnd(tokens, 2 * I, lo=-4, hi=4)

@@ -114,7 +114,7 @@ typedef struct kp_options {
                              calls that update an input in place (add_rmsnorm,
                              rope, or an output equal to an input). */
   int pdl;                /* 1: programmatic dependent launch for the row ops
-                             (also $KP_PDL=1); see kp_ctx_set_pdl */
+                             and GEMM (also $KP_PDL=1); see kp_ctx_set_pdl */
   void *reserved_[5];     /* keeps the size fixed as options are added */
 } kp_options;
 
@@ -156,8 +156,8 @@ KP_API kp_status kp_ctx_device_info(kp_ctx *ctx, kp_device_info *out);
 /*
 ** Programmatic dependent launch (PDL), off by default.  With it on, the row
 ** ops (softmax, rmsnorm, add_rmsnorm, swiglu, geglu, rmsnorm_swiglu, rope)
-** are launched so that each may start while the kernel before it in the
-** stream finishes: the launch and the block start-up overlap that kernel's
+** and kp_gemm are launched so that each may start while the kernel before
+** it in the stream finishes: the launch and the block start-up overlap that kernel's
 ** tail, and the kernel waits for it (its completion and memory) before
 ** touching global memory.  Results are the same as without; eager streams
 ** and CUDA graph capture alike.  Whatever the kernel before is (ours, a
@@ -166,7 +166,9 @@ KP_API kp_status kp_ctx_device_info(kp_ctx *ctx, kp_device_info *out);
 ** (cuLaunchKernelEx; graphs keep the programmatic edges), and for variants
 ** built for sm_90+ (the sm_90a / sm_120 packs, or JIT through NVRTC; not
 ** one loaded from compute_80 PTX); elsewhere it silently has no effect.
-** GEMM and attention are never launched with it.
+** Attention is never launched with it, nor a GEMM variant that runs in
+** thread-block clusters of CTAs small enough to share an SM (launched early,
+** its clusters would land where the kernel ahead leaves room).
 ** kp_ctx_set_pdl turns it on (1) or off (0) for the ctx's later calls from
 ** any thread (calls in flight on other threads see the old or the new
 ** value); KP_ERR_INVALID_ARG for a NULL ctx or another value.  Start value:

@@ -18,25 +18,29 @@
 #include "pack.h"
 
 /* The families the runtime knows how to launch: the kernel argument kinds
-** each expects and its named dimensions (both checked against every pack
+** each expects, its named dimensions (both checked against every pack
 ** entry before use, so a pack built from different templates cannot be
-** launched with wrong arguments).  Adding a family is one line here, its op
-** in ops*.c and its template.  Argument kinds: p pointer, l int64, i int32,
-** f float, d double, T a 128-byte TMA descriptor (CUtensorMap).  Dimensions:
-** kp_dims_parse; ":pow2" ones are bucketed by powers of two in the
-** selection cache and the tuning table, the others keyed exactly. */
+** launched with wrong arguments) and whether its kernels may be launched
+** with PDL (1: every kernel of the family waits for the grid before it
+** before its first global access, kp_grid_wait in templates/kp_device.cuh;
+** tests/check_graph_gpu.c reads every pack's sources for it).  Adding a
+** family is one line here, its op in ops*.c and its template.  Argument
+** kinds: p pointer, l int64, i int32, f float, d double, T a 128-byte TMA
+** descriptor (CUtensorMap).  Dimensions: kp_dims_parse; ":pow2" ones are
+** bucketed by powers of two in the selection cache and the tuning table,
+** the others keyed exactly. */
 #define KP_ROW_DIMS "rows:pow2,cols"
-#define KP_FAMILY_LIST(X)                                                          \
-  X(SOFTMAX, "softmax", "p,l,p,l,i,i", KP_ROW_DIMS)                                 \
-  X(RMSNORM, "rmsnorm", "p,l,p,p,l,i,i,f", KP_ROW_DIMS)                             \
-  X(ADD_RMSNORM, "add_rmsnorm", "p,l,p,l,p,p,l,i,i,f", KP_ROW_DIMS)                 \
-  X(SWIGLU, "swiglu", "p,p,l,p,l,i,i", KP_ROW_DIMS)                                 \
-  X(GEGLU, "geglu", "p,p,l,p,l,i,i,i", KP_ROW_DIMS)                                 \
-  X(RMSNORM_SWIGLU, "rmsnorm_swiglu", "p,l,p,p,l,i,i,f", KP_ROW_DIMS)               \
-  X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,d", KP_ROW_DIMS)                   \
-  X(GEMM, "gemm", "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T", "m:pow2,n,k,batch:pow2") \
+#define KP_FAMILY_LIST(X)                                                                   \
+  X(SOFTMAX, "softmax", "p,l,p,l,i,i", KP_ROW_DIMS, 1)                                     \
+  X(RMSNORM, "rmsnorm", "p,l,p,p,l,i,i,f", KP_ROW_DIMS, 1)                                 \
+  X(ADD_RMSNORM, "add_rmsnorm", "p,l,p,l,p,p,l,i,i,f", KP_ROW_DIMS, 1)                     \
+  X(SWIGLU, "swiglu", "p,p,l,p,l,i,i", KP_ROW_DIMS, 1)                                     \
+  X(GEGLU, "geglu", "p,p,l,p,l,i,i,i", KP_ROW_DIMS, 1)                                     \
+  X(RMSNORM_SWIGLU, "rmsnorm_swiglu", "p,l,p,p,l,i,i,f", KP_ROW_DIMS, 1)                   \
+  X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,d", KP_ROW_DIMS, 1)                       \
+  X(GEMM, "gemm", "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T", "m:pow2,n,k,batch:pow2", 1) \
   X(ATTENTION, "attention", "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,p,T,T,T,T", \
-    "lq:pow2,lk:pow2,bh:pow2,d,g:pow2")
+    "lq:pow2,lk:pow2,bh:pow2,d,g:pow2", 0)
 
 /* Row families' dimension indices: pack.h (KP_ROWS, KP_COLS).  GEMM's: */
 #define KP_GM 0
@@ -80,7 +84,7 @@ static inline uint32_t kp_attn_wave_bit(uint64_t lq, uint64_t bh, uint64_t g, in
 }
 
 typedef enum kp_family {
-#define KP_FAMILY_ENUM_(id, name, sig, dims) KP_FAM_##id,
+#define KP_FAMILY_ENUM_(id, name, sig, dims, pdl) KP_FAM_##id,
   KP_FAMILY_LIST(KP_FAMILY_ENUM_)
 #undef KP_FAMILY_ENUM_
   KP_FAM_COUNT
@@ -289,8 +293,8 @@ void kp_launch_release(kp_ctx *ctx);
 kp_status kp_load_entry(kp_ctx *ctx, uint32_t i);
 
 /* Do family f's kernels wait for the grid before them (kp_grid_wait,
-** templates/kp_device.cuh)?  Only those are launched with PDL: the row
-** families. */
+** templates/kp_device.cuh)?  Only those are launched with PDL: KP_FAMILY_LIST's
+** last column (the row families and GEMM). */
 int kp_family_pdl(kp_family f);
 
 /* ---- autotune.c --------------------------------------------------------- */

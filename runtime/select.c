@@ -42,25 +42,32 @@
 #include "internal.h"
 
 static const char *const family_names[] = {
-#define KP_FAMILY_NAME_(id, name, sig, dims) name,
+#define KP_FAMILY_NAME_(id, name, sig, dims, pdl) name,
     KP_FAMILY_LIST(KP_FAMILY_NAME_)
 #undef KP_FAMILY_NAME_
 };
 static const char *const family_sigs[] = {
-#define KP_FAMILY_SIG_(id, name, sig, dims) sig,
+#define KP_FAMILY_SIG_(id, name, sig, dims, pdl) sig,
     KP_FAMILY_LIST(KP_FAMILY_SIG_)
 #undef KP_FAMILY_SIG_
 };
 static const char *const family_dims[] = {
-#define KP_FAMILY_DIMS_(id, name, sig, dims) dims,
+#define KP_FAMILY_DIMS_(id, name, sig, dims, pdl) dims,
     KP_FAMILY_LIST(KP_FAMILY_DIMS_)
 #undef KP_FAMILY_DIMS_
+};
+static const unsigned char family_pdl[] = {
+#define KP_FAMILY_PDL_(id, name, sig, dims, pdl) pdl,
+    KP_FAMILY_LIST(KP_FAMILY_PDL_)
+#undef KP_FAMILY_PDL_
 };
 static kp_dims parsed_dims[KP_FAM_COUNT];
 static pthread_once_t dims_once = PTHREAD_ONCE_INIT;
 static void parse_all_dims(void) {
   for (int f = 0; f < KP_FAM_COUNT; f++) kp_dims_parse(family_dims[f], &parsed_dims[f], NULL, 0);
 }
+
+int kp_family_pdl(kp_family f) { return (unsigned)f < KP_FAM_COUNT && family_pdl[f]; }
 
 const char *kp_family_name(kp_family f) {
   return (unsigned)f < KP_FAM_COUNT ? family_names[f] : "?";

@@ -12,6 +12,14 @@
 -- The grid is one-dimensional (kp_grid_blocks: ceil(M/BM) * ceil(N/BN) * batch
 -- tiles, or at most `persistent` x SMs blocks looping over them); the kernel
 -- decodes its tile, grouped 8 tile-rows at a time so that neighbours share B in L2.
+-- Every kernel starts with kp_grid_wait() (kp_device.cuh): with PDL on
+-- (kp_ctx_set_pdl) its launch overlaps the previous kernel's tail and it waits
+-- for that kernel before any global access.  It does not trigger its own
+-- dependents early (kp_grid_launch_dependents): they launch as its blocks
+-- end.  Triggered at entry, as the row kernels do, a decode step's next
+-- kernels were placed on the SMs while this GEMM still ran there, and the
+-- MLP block ran 10% slower with PDL than without at one token (bench/NOTES.md
+-- 73).
 --
 -- The variant families, each in its own section below: `_wg_` (sm_90a:
 -- TMA + wgmma, incl. `_c2` clusters with B multicast, `_a2` clusters with A
@@ -263,6 +271,7 @@ local WG_KERNEL = [[
 // ${name}: BM x BN tiles (consumer warpgroups: ${roles}), BK = 64, ${stages} stages
 extern "C" __global__ void __launch_bounds__(384, 1)
 ${name}(${params}) {
+  kp_grid_wait(); // PDL: the grid before has finished (kp_device.cuh); no early trigger
   constexpr int BM = ${bm}, BN = ${bn}, BK = 64, STAGES = ${stages};
   constexpr int WN = ${wn};              // columns per consumer warpgroup
   constexpr int MB = ${mb};              // 64-row blocks per consumer warpgroup (BM = 256: 2)
@@ -787,6 +796,7 @@ local GEMV_KERNEL = [[
 // flight per warp
 extern "C" __global__ void __launch_bounds__(${w} * 32)
 ${name}(${params}) {
+  kp_grid_wait(); // PDL: the grid before has finished (kp_device.cuh); no early trigger
   constexpr int W = ${w}, U = ${u}, MT = ${mt}, NT = ${nt};
   __shared__ float red[W][NT * MT * 4][32];
   const int tiles_n = (N + 16 * NT - 1) / (16 * NT);
@@ -859,6 +869,7 @@ local GEMV_RING_KERNEL = [[
 // ring of ${stages} 32-wide k chunks
 extern "C" __global__ void __launch_bounds__(${w} * 32)
 ${name}(${params}) {
+  kp_grid_wait(); // PDL: the grid before has finished (kp_device.cuh); no early trigger
   constexpr int W = ${w}, S = ${stages}, MT = ${mt}, NT = ${nt};
   constexpr int RB = 16 * NT, ST = (RB + 8 * MT) * 32; // a stage: B's RB rows, then A's 8 MT
   constexpr int NV = (RB + 8 * MT) * 4 / 32;           // 16-byte vectors a lane copies a stage
@@ -969,6 +980,7 @@ local GEMV_TMA_KERNEL = [[
 // cluster, B and A through TMA into ${stages} stages
 extern "C" __global__ void __launch_bounds__(${w} * 32 + 32, 1)
 ${name}(${params}) {
+  kp_grid_wait(); // PDL: the grid before has finished (kp_device.cuh); no early trigger
   constexpr int W = ${w}, S = ${stages}, CL = ${cl}, RB = 16 * W, BK = 64, MT = 2;
   constexpr int B_BYTES = RB * BK * 2, ST = B_BYTES + 16 * BK * 2; // a stage: B, then A
   static_assert(ST % 1024 == 0, "128-byte swizzled stages stay 1024-byte aligned");
@@ -1133,6 +1145,7 @@ template <class T> __device__ __forceinline__ void kp_gemv_unpack8(uint4 v, floa
 // ${name}: m <= ${mr}, B as (k, n), 32 columns a block of 8 warps, ${u} steps in flight
 extern "C" __global__ void __launch_bounds__(256)
 ${name}(${params}) {
+  kp_grid_wait(); // PDL: the grid before has finished (kp_device.cuh); no early trigger
   constexpr int MR = ${mr}, U = ${u};
   __shared__ float red[8][MR][32];
   const int tiles_n = (N + 31) / 32;
@@ -1224,6 +1237,7 @@ local SIMPLE_KERNEL = [[
 // ${name}: B as ${layout}
 extern "C" __global__ void __launch_bounds__(128)
 ${name}(${params}) {
+  kp_grid_wait(); // PDL: the grid before has finished (kp_device.cuh); no early trigger
   constexpr int BM = 64, BN = 64, BK = 32, LD = BK + 8; // 80-byte rows: ldmatrix without conflicts
   __shared__ __align__(16) ${T} As[BM][LD], Bs[BN][LD];
   const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
@@ -1303,6 +1317,7 @@ local MMA_KERNEL = [[
 // ${name}: ${bm} x ${bn} x 32, ${stages} stages, B as ${layout}
 extern "C" __global__ void __launch_bounds__(256)
 ${name}(${params}) {
+  kp_grid_wait(); // PDL: the grid before has finished (kp_device.cuh); no early trigger
   constexpr int BM = ${bm}, BN = ${bn}, BK = 32, S = ${stages}, KN = ${kn};
   constexpr int WM = BM / 2, WN = BN / 4, MI = WM / 16, NI = WN / 8;
   constexpr int A_ST = BM * BK, B_ST = BN * BK; // elements per stage

@@ -1,17 +1,18 @@
 /*
-** check_graph_gpu.c -- the row ops in CUDA graphs and with programmatic
-** dependent launch (PDL, kp_ctx_set_pdl), against float64.
+** check_graph_gpu.c -- the row ops in CUDA graphs, and the row ops and GEMM
+** with programmatic dependent launch (PDL, kp_ctx_set_pdl), against float64.
 **
 ** - every row family captured into a graph, warm (the variant loaded by a
 **   checked call before) and cold (the first call of a fresh ctx inside the
 **   capture), PDL off and on; each graph replayed three times on new random
 **   inputs, with the outputs poisoned again before each replay;
-** - PDL right after work that is not a PDL kernel (a memset of the input, a
-**   copy into it, a GEMM writing it) sees that work's result, and a copy
-**   right after a PDL kernel sees its output, eager and in a graph;
-** - a chain rmsnorm -> swiglu -> rope, each reading the previous output,
-**   several chains back to back, PDL on: stage by stage against float64 and
-**   bit for bit against the same chain without PDL, eager and in a graph;
+** - PDL right after a memset of the input or a copy into it (work that is
+**   not a PDL kernel), or a GEMM writing it, sees that work's result, and a
+**   copy right after a PDL kernel sees its output, eager and in a graph;
+** - a chain rmsnorm -> swiglu -> rope -> GEMM (16-bit types), each reading
+**   the previous output, several chains back to back, PDL on: stage by
+**   stage against float64 and bit for bit against the same chain without
+**   PDL, eager and in a graph;
 **   when PDL takes effect the graph's kernels are joined by programmatic
 **   edges (and by none without it), so the PDL cases cannot pass as plain
 **   launches unnoticed.
@@ -448,13 +449,16 @@ END_TEST
 
 #define CH_I 2048 /* swiglu's width; rmsnorm over 2 * CH_I; rope: CH_I / 128 heads of 128 */
 #define CH_L 3    /* chains back to back */
+#define CH_G 256  /* the GEMM's n and k */
 
 typedef struct chain {
-  ht x[CH_L], w[CH_L], h[CH_L], s[CH_L];
+  ht x[CH_L], w[CH_L], h[CH_L], s[CH_L], b[CH_L], o[CH_L];
+  int gemm; /* the GEMM stage (16-bit types: there is no f32 GEMM) */
 } chain;
 
 /* chain l: h = rmsnorm(x) * w (tokens, 2I); s = silu(h[:, :I]) * h[:, I:]; rope on
-** s in place as q (tokens, I/128 heads, 128), NeoX, positions = token index */
+** s in place as q (tokens, I/128 heads, 128), NeoX, positions = token index; then
+** o = s[:, :G] b^T (b: G x G), a GEMM reading rope's output */
 static kp_status chain_enqueue(gpu *g, chain *ch, int64_t T) {
   const int64_t I = CH_I;
   kp_rope_desc d;
@@ -472,6 +476,13 @@ static kp_status chain_enqueue(gpu *g, chain *ch, int64_t T) {
       st = kp_swiglu(g->ctx, dt, ht_dev(&ch->h[l]), hb_dev(&ch->h[l].b, ht_index(&ch->h[l], 0, I)),
                      2 * I, ht_dev(&ch->s[l]), I, T, I, g->stream);
     if (st == KP_OK) st = kp_rope(g->ctx, dt, ht_dev(&ch->s[l]), NULL, &d, g->stream);
+    if (st == KP_OK && ch->gemm) {
+      kp_gemm_desc gd;
+      kp_gemm_desc_init(&gd, T, CH_G, CH_G);
+      gd.lda = I;
+      st = kp_gemm(g->ctx, dt, ht_dev(&ch->s[l]), ht_dev(&ch->b[l]), ht_dev(&ch->o[l]), &gd,
+                   g->stream);
+    }
   }
   return st;
 }
@@ -481,6 +492,7 @@ static void chain_poison(gpu *g, chain *ch) {
   for (int l = 0; l < CH_L; l++) {
     ht_reset(&ch->h[l], KP_POISON), hb_upload(g, &ch->h[l].b);
     ht_reset(&ch->s[l], KP_POISON), hb_upload(g, &ch->s[l].b);
+    if (ch->gemm) ht_reset(&ch->o[l], KP_POISON), hb_upload(g, &ch->o[l].b);
   }
   gpu_sync(g, "uploads");
 }
@@ -503,6 +515,14 @@ static void chain_check(gpu *g, chain *ch, int64_t T) {
     /* two roundings (swiglu's output, rope's): the larger of the two bounds, twice */
     const double tl = 2 * fmax(op_tol(OP_SWIGLU, dt), op_tol(OP_ROPE, dt));
     ht_check_output(g, &ch->s[l], "s (swiglu, then rope)", ref, NULL, tl);
+    if (ch->gemm) { /* o from s as the GPU left it (downloaded by the check) */
+      double *a = dalloc(T * CH_G), *out = dalloc(T * CH_G), *mag = dalloc(T * CH_G);
+      for (int64_t t = 0; t < T; t++)
+        for (int64_t c = 0; c < CH_G; c++) a[t * CH_G + c] = ht_get(&ch->s[l], t, c);
+      ref_gemm(T, CH_G, CH_G, a, ch->b[l].val, 0, 1.0, 0.0, NULL, NULL, 0, ref, out, mag);
+      ht_check_output(g, &ch->o[l], "o (GEMM)", out, mag, op_tol(OP_RMSNORM, dt));
+      free(a), free(out), free(mag);
+    }
     free(ref), free(pre), free(hv);
   }
 }
@@ -510,18 +530,18 @@ static void chain_check(gpu *g, chain *ch, int64_t T) {
 /* the device's h and s of every chain, bit for bit as in `base` (NULL: keep them) */
 static void chain_compare(gpu *g, chain *ch, unsigned char **base, const char *what) {
   for (int l = 0; l < CH_L; l++) {
-    ht *t[2] = {&ch->h[l], &ch->s[l]};
-    for (int k = 0; k < 2; k++) {
+    ht *t[3] = {&ch->h[l], &ch->s[l], &ch->o[l]};
+    for (int k = 0; k < 2 + ch->gemm; k++) {
       hb_download(g, &t[k]->b);
       const size_t n = t[k]->b.n * t[k]->b.es;
-      unsigned char **b = &base[2 * l + k];
+      unsigned char **b = &base[3 * l + k];
       if (!*b) {
         *b = malloc(n);
         ck_assert_msg(*b != NULL, "out of host memory");
         memcpy(*b, t[k]->b.img, n);
       } else if (memcmp(*b, t[k]->b.img, n)) {
         gpu_fail(g, "chain %d: %s %s differs from the run without PDL, eager", l,
-                 k ? "s" : "h", what);
+                 k == 2 ? "o" : k ? "s" : "h", what);
       }
     }
   }
@@ -530,7 +550,15 @@ static void chain_compare(gpu *g, chain *ch, unsigned char **base, const char *w
 static void chain_case(gpu *g, kp_dtype dt, int64_t T) {
   const int64_t I = CH_I;
   chain ch;
+  ch.gemm = dt != KP_F32;
+  const int K = 3 + ch.gemm; /* kernels a chain */
   for (int l = 0; l < CH_L; l++) {
+    if (ch.gemm) {
+      ht_make(g, &ch.b[l], dt, CH_G, CH_G, CH_G, 0, KP_POISON);
+      ht_make(g, &ch.o[l], dt, T, CH_G, CH_G, 0, KP_POISON);
+      ht_fill_uniform(g, &ch.b[l], -1.0 / 16, 1.0 / 16);
+      hb_upload(g, &ch.b[l].b);
+    }
     ht_make(g, &ch.x[l], dt, T, 2 * I, 2 * I, 0, KP_POISON);
     ht_make(g, &ch.w[l], dt, 1, 2 * I, 2 * I, 0, KP_POISON);
     ht_make(g, &ch.h[l], dt, T, 2 * I, 2 * I, 0, KP_POISON);
@@ -540,13 +568,13 @@ static void chain_case(gpu *g, kp_dtype dt, int64_t T) {
     hb_upload(g, &ch.x[l].b);
     hb_upload(g, &ch.w[l].b);
   }
-  unsigned char *base[2 * CH_L] = {0};
+  unsigned char *base[3 * CH_L] = {0};
   /* eager PDL off (checked against float64, kept), eager PDL on, graphs off and on */
   for (int mode = 0; mode < 4; mode++) {
     const int pdl = mode & 1, graph = mode >> 1;
-    gpu_case(g, "chain of %d x (rmsnorm %s %lldx%lld -> swiglu -> rope), PDL %s, %s", CH_L,
-             kp_dtype_name(dt), (long long)T, (long long)(2 * I), pdl ? "on" : "off",
-             graph ? "in a graph, replayed twice" : "eager");
+    gpu_case(g, "chain of %d x (rmsnorm %s %lldx%lld -> swiglu -> rope%s), PDL %s, %s", CH_L,
+             kp_dtype_name(dt), (long long)T, (long long)(2 * I), ch.gemm ? " -> gemm" : "",
+             pdl ? "on" : "off", graph ? "in a graph, replayed twice" : "eager");
     kp_ctx_set_pdl(g->ctx, pdl);
     chain_poison(g, &ch);
     if (!graph) {
@@ -562,12 +590,12 @@ static void chain_case(gpu *g, kp_dtype dt, int64_t T) {
     kp_status st = chain_enqueue(g, &ch, T);
     CUgraphExec ex = gpu_capture_end(g, &gr);
     if (gpu_op_ok(g, st, "the chain")) {
-      /* 3 L kernels in a line: 3 L - 1 edges, programmatic where PDL took */
+      /* K L kernels in a line: K L - 1 edges, programmatic where PDL took */
       int64_t prog, edges = gpu_graph_edges(g, gr, &prog);
-      const int want = pdl && pdl_effective(g, g->ctx) ? 3 * CH_L - 1 : 0;
-      if (edges >= 0 && (edges < 3 * CH_L - 1 || prog != want))
+      const int want = pdl && pdl_effective(g, g->ctx) ? K * CH_L - 1 : 0;
+      if (edges >= 0 && (edges < K * CH_L - 1 || prog != want))
         gpu_fail(g, "the graph has %lld edges, %lld programmatic; expected %d, %d programmatic",
-                 (long long)edges, (long long)prog, 3 * CH_L - 1, want);
+                 (long long)edges, (long long)prog, K * CH_L - 1, want);
       if (edges < 0 && pdl)
         fprintf(stderr, "%s: the driver cannot list the graph's edge types (CUDA < 12.3)\n",
                 g->test);
@@ -584,12 +612,13 @@ static void chain_case(gpu *g, kp_dtype dt, int64_t T) {
   kp_ctx_set_pdl(g->ctx, 0);
   for (int l = 0; l < CH_L; l++) {
     ht_free(g, &ch.x[l]), ht_free(g, &ch.w[l]), ht_free(g, &ch.h[l]), ht_free(g, &ch.s[l]);
-    free(base[2 * l]), free(base[2 * l + 1]);
+    if (ch.gemm) ht_free(g, &ch.b[l]), ht_free(g, &ch.o[l]);
+    free(base[3 * l]), free(base[3 * l + 1]), free(base[3 * l + 2]);
   }
 }
 
-/* chains rmsnorm -> swiglu -> rope at decode sizes and one larger: each stage vs float64 from
-** the GPU's previous stage, and PDL on (eager, graph) bit-identical to PDL off */
+/* chains rmsnorm -> swiglu -> rope (-> gemm) at decode sizes and one larger: each stage vs
+** float64 from the GPU's previous stage, and PDL on (eager, graph) bit-identical to PDL off */
 START_TEST(test_pdl_chain) {
   gpu g;
   const kp_dtype dt = open_test(&g, "pdl_chain", _i);
@@ -613,14 +642,16 @@ static int late_wait(const char *src, const char *body, const char *entry, const
          w < f;
 }
 
-/* the row families, and only they, are launched with PDL, and every row variant of every
-** pack built lets the next grid launch and waits for the grid before it (kp_grid_begin:
-** kp_device.cuh) before anything else -- RoPE and SwiGLU's column chunks after their index
-** arithmetic, before their first load (late_wait) */
+/* the row families and GEMM, and only they, are launched with PDL, and every variant of
+** theirs in every pack built lets the next grid launch and waits for the grid before it
+** (kp_grid_begin: kp_device.cuh) before anything else -- RoPE and SwiGLU's column chunks
+** after their index arithmetic, before their first load (late_wait); GEMM waits first
+** and never lets the next grid launch early */
 START_TEST(test_pdl_variants_wait) {
   for (int f = 0; f < KP_FAM_COUNT; f++)
     ck_assert_int_eq(kp_family_pdl((kp_family)f),
-                     strcmp(kp_family_dims_text((kp_family)f), KP_ROW_DIMS) == 0);
+                     strcmp(kp_family_dims_text((kp_family)f), KP_ROW_DIMS) == 0 ||
+                         f == KP_FAM_GEMM);
   const char *dir = getenv("KP_PACK_DIR");
   ck_assert_msg(dir != NULL, "KP_PACK_DIR is not set");
   static const char *const targets[] = {"sm_80",      "sm_86",       "sm_89",      "sm_90a",
@@ -651,8 +682,12 @@ START_TEST(test_pdl_variants_wait) {
       const int chunk = late_wait(
           src, body, "  kp_grid_launch_dependents(); // (PDL: the wait is in kp_glu_chunk, LATE,",
           "if constexpr (LATE) {", "if constexpr (PEEL) {\n    const int h = kp_head(yr");
-      ck_assert_msg(rope || chunk || (body && !strncmp(body + 4, "  kp_grid_begin();", 18)),
-                    "%s: %s does not start with kp_grid_begin()", path, pk.entries[i].name);
+      /* (GEMM: the wait alone, no early trigger -- its dependents launch as its blocks end,
+      ** not onto SMs its own blocks still hold: bench/NOTES.md 73) */
+      const int gemm = f == KP_FAM_GEMM && body && !strncmp(body + 4, "  kp_grid_wait();", 17);
+      ck_assert_msg(rope || chunk || gemm || (body && !strncmp(body + 4, "  kp_grid_begin();", 18)),
+                    "%s: %s does not start with kp_grid_begin()%s", path, pk.entries[i].name,
+                    f == KP_FAM_GEMM ? " or kp_grid_wait()" : "");
       /* and kp_grid_begin is the trigger, then the wait, and kp_grid_wait the wait */
       const char *gw = strstr(src, "void kp_grid_wait() {\n");
       ck_assert_msg(gw && strstr(gw, "griddepcontrol.wait;") &&

@@ -7,7 +7,7 @@
 Ops: softmax, rmsnorm, add_rmsnorm, swiglu, geglu, rmsnorm_swiglu, rope,
 gemm, attention (see kernpack.ops, kernpack.gemm and kernpack.attention for
 the shapes); set_pdl() turns on programmatic dependent launch for the row
-ops.  They run in the
+ops and gemm.  They run in the
 caller's current CUDA context on torch's current stream (or `stream=`),
 allocate outputs unless `out=` is given and raise kernpack.Error subclasses
 carrying the kp_status name and the library's message.

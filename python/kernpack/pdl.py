@@ -1,4 +1,4 @@
-"""kernpack.set_pdl(): programmatic dependent launch for the row ops.
+"""kernpack.set_pdl(): programmatic dependent launch for the row ops and gemm.
 
 kp_ctx_set_pdl on the context that calls on `device` from this thread use
 (kernpack._context.for_device: the one for the thread's current CUDA
@@ -21,7 +21,7 @@ def _device(device):
 
 
 def set_pdl(on=True, device=None):
-    """Turn PDL on or off for later row-op calls on `device` (default:
+    """Turn PDL on or off for later row-op and gemm calls on `device` (default:
     torch's current device, else 0).  Returns True when it takes effect
     there (sm_90+ and a CUDA 12.3+ driver), False when it is off or has
     no effect."""
