@@ -38,7 +38,8 @@
   X(GEGLU, "geglu", "p,p,l,p,l,i,i,i", KP_ROW_DIMS, 1)                                     \
   X(RMSNORM_SWIGLU, "rmsnorm_swiglu", "p,l,p,p,l,i,i,f", KP_ROW_DIMS, 1)                   \
   X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,d", KP_ROW_DIMS, 1)                       \
-  X(GEMM, "gemm", "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T", "m:pow2,n,k,batch:pow2", 1) \
+  X(GEMM, "gemm", "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T",                         \
+    "m:pow2,n,k,batch:pow2", 1)                                                            \
   X(ATTENTION, "attention", "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,p,T,T,T,T", \
     "lq:pow2,lk:pow2,bh:pow2,d,g:pow2", 0)
 

@@ -49,11 +49,12 @@ template <> __device__ __forceinline__ kp_f16 kp_from_f32<kp_f16>(float v) {
 
 // ---- programmatic dependent launch (sm_90+) ----------------------------------
 //
-// A row kernel launched with PDL (kp_ctx_set_pdl; runtime/launch.c) may
-// start while the kernel before it in the stream still runs.
+// A row or GEMM kernel launched with PDL (kp_ctx_set_pdl; runtime/launch.c)
+// may start while the kernel before it in the stream still runs.
 // kp_grid_wait() returns once that kernel has completed and its writes are
-// visible: every row kernel calls it before its first global access, loads
-// and stores alike (the kernel before may still read what we overwrite).
+// visible: every such kernel calls it before its first global access, loads
+// and stores alike (the kernel before may still read what we overwrite);
+// GEMM's as its first statement, without the early trigger below (gemm.lua).
 // kp_grid_launch_dependents() lets the next PDL launch in the stream start
 // its blocks (its own kp_grid_wait still waits for all of this grid).
 // kp_grid_begin(), the row kernels' first statement, calls it before the
