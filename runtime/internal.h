@@ -297,6 +297,12 @@ kp_status kp_load_entry(kp_ctx *ctx, uint32_t i);
 ** templates/kp_device.cuh)?  Only those are launched with PDL: KP_FAMILY_LIST's
 ** last column (the row families and GEMM). */
 int kp_family_pdl(kp_family f);
+/* May entry e (of a PDL family, code built for sm_90+) be launched with PDL
+** on a device of smem_per_sm bytes of shared memory an SM?  Not a cluster
+** kernel whose CTAs could share an SM: launched early, its clusters go to
+** the SMs the kernel ahead leaves free at that moment, not one an SM as on
+** an idle GPU (bench/NOTES.md 73). */
+int kp_entry_pdl_placement_ok(const kpk_entry *e, size_t smem_per_sm);
 
 /* ---- autotune.c --------------------------------------------------------- */
 

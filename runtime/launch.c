@@ -53,6 +53,12 @@ kp_key kp_cache_key(const kp_call *c) {
 
 static int key_eq(const kp_key *a, const kp_key *b) { return !memcmp(a, b, sizeof *a); }
 
+/* (a decode step's 2-CTA GEMV of 103 KB CTAs ran 12-18% longer launched
+** early, after SwiGLU: bench/NOTES.md 73) */
+int kp_entry_pdl_placement_ok(const kpk_entry *e, size_t smem_per_sm) {
+  return !(e->cluster > 1 && 2 * (size_t)e->smem <= smem_per_sm);
+}
+
 /* The SM a target's code was built for: "sm_90a" 90, "compute_80" 80. */
 static int code_sm(const char *target) {
   int sm = 0;
@@ -562,14 +568,10 @@ kp_status kp_launch_slot(kp_ctx *ctx, const kp_call *c, const kp_slot *s, void *
                  kp_shape_str(c, shape, sizeof shape), (unsigned long long)grid, e->name);
   } else {
     /* PDL: the kernel may start before the one ahead of it in the stream has
-    ** finished, and waits for it itself (kp_grid_wait).  Not for a cluster
-    ** kernel whose CTAs could share an SM: launched early, its clusters go
-    ** to the SMs the kernel ahead leaves free at that moment, not one an SM
-    ** as on an idle GPU (a decode step's 2-CTA GEMV of 103 KB CTAs ran
-    ** 12-18% longer so, after SwiGLU; bench/NOTES.md 73) */
+    ** finished, and waits for it itself (kp_grid_wait) */
     const int pdl = __atomic_load_n(&ctx->pdl, __ATOMIC_RELAXED) && ctx->pdl_device &&
                     ctx->pdl_code[e - ctx->pack.entries] &&
-                    !(e->cluster > 1 && 2 * (size_t)e->smem <= ctx->info.smem_per_sm);
+                    kp_entry_pdl_placement_ok(e, ctx->info.smem_per_sm);
     st = kp_launch_entry(ctx, e, s->fn, grid, args, stream, pdl);
   }
   kp_launch_end(ctx, pushed);

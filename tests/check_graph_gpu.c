@@ -706,6 +706,44 @@ START_TEST(test_pdl_variants_wait) {
 }
 END_TEST
 
+/* the launcher's placement rule on the sm_90a pack's GEMM variants (an H100 / H200 SM:
+** 228 KiB): the decode MLP's 2-CTA GEMV (103 KiB CTAs, two fit an SM) goes without PDL,
+** the 1-CTA-an-SM split GEMM of 128 tokens and the cluster-free GEMV with it; every
+** entry that is not a cluster kernel with it */
+START_TEST(test_pdl_placement) {
+  const char *dir = getenv("KP_PACK_DIR");
+  ck_assert_msg(dir != NULL, "KP_PACK_DIR is not set");
+  char path[1024], err[600];
+  snprintf(path, sizeof path, "%s/sm_90a.kpk", dir);
+  kpk_pack pk;
+  if (kpk_open(&pk, path, err, sizeof err) != KP_OK) {
+    fprintf(stderr, "pdl_placement: %s not built (ARCHS): skipped\n", path);
+    return;
+  }
+  const size_t sm = 228 * 1024;
+  static const struct {
+    const char *name;
+    int ok;
+  } want[] = {{"gemm_bf16_gemv_m16_n64_s10_k2_tma_nk", 0},
+              {"gemm_bf16_wg_128x64_s8_k2_nk", 1},
+              {"gemm_bf16_gemv_m16_n128_s5_tma_nk", 1}};
+  int found = 0;
+  for (uint32_t i = 0; i < pk.n_entries; i++) {
+    const kpk_entry *e = &pk.entries[i];
+    if (e->cluster <= 1) ck_assert_int_eq(kp_entry_pdl_placement_ok(e, sm), 1);
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++)
+      if (!strcmp(e->name, want[w].name)) {
+        found++;
+        ck_assert_msg(kp_entry_pdl_placement_ok(e, sm) == want[w].ok,
+                      "%s (cluster %u, %u bytes of shared memory): PDL placement %s", e->name,
+                      e->cluster, e->smem, want[w].ok ? "refused" : "allowed");
+      }
+  }
+  kpk_close(&pk);
+  ck_assert_int_eq(found, 3);
+}
+END_TEST
+
 /* kp_ctx_set_pdl takes 0 and 1 only; kp_ctx_pdl is 0 without a device (pack-only ctx) */
 START_TEST(test_pdl_api) {
   kp_ctx *ctx = kp_test_pack_only();
@@ -723,6 +761,7 @@ Suite *graph_gpu_suite(void) {
   TCase *host = tcase_create("pdl_host");
   tcase_add_test(host, test_pdl_variants_wait);
   tcase_add_test(host, test_pdl_api);
+  tcase_add_test(host, test_pdl_placement);
   suite_add_tcase(s, host);
   KP_GPU_TCASE(gr, "graph");
   KP_ADD_GPU_LOOP_TEST(gr, test_graph_every_family, 0, 3);
