@@ -138,12 +138,25 @@ def flush(buf):
     buf.view(torch.int64).sum()
 
 
+def timed_once(f, l2):
+    """us of one call of f, queued behind the L2 flush and a ~100 us spin
+    (torch.cuda._sleep), so that the host's own time to issue it (a peer's
+    Python dispatch, up to a few hundred us in a slow round: bench/NOTES.md
+    54) is not timed: the start event waits on the GPU until the call is
+    queued behind it"""
+    flush(l2)
+    torch.cuda._sleep(200_000)  # headroom for the host (cycles)
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    f()
+    e.record()
+    e.synchronize()
+    return s.elapsed_time(e) * 1e3
+
+
 def time_pair(fns, reps, l2):
-    """median us per implementation, taking turns each repetition.  Each timed
-    call is queued behind the L2 flush and a ~100 us spin (torch.cuda._sleep),
-    so that the host's own time to issue it (a peer's Python dispatch, up to
-    a few hundred us in a slow round: bench/NOTES.md 54) is not timed: the
-    start event waits on the GPU until the call is queued behind it."""
+    """median us per implementation, taking turns each repetition, each call
+    timed alone (timed_once)"""
     times = [[] for _ in fns]
     for f in fns:  # warm-up
         for _ in range(3):
@@ -151,14 +164,7 @@ def time_pair(fns, reps, l2):
     torch.cuda.synchronize()
     for _ in range(reps):
         for i, f in enumerate(fns):
-            flush(l2)
-            torch.cuda._sleep(200_000)  # headroom for the host (cycles)
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            f()
-            e.record()
-            e.synchronize()
-            times[i].append(s.elapsed_time(e) * 1e3)
+            times[i].append(timed_once(f, l2))
     return [statistics.median(t) for t in times]
 
 

@@ -18,7 +18,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gemm_bench import flush, kp_gemm, setup  # noqa: E402
+from gemm_bench import kp_gemm, setup, timed_once  # noqa: E402
 from side_by_side import Kernpack  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -26,17 +26,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def trace(fn, reps, l2):
     """[(event us, kernel us, gap us)] over reps timed calls of fn"""
-    evs = []
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        for _ in range(reps):
-            flush(l2)
-            torch.cuda._sleep(200_000)
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            fn()
-            e.record()
-            e.synchronize()
-            evs.append(s.elapsed_time(e) * 1e3)
+        evs = [timed_once(fn, l2) for _ in range(reps)]
     ks = sorted((k for k in prof.events() if k.device_type.name == "CUDA"),
                 key=lambda k: k.time_range.start)
     out, prev_sleep_end = [], None
