@@ -789,6 +789,27 @@ __device__ __forceinline__ void kp_gemv_finish(const float (*acc)[4], float (*re
       kp_gemm_store1<T>(v, m, n, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
   }
 }
+// The TMA GEMV's epilogue where the call is not plain (C, bias, an
+// activation or an f32 D): the block's product staged in shared memory,
+// o[m][c] = D's (m, n0 + c) before the terms, then stored by the block's
+// threads element by element, in loops kept rolled.  The code runs once a
+// block, after B has streamed through L2, so each instruction is fetched
+// from DRAM: the per-fragment form unrolled every term's code eight times
+// (6,700 SASS lines against 1,300; bench/NOTES.md 74).  Of a cluster of CL
+// CTAs, rank r stores the columns of warp tiles r, r + CL, ...
+template <class T, int RB, int ON>
+__device__ __forceinline__ void kp_gemv_store_tile(const float (*o)[ON], int n0, const void *Cb,
+                                                   long long ldc, void *Db, long long ldd,
+                                                   const T *bias, int M, int N, float alpha,
+                                                   float beta, int act, int out_f32, int cl,
+                                                   int rank) {
+#pragma unroll 1
+  for (int u = threadIdx.x; u < M * RB; u += blockDim.x) {
+    const int m = u / RB, c = u % RB;
+    if (c / 16 % cl == rank && n0 + c < N)
+      kp_gemm_store1<T>(o[m][c], m, n0 + c, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
+  }
+}
 ]]
 
 local GEMV_KERNEL = [[
@@ -987,7 +1008,9 @@ ${name}(${params}) {
   static_assert(S * ST >= W * MT * 4 * 32 * 4, "the partial sums fit in the ring");
   __shared__ __align__(8) unsigned long long full[S], empty[S];
   extern __shared__ unsigned char kp_dyn[];
-  unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
+  // 1024-aligned, indexed from kp_dyn: its loads stay LDS (an integer round
+  // trip made them generic loads)
+  unsigned char *smem = kp_dyn + ((1024 - (kp_smem_addr(kp_dyn) & 1023)) & 1023);
   const int tiles_n = (N + RB - 1) / RB, tile = blockIdx.x / CL, rank = blockIdx.x % CL;
   const int b = tile / tiles_n, n0 = tile % tiles_n * RB;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
@@ -1060,15 +1083,33 @@ ${name}(${params}) {
   const long long es = out_f32 ? 4 : sizeof(${T});
   const void *Cb = C ? (const void *)((const char *)C + b * sC * es) : C;
   void *Db = (char *)D + b * sD * es;
-  if (warp < W && (CL == 1 || warp % CL == rank))
+  const bool mine = warp < W && (CL == 1 || warp % CL == rank);
+  // plain calls (no C, bias or activation, a 16-bit D) store from the
+  // fragments; with every term's code unrolled beside them the same stores
+  // ran 0.3-0.5 us a call slower (bench/NOTES.md 74)
+  if (!Cb && !bias && act == 0 && !out_f32) {
+    if (mine)
 #pragma unroll
-    for (int i = 0; i < MT; i++)
+      for (int i = 0; i < MT; i++)
 #pragma unroll
-      for (int e = 0; e < 4; e++) {
-        const int m = 8 * i + 2 * t + (e & 1), n = n0 + 16 * warp + g + 8 * (e >> 1);
-        if (m < M && n < N)
-          kp_gemm_store1<${T}>(acc[i][e], m, n, Cb, ldc, Db, ldd, bias, alpha, beta, act, out_f32);
-      }
+        for (int e = 0; e < 4; e++) {
+          const int m = 8 * i + 2 * t + (e & 1), n = n0 + 16 * warp + g + 8 * (e >> 1);
+          if (m < M && n < N) ((${T} *)Db)[(long long)m * ldd + n] = kp_from_f32<${T}>(alpha * acc[i][e]);
+        }
+  } else { // staged in the ring, past the partials (which other CTAs may still read)
+    constexpr int RED = CL > 1 ? W * MT * 4 * 32 * 4 : 0, ON = RB + 4; // rows padded: no conflicts
+    static_assert(RED + 16 * ON * 4 <= S * ST, "the staged product fits in the ring");
+    float (*o)[ON] = (float (*)[ON])(smem + RED);
+    if (CL == 1) __syncthreads(); // every stage is consumed: the ring takes the product
+    if (mine)
+#pragma unroll
+      for (int i = 0; i < MT; i++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) o[8 * i + 2 * t + (e & 1)][16 * warp + g + 8 * (e >> 1)] = acc[i][e];
+    __syncthreads();
+    kp_gemv_store_tile<${T}, RB, ON>(o, n0, Cb, ldc, Db, ldd, bias, M, N, alpha, beta, act,
+                                     out_f32, CL, rank);
+  }
 #if ${cl} > 1
   kp_cluster_sync(); // no CTA leaves while another reads its partials
 #endif
@@ -1111,9 +1152,16 @@ end
 -- lost (17.2-17.6 against 16.3-17.0).  The other shapes (s3, s5 and the
 -- 64-column rings over 1, 2, 4 CTAs) are for the tuner: within 1% of these
 -- or behind.  Not measured on an H200 since (its 4.8 TB/s want more bytes
--- in flight, not fewer: the ring keeps them).
+-- in flight, not fewer: the ring keeps them).  Since the thirty-ninth
+-- session (H200, bench/results/2026-11-30-s39/ calls 5, 7 and 8, bf16, k =
+-- 4096, pinned side by side) 64 columns a block for n = 8192..32767: m = 1
+-- 22.1 / 26.1 / 32.7 / 37.5 / 47.1 / 59.9 us at n = 8192 / 11008 / 14336 /
+-- 16896 / 22016 / 28672 against 128 columns' 22.6 / 26.9 / 32.6 / 38.2 /
+-- 51.3 / 61.5, m = 16 alike (0-1 us ahead; 4.2 at 22016); past it 128
+-- columns: 114.0 against 118.1 at n = 57344, level at 128256.
 for _, dt in ipairs({ "f16", "bf16" }) do
-  emit_gemv_tma(dt, { stages = 5, rank = 1015, min_n = 8192 })
+  emit_gemv_tma(dt, { w = 4, stages = 5, rank = 1015, min_n = 8192, max_n = 32767 })
+  emit_gemv_tma(dt, { stages = 5, rank = 1014, min_n = 8192 })
   emit_gemv_tma(dt, { w = 4, stages = 10, cl = 2, rank = 1016, min_n = 4096, max_n = 8191,
                       min_k = 8192 })
   emit_gemv_tma(dt, { stages = 10, rank = 959 })
@@ -1122,7 +1170,6 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_gemv_tma(dt, { stages = 5, cl = 2, rank = 956 })
   emit_gemv_tma(dt, { w = 4, stages = 10, rank = 955 })
   emit_gemv_tma(dt, { stages = 3, rank = 953 })
-  emit_gemv_tma(dt, { w = 4, stages = 5, rank = 952 })
   emit_gemv_tma(dt, { w = 4, stages = 5, cl = 2, rank = 951 })
   emit_gemv_tma(dt, { w = 4, stages = 5, cl = 4, rank = 950 })
 end

@@ -875,9 +875,12 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
     for (size_t k = 0; k < sizeof N / sizeof N[0]; k++)
       expect_row_pick(&pk, &d, N[k].f, (kp_dtype)dt, N[k].cols, N[k].align, N[k].pick, 0);
     static const struct { uint64_t m, n, k; const char *pick; } G[] = {
-        {1, 11008, 4096, "_gemv_m16_n128_s5_tma_nk"},
-        {16, 14336, 4096, "_gemv_m16_n128_s5_tma_nk"},
-        {16, 8192, 8192, "_gemv_m16_n128_s5_tma_nk"},
+        /* 64 columns a block to n = 32767, 128 past it (thirty-ninth session) */
+        {1, 11008, 4096, "_gemv_m16_n64_s5_tma_nk"},
+        {16, 14336, 4096, "_gemv_m16_n64_s5_tma_nk"},
+        {16, 8192, 8192, "_gemv_m16_n64_s5_tma_nk"},
+        {1, 32768, 4096, "_gemv_m16_n128_s5_tma_nk"},
+        {16, 128256, 4096, "_gemv_m16_n128_s5_tma_nk"},
         {1, 4096, 11008, "_gemv_m16_n64_s10_k2_tma_nk"},
         {16, 4096, 11008, "_gemv_m16_n64_s10_k2_tma_nk"},
         {16, 4096, 4096, "_gemv_m16_n32_w8_s4_nk"}, /* k < 8192: no split */
