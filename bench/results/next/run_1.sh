@@ -1,7 +1,8 @@
 #!/bin/bash
 # Next session's first call (written by the thirty-eighth session, NOTES
-# items 71-73): on an H100 if one is lent (none since the twenty-sixth
-# session), else an H200.  Build (make; the CPU tests), copy this script to
+# items 71-73; kept by the thirty-ninth, whose call 9 ran its MLP block and
+# issue table on an H200 after item 74's GEMV change): on an H100 if one is
+# lent (none since the twenty-sixth session), else an H200.  Build (make; the CPU tests), copy this script to
 # build/carry/, carry the packs as build/carry/packs.tar.xz (bench/lanes.sh;
 # re-pack after make, and check it with `xz -t`), run it as it is.
 # - the PDL chain of row ops with torch.compile and eager beside it (issue
