@@ -795,7 +795,7 @@ __device__ __forceinline__ void kp_gemv_finish(const float (*acc)[4], float (*re
 // threads element by element, in loops kept rolled.  The code runs once a
 // block, after B has streamed through L2, so each instruction is fetched
 // from DRAM: the per-fragment form unrolled every term's code eight times
-// (6,700 SASS lines against 1,300; bench/NOTES.md 74).  Of a cluster of CL
+// (6,700 SASS lines against 1,400; bench/NOTES.md 74).  Of a cluster of CL
 // CTAs, rank r stores the columns of warp tiles r, r + CL, ...
 template <class T, int RB, int ON>
 __device__ __forceinline__ void kp_gemv_store_tile(const float (*o)[ON], int n0, const void *Cb,
