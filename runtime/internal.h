@@ -43,6 +43,17 @@
   X(ATTENTION, "attention", "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,p,T,T,T,T", \
     "lq:pow2,lk:pow2,bh:pow2,d,g:pow2", 0)
 
+/* GEMM's call form: bit 0 B as (k, n); bit 1 (KP_GEMM_TERMS) the call has
+** epilogue terms -- alpha != 1, C with beta != 0, a bias, an activation or
+** an f32 D.  Plain-only variants (`_pl`, templates/gemm.lua) compute forms 0
+** and 1 alone: the terms' code, never run by a plain call, still cost the
+** kernels that carry it 3-8% at m = 128 (bench/NOTES.md 74). */
+#define KP_GEMM_TERMS 2u
+static inline uint32_t kp_gemm_form(int kn, float alpha, int has_c, int has_bias, int act,
+                                    int out_f32) {
+  return (uint32_t)kn | (alpha != 1.f || has_c || has_bias || act || out_f32 ? KP_GEMM_TERMS : 0u);
+}
+
 /* Row families' dimension indices: pack.h (KP_ROWS, KP_COLS).  GEMM's: */
 #define KP_GM 0
 #define KP_GN 1

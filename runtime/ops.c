@@ -417,7 +417,9 @@ kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *
     return kp_fail(ctx, KP_ERR_INVALID_ARG, "gemm: C == D with other strides (ldc %lld, ldd %lld)",
                    (long long)g->ldc, (long long)g->ldd);
 
-  kp_call call = {KP_FAM_GEMM, dt, k.align, (uint32_t)g->b_layout,
+  kp_call call = {KP_FAM_GEMM, dt, k.align,
+                  kp_gemm_form(g->b_layout == KP_B_KN, g->alpha, c != NULL, g->bias != NULL,
+                               (int)g->act, g->out_f32),
                   {(uint64_t)m, (uint64_t)n, (uint64_t)kk, (uint64_t)nb}};
   long long lda = g->lda, sa = g->stride_a, ldb = g->ldb, sb = g->stride_b, ldc = g->ldc,
             sc = g->stride_c, ldd = g->ldd, sdd = g->stride_d;

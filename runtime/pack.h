@@ -46,7 +46,7 @@
 #include "kernpack.h"
 
 #define KPK_MAGIC "KERNPACK"
-#define KPK_FORMAT_VERSION 9
+#define KPK_FORMAT_VERSION 10
 #define KPK_HEADER_SIZE 128
 #define KPK_ENTRY_SIZE 296
 #define KPK_MAX_ENTRIES 65536

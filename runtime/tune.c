@@ -52,14 +52,15 @@ _Static_assert(sizeof attention_forms / sizeof attention_forms[0] == KPK_FORMS,
                "a name for each of attention's forms");
 
 uint32_t kp_form_count(const char *family) {
-  if (!strcmp(family, "geglu") || !strcmp(family, "rope") || !strcmp(family, "gemm")) return 2;
+  if (!strcmp(family, "geglu") || !strcmp(family, "rope")) return 2;
+  if (!strcmp(family, "gemm")) return 4;
   if (!strcmp(family, "attention")) return KPK_FORMS;
   return 1;
 }
 
 const char *kp_form_name(const char *family, uint32_t form) {
   static const char *const geglu[] = {"erf", "tanh"}, *const rope[] = {"neox", "gptj"},
-                           *const gemm[] = {"nk", "kn"};
+                           *const gemm[] = {"nk", "kn", "nk+terms", "kn+terms"};
   if (form >= kp_form_count(family) || kp_form_count(family) < 2) return NULL;
   if (!strcmp(family, "geglu")) return geglu[form];
   if (!strcmp(family, "rope")) return rope[form];
@@ -75,7 +76,8 @@ int kp_form_from_name(const char *family, const char *name) {
 
 const char *kp_form_flags(const char *family) {
   return !strcmp(family, "attention") ? "; each also +stride0, +paged, +varlen, +ws, +wave, in that order"
-                                      : "";
+         : !strcmp(family, "gemm")      ? "; each also +terms"
+                                        : "";
 }
 
 /* "32768x8192" */

@@ -265,6 +265,16 @@ __device__ __forceinline__ void kp_gemm_tile(int t, int tiles_m, int tiles_n, in
 #endif
 ]]
 
+-- Every variant computes its B layouts with and without epilogue terms (a
+-- call's form bit 1, KP_GEMM_TERMS: alpha != 1, C, bias, an activation or an
+-- f32 D; runtime/internal.h), but the plain-only twins (`_pl`, plain =
+-- true), which compute the plain forms alone.
+local function gemm_variant(t)
+  if t.forms and not t.plain then t.forms = t.forms | (t.forms << 2) end
+  t.plain = nil
+  variant(t)
+end
+
 -- ---- sm_90a: TMA + wgmma, warp-specialised, persistent --------------------------
 
 local WG_KERNEL = [[
@@ -281,6 +291,9 @@ ${name}(${params}) {
   constexpr bool MC = CL > 1 && SK == 1 && !MCA; // the cluster's CTAs share B (multicast)
   constexpr bool SHARE = MC || MCA;      // a stage is filled by every CTA of the cluster
   constexpr bool KN = ${kn};             // B as (k, n)
+  // PLAIN: the `_pl` twin, for calls without epilogue terms (their code left
+  // out; the general twin's cost it 3-8% at m = 128: bench/NOTES.md 74)
+  constexpr bool PLAIN = ${plain};
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, B_SLICE = B_BYTES / CL;
   constexpr int A_SLICE = A_BYTES / CL;
   constexpr int RED_LD = BN + 4;         // SK > 1: row stride of the partial tile (floats)
@@ -459,7 +472,7 @@ ${name}(${params}) {
         auto cterm = [&]() { // batch b's C
           return C ? (const void *)((const char *)C + b * sC * (out_f32 ? 4 : ${es})) : C;
         };
-        if (EC > 0 && !out_f32) {
+        if (EC > 0 && (PLAIN || !out_f32)) {
           // stmatrix.x4 stores n8 blocks j, j + 1 of the warp's 16 rows: lane L
           // gives the address of row L % 8 of matrix L / 8 (block j + L / 16,
           // rows 8 (L / 8 % 2) on), whose 16-byte chunk j' sits at j' ^ (row % 8)
@@ -467,7 +480,7 @@ ${name}(${params}) {
                               (warp * 16 + (lane >> 3 & 1) * 8 + (lane & 7)) * (EP * 2);
           const kp_u32 esw = ((lane >> 4) ^ (lane & 7)) << 4; // j even: (j + L / 16) ^ (L % 8)
           // no term to apply: the tile's coordinates, C and bias stay untouched
-          const bool plain = alpha == 1.f && !bias && !(C && beta != 0.f) && act == 0;
+          const bool plain = PLAIN || (alpha == 1.f && !bias && !(C && beta != 0.f) && act == 0);
 #pragma unroll
           for (int mb = 0; mb < MB; mb++) {
           if (!plain) {
@@ -510,9 +523,13 @@ ${name}(${params}) {
             // both blocks' addresses worked out up front, ptxas spilled)
             int roff = 64 * mb;
             if (MB > 1) asm volatile("" : "+r"(roff) : : "memory");
-            kp_gemm_epilogue<${T}, 1, WN / 8>(d + mb * (WN / 2), tm * BM + row0 + roff,
-                                             tn * BN + col0, M, N, Cb, ldc, Db, ldd, bias, alpha,
-                                             beta, act, out_f32);
+            if (PLAIN)
+              kp_gemm_stores<${T}, 1, WN / 8, true>(d + mb * (WN / 2), tm * BM + row0 + roff,
+                                                    tn * BN + col0, M, N, Db, ldd);
+            else
+              kp_gemm_epilogue<${T}, 1, WN / 8>(d + mb * (WN / 2), tm * BM + row0 + roff,
+                                               tn * BN + col0, M, N, Cb, ldc, Db, ldd, bias,
+                                               alpha, beta, act, out_f32);
           }
         }
       } else {
@@ -547,8 +564,14 @@ ${name}(${params}) {
           const float2 p = *(const float2 *)kp_map_rank(&red[r * RED_LD + c], s);
           v.x += p.x, v.y += p.y;
         }
-        kp_gemm_store2<${T}>(v.x, v.y, tm * BM + r, tn * BN + c, M, N, Cb, ldc, Db, ldd, bias,
-                             alpha, beta, act, out_f32);
+        if (PLAIN) {
+          const int rr = tm * BM + r, cc = tn * BN + c;
+          ${T} *o = (${T} *)Db + (long long)rr * ldd + cc;
+          if (rr < M && cc + 1 < N) *(kp_u32 *)o = kp_pair<${T}>::pack(v.x, v.y);
+          else if (rr < M && cc < N) *o = kp_from_f32<${T}>(v.x);
+        } else
+          kp_gemm_store2<${T}>(v.x, v.y, tm * BM + r, tn * BN + c, M, N, Cb, ldc, Db, ldd, bias,
+                               alpha, beta, act, out_f32);
       }
     }
   }
@@ -583,20 +606,12 @@ local function emit_wg(dt, p)
   local mb = split_m and p.bm // 128 or 1
   local wn = split_m and p.bn or p.bn // 2
   local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 2 * 64 * ((ec + 63) // 64 * 64) * 2 + 1024
-  variant {
-    name = name, dtype = dt, params = p, targets = { "sm_90a" },
-    block = 384, smem = smem, align = 16, forms = kn and 2 or 1,
-    min_sm = 90, max_sm = 90, rank = p.rank, rate = p.rate,
-    -- aux: the TMA k-box, + GEMM_SHARE_A where the cluster shares A (runtime/ops.c)
-    tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil,
-    aux = 64 + (p.share_a and GEMM_SHARE_A or 0),
-    cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
-    min = p.min_m and { m = p.min_m } or nil,
-    max = (p.max_m or p.max_n or p.max_k) and { m = p.max_m, n = p.max_n, k = p.max_k } or nil,
-    source = COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
-      name = name, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
+  -- plain: the `_pl` twin's source (no epilogue terms compiled in)
+  local function source(vname, plain)
+    return COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
+      name = vname, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       sk = sk, ec = ec, mb = mb, w0 = p.w0 and "true" or "false",
-      mca = p.share_a and "true" or "false",
+      mca = p.share_a and "true" or "false", plain = plain and "true" or "false",
       es = esize(dt),
       roles = split_m and (64 * mb) .. " rows each" or "64 columns each",
       a_off = split_m and string.format("cw * %d * 128", 64 * mb) or "0",
@@ -606,10 +621,37 @@ local function emit_wg(dt, p)
       b_step = kn and "128" or "2", tname = kn and "_t" or "",
       row_base = split_m and string.format("cw * %d", 64 * mb) or "0",
       col_base = split_m and "0" or string.format("cw * %d", wn),
-    }),
-  }
+    })
+  end
+  local forms = kn and 2 or 1
+  local function entry(vname, plain)
+    return {
+      name = vname, dtype = dt, params = p, targets = { "sm_90a" },
+      block = 384, smem = smem, align = 16, forms = forms, plain = plain,
+      min_sm = 90, max_sm = 90, rank = p.rank, rate = p.rate,
+      -- aux: the TMA k-box, + GEMM_SHARE_A where the cluster shares A (runtime/ops.c)
+      tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil,
+      aux = 64 + (p.share_a and GEMM_SHARE_A or 0),
+      cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
+      min = p.min_m and { m = p.min_m } or nil,
+      max = (p.max_m or p.max_n or p.max_k) and { m = p.max_m, n = p.max_n, k = p.max_k } or nil,
+      source = source(vname, plain),
+    }
+  end
+  local general = entry(name, false)
+  if p.twin then
+    -- plain calls take the twin (same rank, rate and reach): the general one
+    -- ranks a step lower for them
+    general.prefer = { forms = forms, rank = p.rank - 1 }
+    gemm_variant(entry((name:gsub("_(%a%a)$", "_pl_%1")), true))
+  end
+  gemm_variant(general)
 end
 
+-- twin = true: also a plain-only `_pl` twin, picked for calls without
+-- epilogue terms (the tiles ranked for m <= 128, where the general twin's
+-- unused terms code cost 0.5-1.6 us, 3-8%: 128 x 4096 x 11008 31.4 against
+-- 29.8 us, 128 x 14336 37.6-38.4 against 36.7-37.7; H200, bench/NOTES.md 74)
 for _, dt in ipairs({ "f16", "bf16" }) do
   -- the epilogue through shared memory (`_e`) ran 4-14% faster than the
   -- stores from the accumulator registers at m, n >= 4096 (H100, item 27)
@@ -646,12 +688,13 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- with 176 at one round, 2.4-3.1% faster from m = 512 (H100, call 6), so
   -- 176's rate; the epilogue's odd n8 block goes by stmatrix .x2
   emit_wg(dt, { bm = 128, bn = 168, stages = 4, ec = 168, rank = FILL, rate = 970 })
-  emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, rank = FILL, rate = 550 })
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, rank = FILL, rate = 550, twin = true })
   -- split-K for m <= 128: a 128x64 tile in 2 CTAs fills 132 SMs at n <= 4352
   -- (H200, m = 128: 0.86x cuBLAS at n = k = 4096, 0.99x at k = 11008, where
   -- 128x128 in 4 CTAs ran 0.59x: only 30 clusters of 4 fit at once); at m =
   -- 256 it ran 0.56x / 0.75x (k = 4096 / 11008; H100, twenty-fourth session)
-  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 128, max_n = 4352 })
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 128, max_n = 4352,
+                twin = true })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, split = 2, rank = 800, max_m = 256 })
   -- m = 128: cuBLAS's own shape, 64x64 tiles, 13 stages of k 64, no split
   -- (H100, bf16, 2026-11-26, bench/NOTES.md 41).  n = k = 4096 alone,
@@ -664,7 +707,7 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- 2-CTA B multicast ran slower (64x64 c2 0.74-0.94x, 64x128 c2
   -- 0.79-0.91x; not built) and moved more L2 bytes, not fewer (108 MB)
   emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 968, max_m = 128, max_n = 4352,
-                max_k = 8192 })
+                max_k = 8192, twin = true })
   -- m = 65..128 (m <= 64 takes the split above): column widths whose tiles
   -- fill 132 SMs at n = 11008 (88: 126 tiles) and 14336 (112: 128), where
   -- 128x128 leaves 46 / 20 SMs idle.  kp tune on an H200 (twenty-sixth
@@ -673,8 +716,10 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- microsecond at m = 128 against 128x128's there: the fill tie-break then
   -- takes 88 at 11008, 112 at 12288-14336, and keeps 128x64 at 8192 (23.5
   -- us against 88's 24.3)
-  emit_wg(dt, { bm = 128, bn = 88, stages = 6, ec = 88, rank = FILL, rate = 695, max_m = 128 })
-  emit_wg(dt, { bm = 128, bn = 112, stages = 6, ec = 112, rank = FILL, rate = 867, max_m = 128 })
+  emit_wg(dt, { bm = 128, bn = 88, stages = 6, ec = 88, rank = FILL, rate = 695, max_m = 128,
+                twin = true })
+  emit_wg(dt, { bm = 128, bn = 112, stages = 6, ec = 112, rank = FILL, rate = 867, max_m = 128,
+                twin = true })
   -- for the tuner: a cluster whose CTAs take side-by-side tiles and share A
   -- by multicast (`_a2`; cuBLAS's kernels at m = 128 are these shapes: 64x64
   -- 13 stages and 112 columns x 128 rows, 2 CTAs sharing A).  Ours: 128x112
@@ -704,7 +749,8 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- m = 64, n = 4096, k = 11008; the H100 48.0 against 42.6).  Past n =
   -- 4352 it lost by 1.1-1.6x (H100 and H200, calls 5 and 6: 48.0 against
   -- 64x256's 38.5 us at m = 64, n = 11008).
-  emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 967, max_m = 64, max_n = 4352 })
+  emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 967, max_m = 64, max_n = 4352,
+                twin = true })
   -- m = 17..64 past that: one rank of 64-row tiles, the fill tie-break
   -- between them (the fill group's 128-row tiles run their rows half empty
   -- there: 128x88 44.2 against 64x256's 32.0 us at m = 64, n = 11008, H200).
@@ -715,8 +761,8 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- from those runs (a 64x64 tile's time is ~0.7 of a 64x256 tile's at m <=
   -- 64, not a quarter)
   emit_wg(dt, { bm = 64, bn = 64, stages = 13, cluster = 2, share_a = true, rank = 966, rate = 400,
-                max_m = 64 })
-  emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 966, rate = 1000, max_m = 64 })
+                max_m = 64, twin = true })
+  emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 966, rate = 1000, max_m = 64, twin = true })
 end
 
 -- ---- skinny m (decode): tensor-core GEMV, B streamed once --------------------
@@ -860,7 +906,7 @@ ${name}(${params}) {
 local function emit_gemv(dt, p)
   local nt = p.nt or 1
   local name = string.format("gemm_%s_gemv_m%d_n%d_w%d_u%d_nk", dt, p.mmax, 16 * nt, p.w, p.u)
-  variant {
+  gemm_variant {
     name = name, dtype = dt, params = p, block = p.w * 32, align = 16, forms = 1,
     rank = p.rank, tile = { n = 16 * nt, batch = 1 }, max = { m = p.mmax },
     source = COMMON .. GEMV_LD .. subst(GEMV_MMA .. GEMV_KERNEL, { params = params(dt),
@@ -959,7 +1005,7 @@ local function emit_gemv_ring(dt, p)
   local nt = p.nt or 1
   local name = string.format("gemm_%s_gemv_m%d_n%d_w%d_s%d_nk", dt, p.mmax, 16 * nt, p.w, p.stages)
   local mt = p.mmax // 8
-  variant {
+  gemm_variant {
     name = name, dtype = dt, params = p, block = p.w * 32, align = 16, forms = 1,
     rank = p.rank, tile = { n = 16 * nt, batch = 1 }, max = { m = p.mmax },
     smem = p.w * p.stages * (16 * nt + 8 * mt) * 32 * 2,
@@ -1120,7 +1166,7 @@ local function emit_gemv_tma(dt, p)
   local cl, w = p.cl or 1, p.w or 8
   local name = string.format("gemm_%s_gemv_m16_n%d_s%d%s_tma_nk", dt, 16 * w, p.stages,
                              cl > 1 and "_k" .. cl or "")
-  variant {
+  gemm_variant {
     name = name, dtype = dt, params = p, block = w * 32 + 32, align = 16, forms = 1,
     rank = p.rank, targets = { "sm_90a" }, min_sm = 90, max_sm = 90, aux = 64,
     tile = { m = 16, n = 16 * w, batch = 1 }, max = { m = 16, n = p.max_n },
@@ -1257,7 +1303,7 @@ ${name}(${params}) {
 
 local function emit_gemv_kn(dt, mr, u, rank)
   local name = string.format("gemm_%s_fma_m%d_u%d_kn", dt, mr, u)
-  variant {
+  gemm_variant {
     name = name, dtype = dt, params = { mr = mr, u = u, form = "kn" }, block = 256, align = 16,
     forms = 2, rank = rank, tile = { n = 32, batch = 1 }, max = { m = mr },
     source = COMMON .. GEMV_LD .. subst(GEMV_KN_KERNEL, { params = params(dt),
@@ -1337,7 +1383,7 @@ local function emit_simple(dt, form)
       Bs[r][c] = n < N && k < K ? Bb[(long long)n * ldb + k] : zero;]]
     or [[const int c = e / BN, r = e % BN, n = n0 + r, k = k0 + c; // coalesced along n
       Bs[r][c] = n < N && k < K ? Bb[(long long)k * ldb + n] : zero;]]
-  variant {
+  gemm_variant {
     name = name, dtype = dt, params = { form = form, rank = -100 }, block = 128,
     forms = form == "nk" and 1 or 2, rank = -100, tile = { m = 64, n = 64, batch = 1 },
     source = COMMON .. subst(SIMPLE_KERNEL, { params = params(dt),
@@ -1457,7 +1503,7 @@ ${name}(${params}) {
 
 local function emit_mma(dt, p, form)
   local name = string.format("gemm_%s_mma_%dx%dx32_s%d_w8_%s", dt, p.bm, p.bn, p.stages, form)
-  variant {
+  gemm_variant {
     name = name, dtype = dt, block = 256, align = 16,
     params = { bm = p.bm, bn = p.bn, stages = p.stages, rank = p.rank, form = form },
     forms = form == "nk" and 1 or 2, rank = p.rank, smem = p.stages * (p.bm + p.bn) * 32 * 2,

@@ -188,7 +188,10 @@ static int gemm_case(gpu *g, kp_dtype dt, int vi, const gcase *c) {
     uint32_t al = operand_align(&D, operand_align(&B, operand_align(&A, 16)));
     if (c->cmode == 1) al = operand_align(&C, al);
     if (c->bias) al = min_u32(al, kp_align_of((uintptr_t)bm_dev(&BI)));
-    kp_call call = {KP_FAM_GEMM, dt, al, (uint32_t)c->kn,
+    /* (the runtime's form: a plain-only `_pl` variant takes no case with terms) */
+    kp_call call = {KP_FAM_GEMM, dt, al,
+                    kp_gemm_form(c->kn, c->alpha, c->cmode && c->beta != 0.f, c->bias, c->act,
+                                 c->out_f32),
                     {(uint64_t)m, (uint64_t)n, (uint64_t)k, (uint64_t)nb}};
     if (!kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0)) {
       bm_free(g, &A), bm_free(g, &B), bm_free(g, &C), bm_free(g, &D), bm_free(g, &BI);

@@ -564,7 +564,8 @@ static const struct {
 } SHAPES_BAD[] = {
     {"gemm 128 4096\n", "shapes:2: expected 'gemm[/nk|/kn] m n k [batch]', got 2 numbers"},
     {"gemm 128 4096 4096 2 5\n", "shapes:2: expected 'gemm[/nk|/kn] m n k [batch]', got 5 numbers"},
-    {"gemm/tn 1 2 3\n", "shapes:2: 'tn' is not a form of gemm (nk, kn)"},
+    {"gemm/tn 1 2 3\n", "shapes:2: 'tn' is not a form of gemm (nk, kn; each also +terms)"},
+    {"gemm/nk+terms 1 2 3\n", "shapes:2: gemm/nk+terms: kp tune times plain calls (D = A B), nk and kn only"},
     {"softmax/tanh 1 2\n", "shapes:2: 'tanh' is not a form of softmax (it has none)"},
     {"gemm 0 4096 4096\n", "shapes:2: expected 'gemm[/nk|/kn] m n k [batch]': m = '0' is not a number"},
     {"gemm 1 4096 4096x\n", "shapes:2: expected 'gemm[/nk|/kn] m n k [batch]': k = '4096x' is not a number"},

@@ -896,16 +896,24 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {128, 14336, 4096, "_wg_128x112_s6_e112_nk"},
         {128, 8192, 4096, "_wg_128x64_s8_e64_nk"},
     };
-    for (size_t k = 0; k < sizeof G / sizeof G[0]; k++) {
-      const kp_call c = {KP_FAM_GEMM, (kp_dtype)dt, 16, 0, {G[k].m, G[k].n, G[k].k, 1}};
-      const int i = kp_select_variant(&pk, &c, &d, NULL, 0);
-      ck_assert_int_ge(i, 0);
-      ck_assert_msg(strstr(pk.entries[i].name, G[k].pick),
-                    "gemm %s %llux%llux%llu: %s, expected %s",
-                    kp_dtype_name((kp_dtype)dt), (unsigned long long)G[k].m,
-                    (unsigned long long)G[k].n, (unsigned long long)G[k].k, pk.entries[i].name,
-                    G[k].pick);
-    }
+    /* a call with epilogue terms takes the pick; a plain one its plain-only
+    ** `_pl` twin where the tile has one (the `_wg_` tiles here, thirty-ninth
+    ** session), never a twin with terms */
+    for (size_t k = 0; k < sizeof G / sizeof G[0]; k++)
+      for (uint32_t form = 0; form <= KP_GEMM_TERMS; form += KP_GEMM_TERMS) {
+        const kp_call c = {KP_FAM_GEMM, (kp_dtype)dt, 16, form, {G[k].m, G[k].n, G[k].k, 1}};
+        const int i = kp_select_variant(&pk, &c, &d, NULL, 0);
+        ck_assert_int_ge(i, 0);
+        char want[64];
+        const size_t len = strlen(G[k].pick) - 3; /* before "_nk" */
+        snprintf(want, sizeof want, "%.*s%s_nk", (int)len, G[k].pick,
+                 !form && strstr(G[k].pick, "_wg_") ? "_pl" : "");
+        ck_assert_msg(strstr(pk.entries[i].name, want) && (!form || !strstr(pk.entries[i].name, "_pl_")),
+                      "gemm %s %llux%llux%llu %s: %s, expected %s",
+                      kp_dtype_name((kp_dtype)dt), (unsigned long long)G[k].m,
+                      (unsigned long long)G[k].n, (unsigned long long)G[k].k,
+                      form ? "with terms" : "plain", pk.entries[i].name, want);
+      }
   }
   kpk_close(&pk);
 }

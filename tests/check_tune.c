@@ -128,7 +128,7 @@ static const struct {
     {"kernpack-tune 2\ngemm bf16 4096x11008 16 v 1.0\n", "bad.tune:2: shape '4096x11008': expected 3 to 4 numbers"},
     {"kernpack-tune 2\ngemm bf16 4096x11008x4096x 16 v 1.0\n", "bad.tune:2: shape '4096x11008x4096x': expected 3 to 4 numbers"},
     {"kernpack-tune 2\ngemm bf16 100x11008x4096x1 16 v 1.0\n", "bad.tune:2: shape '100x11008x4096x1': m = 100 is not a power-of-two bucket"},
-    {"kernpack-tune 2\ngemm bf16 128x64x64x1 16 v 1.0 tn\n", "bad.tune:2: 'tn' is not a form of gemm (nk, kn)"},
+    {"kernpack-tune 2\ngemm bf16 128x64x64x1 16 v 1.0 tn\n", "bad.tune:2: 'tn' is not a form of gemm (nk, kn; each also +terms)"},
 };
 
 START_TEST(test_malformed) {
@@ -449,7 +449,9 @@ START_TEST(test_attention_forms) {
   ck_assert_str_eq(kp_form_name("attention", 48), "full+ws+wave");
   ck_assert_str_eq(kp_form_name("attention", 63), "causal+stride0+paged+varlen+ws+wave");
   ck_assert_ptr_null(kp_form_name("attention", KPK_FORMS));
-  ck_assert_ptr_null(kp_form_name("gemm", 2));
+  ck_assert_str_eq(kp_form_name("gemm", 2), "nk+terms"); /* KP_GEMM_TERMS */
+  ck_assert_int_eq(kp_form_from_name("gemm", "kn+terms"), 3);
+  ck_assert_ptr_null(kp_form_name("gemm", 4));
   kp_tune_table t;
   const char *text = "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
                      "attention bf16 1x32768x32x128x4 16 a_clu 50.0\n"

@@ -285,6 +285,8 @@ static int parse_line(const char *path, int ln, char *p, kp_shape *out, int n, i
       return bad(path, ln, "'%s' is not a form of %s (%s, %s%s)", form, name, kp_form_name(name, 0),
                  kp_form_name(name, 1), kp_form_flags(name));
     }
+    if (fam == KP_FAM_GEMM && form_no > 1)
+      return bad(path, ln, "gemm/%s: kp tune times plain calls (D = A B), nk and kn only", form);
     if (fam == KP_FAM_ATTENTION && (form_no & ~(1 | KP_ATTN_FORM_WS)))
       return bad(path, ln, "attention/%s: kp tune times the full and causal forms, with or without "
                  "+ws, only", form);

@@ -35,11 +35,13 @@ static const char usage_explain[] =
     "(BH: batch x query heads, D: head dim, G: query heads per KV head, default\n"
     "1).  ALIGN is the alignment of the\n"
     "call's pointers and row strides (default 16); F the call's form (geglu: 0 erf,\n"
-    "1 tanh; rope: 0 NeoX, 1 GPT-J; gemm: 0 B as (n,k), 1 B as (k,n); attention:\n"
+    "1 tanh; rope: 0 NeoX, 1 GPT-J; gemm: 0 B as (n,k), 1 B as (k,n), + 2 with\n"
+    "epilogue terms -- alpha != 1, C, bias, activation or an f32 D; attention:\n"
     "0 full, 1 causal or windowed, + 2 a zero stride, + 4 paged K/V, + 8 varlen,\n"
     "+ 16 a decode call with a workspace (the split-KV decode's); default 0), a\n"
-    "number or a form's name (erf, tanh, neox, gptj, nk, kn; attention's full or\n"
-    "causal, then +stride0 +paged +varlen +ws as set: causal+paged+ws is 21).\n";
+    "number or a form's name (erf, tanh, neox, gptj, nk, kn, nk+terms, kn+terms;\n"
+    "attention's full or causal, then +stride0 +paged +varlen +ws as set:\n"
+    "causal+paged+ws is 21).\n";
 
 /* "4096x11008x4096" -> c->dim in the family's order; missing trailing dims 1.
 ** 0 on success. */
