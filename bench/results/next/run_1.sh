@@ -10,7 +10,8 @@
 #   item 60);
 # - the decode MLP block with GEMM under PDL (item 73: H200 only so far);
 # - the graph and ops suites;
-# - the GEMM issue table (both dtypes).
+# - the GEMM issue table (both dtypes; plain calls at m <= 128 take the `_pl`
+#   twins since the thirty-ninth session, NOTES item 74).
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
 GPU=0
 el "chain"
