@@ -567,8 +567,8 @@ ${name}(${params}) {
         if (PLAIN) {
           const int rr = tm * BM + r, cc = tn * BN + c;
           ${T} *o = (${T} *)Db + (long long)rr * ldd + cc;
-          if (rr < M && cc + 1 < N) *(kp_u32 *)o = kp_pair<${T}>::pack(v.x, v.y);
-          else if (rr < M && cc < N) *o = kp_from_f32<${T}>(v.x);
+          if (rr < M && cc + 1 < N) kp_gemm_out<${T}>::pair(o, v.x, v.y);
+          else if (rr < M && cc < N) kp_gemm_out<${T}>::one(o, v.x);
         } else
           kp_gemm_store2<${T}>(v.x, v.y, tm * BM + r, tn * BN + c, M, N, Cb, ldc, Db, ldd, bias,
                                alpha, beta, act, out_f32);
