@@ -633,7 +633,7 @@ local function emit_wg(dt, p)
       tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil,
       aux = 64 + (p.share_a and GEMM_SHARE_A or 0),
       cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
-      min = p.min_m and { m = p.min_m } or nil,
+      min = (p.min_m or p.min_k) and { m = p.min_m, k = p.min_k } or nil,
       max = (p.max_m or p.max_n or p.max_k) and { m = p.max_m, n = p.max_n, k = p.max_k } or nil,
       source = source(vname, plain),
     }
@@ -743,14 +743,14 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- without the split ran it in 19.4 us against 21.1 (H100, call 9): m <= 64
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 64, max_n = 4352,
                 form = "kn" })
-  -- m = 17..64: the 64x128 split over 4 CTAs (the first split-K shapes'
-  -- guess, once for every m <= 64) keeps n <= 4352 at k > 8K alone, where
-  -- the H200 runs it fastest (37.9 against the A-sharing 64x64's 42.1 us at
-  -- m = 64, n = 4096, k = 11008; the H100 48.0 against 42.6).  Past n =
-  -- 4352 it lost by 1.1-1.6x (H100 and H200, calls 5 and 6: 48.0 against
-  -- 64x256's 38.5 us at m = 64, n = 11008).
-  emit_wg(dt, { bm = 64, bn = 128, stages = 8, split = 4, rank = 967, max_m = 64, max_n = 4352,
-                twin = true })
+  -- m = 17..64, n <= 4352, k >= 2048: 64x64 split over 2 CTAs, its 2 x 64
+  -- CTAs where the unsplit tile has 64 (fortieth session, H200, bf16,
+  -- pinned beside cuBLAS: 64 x 4096 x 11008 29.0 us, 1.01-1.04x, against
+  -- the 64x128 split over 4 CTAs' 38.0 that it replaces -- 4-CTA clusters
+  -- do not all fit at once -- and the unsplit 64x64's 37.1; m = 32 17.6
+  -- against 18.9 at n = k = 4096, m = 64 level there: 16.4 against 16.2)
+  emit_wg(dt, { bm = 64, bn = 64, stages = 13, split = 2, rank = 969, max_m = 64, max_n = 4352,
+                min_k = 2048, twin = true })
   -- m = 17..64 past that: one rank of 64-row tiles, the fill tie-break
   -- between them (the fill group's 128-row tiles run their rows half empty
   -- there: 128x88 44.2 against 64x256's 32.0 us at m = 64, n = 11008, H200).
@@ -763,6 +763,16 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 64, bn = 64, stages = 13, cluster = 2, share_a = true, rank = 966, rate = 400,
                 max_m = 64, twin = true })
   emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 966, rate = 1000, max_m = 64, twin = true })
+  -- cuBLAS's shapes there (its kernels at m = 64: 112 columns, 9 stages at
+  -- n = 11008; 144, 8 at 14336; one round of fewer CTAs than SMs, each with
+  -- a deeper ring than 64x256's 5 stages).  Fortieth session, H200, bf16,
+  -- pinned beside cuBLAS: n = 11008 96 columns 29.0 us, 112 29.4, 64x256
+  -- 32.4 (cuBLAS 26.8-27.0); n = 14336 112 34.0 (1.03x), 64x256 36.5, 96
+  -- (two rounds) 42.2; m = 48, n = 11008 27.7 / 28.5 against 31.8.  Rates
+  -- from the one-round times at 11008 against 64x256's; 144 columns (8
+  -- stages) and these tiles sharing A over 2-CTA clusters ran no better
+  emit_wg(dt, { bm = 64, bn = 96, stages = 11, rank = 966, rate = 419, max_m = 64, twin = true })
+  emit_wg(dt, { bm = 64, bn = 112, stages = 10, rank = 966, rate = 482, max_m = 64, twin = true })
 end
 
 -- ---- skinny m (decode): tensor-core GEMV, B streamed once --------------------

@@ -887,11 +887,17 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {1, 2048, 11008, "_gemv_m8_n16_w8_u4_nk"},  /* n < 4096: 32 tiles, not ranked */
         /* m = 17..128 (twenty-sixth session): 64-row tiles to m = 64, the
         ** columns that fill 132 SMs at m = 128 */
-        {64, 4096, 4096, "_wg_64x64_s13_nk"},
-        {64, 4096, 11008, "_wg_64x128_s8_k4_nk"},
+        {64, 4096, 4096, "_wg_64x64_s13_k2_nk"},
+        {64, 4096, 11008, "_wg_64x64_s13_k2_nk"},
+        {64, 4096, 1024, "_wg_64x64_s13_nk"}, /* k < 2048: no split */
+        {128, 4096, 4096, "_wg_64x64_s13_nk"},
         {64, 5120, 4096, "_wg_64x64_s13_a2_nk"},
-        {32, 11008, 4096, "_wg_64x256_s5_nk"},
-        {64, 14336, 4096, "_wg_64x256_s5_nk"},
+        /* past one round of 64x64 tiles: the widths of cuBLAS's kernels,
+        ** one round each, 64x256 where they would take two (fortieth
+        ** session) */
+        {32, 11008, 4096, "_wg_64x96_s11_nk"},
+        {64, 14336, 4096, "_wg_64x112_s10_nk"},
+        {64, 32768, 4096, "_wg_64x256_s5_nk"},
         {128, 11008, 4096, "_wg_128x88_s6_e88_nk"},
         {128, 14336, 4096, "_wg_128x112_s6_e112_nk"},
         {128, 8192, 4096, "_wg_128x64_s8_e64_nk"},
