@@ -633,7 +633,7 @@ local function emit_wg(dt, p)
       tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil,
       aux = 64 + (p.share_a and GEMM_SHARE_A or 0),
       cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
-      min = (p.min_m or p.min_k) and { m = p.min_m, k = p.min_k } or nil,
+      min = (p.min_m or p.min_n or p.min_k) and { m = p.min_m, n = p.min_n, k = p.min_k } or nil,
       max = (p.max_m or p.max_n or p.max_k) and { m = p.max_m, n = p.max_n, k = p.max_k } or nil,
       source = source(vname, plain),
     }
@@ -761,7 +761,7 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- from those runs (a 64x64 tile's time is ~0.7 of a 64x256 tile's at m <=
   -- 64, not a quarter)
   emit_wg(dt, { bm = 64, bn = 64, stages = 13, cluster = 2, share_a = true, rank = 966, rate = 400,
-                max_m = 64, twin = true })
+                min_n = 7168, max_m = 64, twin = true })
   emit_wg(dt, { bm = 64, bn = 256, stages = 5, rank = 966, rate = 1000, max_m = 64, twin = true })
   -- cuBLAS's shapes there (its kernels at m = 64: 112 columns, 9 stages at
   -- n = 11008; 144, 8 at 14336; one round of fewer CTAs than SMs, each with
@@ -770,7 +770,10 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- 32.4 (cuBLAS 26.8-27.0); n = 14336 112 34.0 (1.03x), 64x256 36.5, 96
   -- (two rounds) 42.2; m = 48, n = 11008 27.7 / 28.5 against 31.8.  Rates
   -- from the one-round times at 11008 against 64x256's; 144 columns (8
-  -- stages) and these tiles sharing A over 2-CTA clusters ran no better
+  -- stages) and these tiles sharing A over 2-CTA clusters ran no better.
+  -- Below n = 7168 96 columns beat the A-sharing 64x64 (call 5: n = 5120
+  -- 18.4 against 20.6 us, 6144 19.4 against 20.0; 8192 24.7 against 23.2),
+  -- hence its min_n; split pairs of 96-144 columns lost at n = 5120-11008
   emit_wg(dt, { bm = 64, bn = 96, stages = 11, rank = 966, rate = 419, max_m = 64, twin = true })
   emit_wg(dt, { bm = 64, bn = 112, stages = 10, rank = 966, rate = 482, max_m = 64, twin = true })
 end
