@@ -1,7 +1,7 @@
 #!/bin/bash
 # Next session's first call (written by the thirty-eighth session, NOTES
-# items 71-73; kept by the thirty-ninth, whose call 9 ran its MLP block and
-# issue table on an H200 after item 74's GEMV change): on an H100 if one is
+# items 71-73; kept by the thirty-ninth and fortieth, whose calls 9 and 8
+# ran it on H200s after items 74 and 75): on an H100 if one is
 # lent (none since the twenty-sixth session), else an H200.  Build (make; the CPU tests), copy this script to
 # build/carry/, carry the packs as build/carry/packs.tar.xz (bench/lanes.sh;
 # re-pack after make, and check it with `xz -t`), run it as it is.
@@ -11,7 +11,10 @@
 # - the decode MLP block with GEMM under PDL (item 73: H200 only so far);
 # - the graph and ops suites;
 # - the GEMM issue table (both dtypes; plain calls at m <= 128 take the `_pl`
-#   twins since the thirty-ninth session, NOTES item 74).
+#   twins since the thirty-ninth session, NOTES item 74; m = 64 rows and
+#   96 / 112-column tiles since the fortieth, item 75).  On an H100 the m =
+#   17..64 rates (item 75) are unmeasured: add `kp tune --families gemm
+#   --shapes bench/shapes_gemm.txt` if time allows.
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
 GPU=0
 el "chain"
@@ -19,7 +22,7 @@ CUDA_VISIBLE_DEVICES=0 timeout $(left 120) python3 bench/pdl_bench.py --tokens 1
   --json $R/chain.json > $R/chain.log 2>&1
 echo "chain rc=$?"; grep -A5 "^tokens |" $R/chain.log | cut -c1-130
 el "mlp"
-CUDA_VISIBLE_DEVICES=0 timeout $(left 200) python3 bench/pdl_mlp_bench.py --tokens 1,16,128 --layers 4 \
+CUDA_VISIBLE_DEVICES=0 timeout $(left 200) python3 bench/pdl_mlp_bench.py --tokens 1,16,64,128 --layers 4 \
   --json $R/mlp.json > $R/mlp.log 2>&1
 echo "mlp rc=$?"; grep -E "^T=" $R/mlp.log | cut -c1-160
 gpu_suite graph.log 260 graph_gpu
