@@ -651,7 +651,11 @@ end
 -- twin = true: also a plain-only `_pl` twin, picked for calls without
 -- epilogue terms (the tiles ranked for m <= 128, where the general twin's
 -- unused terms code cost 0.5-1.6 us, 3-8%: 128 x 4096 x 11008 31.4 against
--- 29.8 us, 128 x 14336 37.6-38.4 against 36.7-37.7; H200, bench/NOTES.md 74)
+-- 29.8 us, 128 x 14336 37.6-38.4 against 36.7-37.7; H200, bench/NOTES.md 74;
+-- and the fill group's tiles picked at m = 256-2048, whose one- and two-
+-- round shapes gain 1-3 us: 256 x 11008 x 4096 37.1-37.4 against 39.4-40.0
+-- us, 512 x 4096 x 4096 28.5-28.7 against 29.5-29.6, 256 x 14336 46.3
+-- against 47.5, level from m = 1024; bench/NOTES.md 75)
 for _, dt in ipairs({ "f16", "bf16" }) do
   -- the epilogue through shared memory (`_e`) ran 4-14% faster than the
   -- stores from the accumulator registers at m, n >= 4096 (H100, item 27)
@@ -676,18 +680,18 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- EXPERIMENT (branch gemm-256x128): cuBLAS's 4096^3 tile shape, each
   -- consumer 128 rows (two m64n128 wgmmas a k-step)
   emit_wg(dt, { bm = 256, bn = 128, stages = 4, ec = 128, rank = 890, min_m = 1024 })
-  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = FILL, rate = 960 })
+  emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = FILL, rate = 960, twin = true })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, cluster = 2, ec = 128, rank = 840, min_m = 512 })
   -- (64x256 with 5 stages leads the m <= 64 group below; this twin, a stage
   -- less and 2% slower there (H200, call 6), is the fill group's)
   emit_wg(dt, { bm = 64, bn = 256, stages = 4, rank = FILL, rate = 900, max_m = 256 })
-  emit_wg(dt, { bm = 128, bn = 224, stages = 4, ec = 112, rank = FILL, rate = 960 })
+  emit_wg(dt, { bm = 128, bn = 224, stages = 4, ec = 112, rank = FILL, rate = 960, twin = true })
   emit_wg(dt, { bm = 128, bn = 192, stages = 4, ec = 192, rank = FILL, rate = 980 })
-  emit_wg(dt, { bm = 128, bn = 176, stages = 4, ec = 176, rank = FILL, rate = 970 })
+  emit_wg(dt, { bm = 128, bn = 176, stages = 4, ec = 176, rank = FILL, rate = 970, twin = true })
   -- cuBLAS's tile at n = 11008 (66 column tiles: 132 at m = 256): level
   -- with 176 at one round, 2.4-3.1% faster from m = 512 (H100, call 6), so
   -- 176's rate; the epilogue's odd n8 block goes by stmatrix .x2
-  emit_wg(dt, { bm = 128, bn = 168, stages = 4, ec = 168, rank = FILL, rate = 970 })
+  emit_wg(dt, { bm = 128, bn = 168, stages = 4, ec = 168, rank = FILL, rate = 970, twin = true })
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, rank = FILL, rate = 550, twin = true })
   -- split-K for m <= 128: a 128x64 tile in 2 CTAs fills 132 SMs at n <= 4352
   -- (H200, m = 128: 0.86x cuBLAS at n = k = 4096, 0.99x at k = 11008, where

@@ -902,6 +902,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {128, 11008, 4096, "_wg_128x88_s6_e88_nk"},
         {128, 14336, 4096, "_wg_128x112_s6_e112_nk"},
         {128, 8192, 4096, "_wg_128x64_s8_e64_nk"},
+        /* the fill group's picks at m = 256-2048 have twins too (fortieth
+        ** session); 128x256 (several tiles a CTA) has none */
+        {256, 11008, 4096, "_wg_128x168_s4_e168_nk"},
+        {512, 4096, 4096, "_wg_128x128_s6_e128_nk"},
+        {256, 14336, 4096, "_wg_128x224_s4_e112_nk"},
     };
     /* a call with epilogue terms takes the pick; a plain one its plain-only
     ** `_pl` twin where the tile has one (the `_wg_` tiles here, thirty-ninth
