@@ -744,8 +744,13 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, rank = FILL, rate = 550, form = "kn" })
   -- split-K for B as (k, n), as for (n, k): m = 128, n = k = 4096 runs 18.9 us
   -- (0.91x cuBLAS) where 128x128 ran 31.2 us (0.55x; H200, 2026-11-26); 128x64
-  -- without the split ran it in 19.4 us against 21.1 (H100, call 9): m <= 64
-  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 64, max_n = 4352,
+  -- without the split ran it in 19.4 us against 21.1 (H100, call 9), so it
+  -- was kept to m <= 64 until the fortieth session: on an H200 (call 13,
+  -- pinned) the split leads at m = 96-128 in both dtypes -- 128 x 4096²
+  -- 17.2 against 19.3-19.7 us, 128 x 4096 x 11008 31.3-31.5 against
+  -- 41.0-41.8 (0.97-0.99x cuBLAS against 0.74-0.76), 128 x 2048 x 4096
+  -- 15.8-16.1 against 18.9-19.1
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, split = 2, rank = 965, max_m = 128, max_n = 4352,
                 form = "kn" })
   -- m = 17..64, n <= 4352, k >= 2048: 64x64 split over 2 CTAs, its 2 x 64
   -- CTAs where the unsplit tile has 64 (fortieth session, H200, bf16,
