@@ -359,6 +359,9 @@ def main():
                     vus, vcus, verr = time_shape(vkp, dt, m, n, k, l2, max(5, o.reps // 2), True, kn)
                 except KpError as e:
                     if "does not apply" in str(e):
+                        # said, not silent: a pin outside the variant's
+                        # bounds (max_m, min_k, ...) times nothing
+                        print(f"      {name:40s} does not apply here (its bounds: kp list)")
                         continue
                     raise
                 print(f"      {name:40s} {vus:8.1f} us {fl / vus / 1e6:6.1f} TF  {vcus / vus:5.2f}x"
