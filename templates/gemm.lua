@@ -633,8 +633,8 @@ local function emit_wg(dt, p)
       tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil,
       aux = 64 + (p.share_a and GEMM_SHARE_A or 0),
       cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
-      min = (p.min_m or p.min_n or p.min_k) and { m = p.min_m, n = p.min_n, k = p.min_k } or nil,
-      max = (p.max_m or p.max_n or p.max_k) and { m = p.max_m, n = p.max_n, k = p.max_k } or nil,
+      min = { m = p.min_m, n = p.min_n, k = p.min_k }, -- (absent bounds: none)
+      max = { m = p.max_m, n = p.max_n, k = p.max_k },
       source = source(vname, plain),
     }
   end
