@@ -124,7 +124,8 @@ def sdpa(backend, q, k, v, causal):
         return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal, **kw)
 
 
-def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=0, peers=True):
+def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=0, peers=True,
+                page_order="shuffled"):
     """one shape: kernpack's times (and with peers the SDPA backends', in
     turns); SDPA's output is the reference either way"""
     q = torch.randn(b, lq, hq, d, device="cuda", dtype=dt)
@@ -146,7 +147,8 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=
         names.append("kp_kept")
     if lq == 1 and page:  # decode: the same keys through a paged cache, pages shuffled
         per = (lk + page - 1) // page
-        perm = torch.randperm(b * per, device="cuda", dtype=torch.int32)
+        perm = (torch.randperm(b * per, device="cuda", dtype=torch.int32) if page_order == "shuffled"
+                else torch.arange(b * per, device="cuda", dtype=torch.int32))
         bt = perm.view(b, per)
         kc = torch.empty(b * per, page, hkv, d, device="cuda", dtype=dt)
         vc = torch.empty_like(kc)
@@ -159,6 +161,13 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=
         torch.cuda.synchronize()
         fns.append(runp)
         names.append("kp_paged")
+        if page_order == "ordered" and pad == 0:  # the cache's memory read as contiguous K, V:
+            # what the paged form costs beyond its allocation
+            of = torch.full_like(q, float("nan"))
+            runf = kp_attention(kp, q, kc.view(b, lk, hkv, d), vc.view(b, lk, hkv, d), of, causal)
+            runf()
+            fns.append(runf)
+            names.append("kp_cache_flat")
     for name, be in backends.items():
         try:
             r = sdpa(be, q, k, v, causal).transpose(1, 2)
@@ -239,7 +248,8 @@ def time_variants(o, backends, shapes, l2, res):
                  r["heads_kv"], r["seq_q"], r["seq_k"], r["dim"], r["causal"]) == tkey), None)
             try:
                 row = bench_shape(vkp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2,
-                                  max(5, o.reps // 2), o.page, peers=table is None)
+                                  max(5, o.reps // 2), o.page, peers=table is None,
+                                  page_order=o.page_order)
             except KpError as e:
                 if "does not apply" not in str(e):
                     print(f"  {name:44s} b{b} {hq}/{hkv} {lq}x{lk} d{d} causal={causal}: failed: {e}")
@@ -255,6 +265,8 @@ def time_variants(o, backends, shapes, l2, res):
             row.update(variant=name, vs_best=sd / row["kp_us"] if sd else None)
             res["variants"].append(row)
             paged = (f", paged {row['kp_paged_us']:.1f} us" if "kp_paged_us" in row else "")
+            paged += (f" (its cache read flat {row['kp_cache_flat_us']:.1f} us)"
+                      if "kp_cache_flat_us" in row else "")
             print(f"  {name:44s} b{b} {hq}/{hkv} {lq}x{lk} d{d} causal={causal}: "
                   f"{row['kp_us']:8.1f} us {row['kp_TF']:6.1f} TF"
                   + (f", {row['vs_best']:.2f}x the best SDPA ({sd:.1f} us"
@@ -283,6 +295,9 @@ def main():
     ap.add_argument("--decode-batches", default="8,1", help="batches of the decode rows")
     ap.add_argument("--page", type=int, default=16,
                     help="decode rows: also time a paged KV cache of this page size (0: not)")
+    ap.add_argument("--page-order", choices=("shuffled", "ordered"), default="shuffled",
+                    help="the paged cache's pages shuffled (as a serving engine's cache ends up) "
+                         "or in order (the contiguous layout through a block table)")
     ap.add_argument("--variants", metavar="REGEX",
                     help="also every attention variant whose name matches, pinned in turn")
     ap.add_argument("--table-peers", action="store_true",
@@ -321,7 +336,7 @@ def main():
         for (b, hq, hkv, lq, lk, d, causal) in shapes:
             try:
                 row = bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, o.reps,
-                                  o.page)
+                                  o.page, page_order=o.page_order)
             except KpError as e:
                 print(f"{str(dt)[6:]:5s} {b:5d} {hq:3d}/{hkv:<2d} {lq:6d} {lk:6d} {d:4d} "
                       f"{str(causal):>6s} | kernpack failed: {e}")

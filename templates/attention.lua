@@ -1052,14 +1052,19 @@ end
 -- vLLM decode batch of different context lengths).
 -- load_kv's key rows, paged: a row's page is found once for K and V (a
 -- shift where the page size is a power of two) in the CTA's share of the
--- block table, copied to shared memory at the tile's start (spt: pages q0
--- ..; nq 0: more than PT pages, read in place).  With kp_attn_krow twice a
+-- block table, copied to shared memory at the tile's start as each page's
+-- element offsets in K and V (spk, spv: pages q0 ..; nq 0: more than PT
+-- pages, read in place).  With kp_attn_krow twice a
 -- row (a division and a global load in front of each copy), paged decode at
 -- batch 1 ran 22% slower than contiguous on H200 (ncu: ~17% more
 -- instructions issued, bench/NOTES.md 36); finding the page once brought
 -- that to 12%, the table's share in shared memory to 9% (2026-11-26,
--- bench/NOTES.md 37).
-local DEC_PT = 512 -- block-table entries a CTA keeps in shared memory (2 KB)
+-- bench/NOTES.md 37).  The offsets, not the page indices, take a tile's
+-- lookup from ~50 instructions to ~10: the clusters' warps (one a
+-- scheduler) pay each instruction's latency, and ncu counted paged batch 1
+-- at 9.3% more instructions than contiguous, 13% more active cycles
+-- (bench/NOTES.md 76).
+local DEC_PT = 512 -- block-table pages a CTA keeps in shared memory (8 KB of offsets)
 local DEC_KERNEL = [[
 // ${name}: <= 16 query rows, ${w} warps x ${bc}-key tiles, ${stages} stages a warp, ${cl} CTAs a cluster
 extern "C" __global__ void __launch_bounds__(${threads}, ${minb})
@@ -1074,8 +1079,10 @@ ${name}(${args}) {
   extern __shared__ __align__(128) unsigned char kp_dyn[];
   ${T} *sq = (${T} *)kp_dyn;                 // [16][LD]
   ${T} *ring = sq + 16 * LD;                 // [W][S][K, V][BC][LD]
-  int *spt = (int *)(ring + W * S * 2 * BC * LD); // [PT]: paged, the CTA's pages of the table
+  // paged: the CTA's pages of the table, as the element offsets of their
+  // rows of KV head hk in K and V (-1: a page index outside the cache)
   constexpr int PT = ${pt};
+  long long *spk = (long long *)(ring + W * S * 2 * BC * LD), *spv = spk + PT; // [PT] each
   const int psh = BT && (page & (page - 1)) == 0 ? __ffs(page) - 1 : -1; // a page of 2^psh tokens
   auto at = [](int r, int c) { return r * LD + 8 * (c ^ (r & 7)); }; // chunk c of row r
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
@@ -1154,17 +1161,35 @@ ${name}(${args}) {
   const int c0 = nb0 + rank * nbt / CL, c1 = nb0 + (rank + 1) * nbt / CL; // this CTA's tiles
 #endif
   ${T} *ks = ring + w * S * 2 * BC * LD;
-  int q0 = 0, nq = 0; // paged: the table's pages q0 .. q0 + nq - 1 in spt (nq 0: none)
+  int q0 = 0, nq = 0; // paged: the table's pages q0 .. q0 + nq - 1 in spk, spv (nq 0: none)
   if (BT && c1 > c0) {
     const int e = min(c1 * BC, lk) - 1; // the CTA's last key
     q0 = psh >= 0 ? c0 * BC >> psh : c0 * BC / page;
     nq = (psh >= 0 ? e >> psh : e / page) - q0 + 1;
     if (nq > PT) nq = 0;
-    for (int i = threadIdx.x; i < nq; i += NT) spt[i] = BT[b * bts + q0 + i];
+    for (int i = threadIdx.x; i < nq; i += NT) {
+      const int pg = BT[b * bts + q0 + i];
+      const bool in = pg >= 0 && pg < npages;
+      spk[i] = in ? pg * skb + hk * skh : -1;
+      spv[i] = in ? pg * svb + hk * svh : -1;
+    }
   }
-  if (BT) __syncthreads(); // every warp's loads below read spt (the whole CTA takes this branch)
+  if (BT) __syncthreads(); // every warp's loads below read spk, spv (the whole CTA alike)
+  // row r of table page q in K and V (from spk, spv where they hold it): null
+  // outside the cache
+  auto paged_rows = [&](int q, int r, const ${T} *&kr, const ${T} *&vr) {
+    if (nq) {
+      const long long ok = spk[q - q0], ov = spv[q - q0];
+      kr = ok < 0 ? nullptr : K + ok + r * sks;
+      vr = ov < 0 ? nullptr : V + ov + r * svs;
+    } else {
+      const int pg = BT[b * bts + q];
+      kr = kp_attn_paged_row(K, skb, sks, skh, hk, pg, r, npages);
+      vr = kp_attn_paged_row(V, svb, svs, svh, hk, pg, r, npages);
+    }
+  };
   // K and V rows nb BC + [0, BC), contiguous or paged: lane r < BC finds row
-  // r's addresses (its page from spt when paged), the lanes copying its
+  // r's addresses (its page's offsets from spk, spv when paged), the lanes copying its
   // 16-byte chunks get them by shuffle
   static_assert(BC <= 32, "a lane a key row");
   // flat (the clusters): a tile's rows one stride apart (contiguous K and
@@ -1183,9 +1208,7 @@ ${name}(${args}) {
         k0 = K + kb + hk * skh + j0 * sks, v0 = V + vb + hk * svh + j0 * svs;
       } else if (j0 < lk) {
         const int q = psh >= 0 ? j0 >> psh : j0 / page;
-        const int pg = nq ? spt[q - q0] : BT[b * bts + q], r = j0 - q * page;
-        k0 = kp_attn_paged_row(K, skb, sks, skh, hk, pg, r, npages);
-        v0 = kp_attn_paged_row(V, svb, svs, svh, hk, pg, r, npages);
+        paged_rows(q, j0 - q * page, k0, v0);
       }
 #pragma unroll
       for (int k = 0; k < BC * CH / 32; k++) {
@@ -1203,9 +1226,7 @@ ${name}(${args}) {
       vr = kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages);
     } else if (j < lk) {
       const int q = psh >= 0 ? j >> psh : j / page;
-      const int pg = nq ? spt[q - q0] : BT[b * bts + q], r = j - q * page;
-      kr = kp_attn_paged_row(K, skb, sks, skh, hk, pg, r, npages);
-      vr = kp_attn_paged_row(V, svb, svs, svh, hk, pg, r, npages);
+      paged_rows(q, j - q * page, kr, vr);
     }
 #pragma unroll
     for (int k = 0; k < BC * CH / 32; k++) {
@@ -1512,7 +1533,7 @@ local function emit_dec(dt, p)
     max_sm = cl > 1 and 90 or nil,
     params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, sk = p.sk, rank = p.rank,
                wave = p.wave },
-    smem = (16 + p.w * p.stages * 2 * p.bc) * ld(p.d) * 2 + DEC_PT * 4,
+    smem = (16 + p.w * p.stages * 2 * p.bc) * ld(p.d) * 2 + DEC_PT * 16,
     -- split-KV: a block per 256 keys of each query head's tile, two an SM at
     -- most (the grid then takes every SM's two slots at once); only calls
     -- with a workspace (forms 16-31 and their wave twins)
