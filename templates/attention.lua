@@ -1064,7 +1064,7 @@ end
 -- scheduler) pay each instruction's latency, and ncu counted paged batch 1
 -- at 9.3% more instructions than contiguous, 13% more active cycles
 -- (bench/NOTES.md 76).
-local DEC_PT = 512 -- block-table pages a CTA keeps in shared memory (8 KB of offsets)
+local DEC_PT = 512 -- block-table entries (tiles or pages) a CTA keeps in shared memory (8 KB)
 local DEC_KERNEL = [[
 // ${name}: <= 16 query rows, ${w} warps x ${bc}-key tiles, ${stages} stages a warp, ${cl} CTAs a cluster
 extern "C" __global__ void __launch_bounds__(${threads}, ${minb})
@@ -1161,22 +1161,39 @@ ${name}(${args}) {
   const int c0 = nb0 + rank * nbt / CL, c1 = nb0 + (rank + 1) * nbt / CL; // this CTA's tiles
 #endif
   ${T} *ks = ring + w * S * 2 * BC * LD;
-  int q0 = 0, nq = 0; // paged: the table's pages q0 .. q0 + nq - 1 in spk, spv (nq 0: none)
+  // flat (the clusters): a tile's rows one stride apart (contiguous K and
+  // V, or paged with pages a whole number of tiles), each 16-byte copy's
+  // address from the tile's first row -- no lookup a row, no shuffles.
+  // `_c16` at batch 1 (H200, d128): 41.9 against 43.6 us, paged 44.6
+  // against 45.5; `_s2_sk` 46.5 against 45.3 (batch 8 level), so the
+  // split-KV kernel keeps the lanes' rows (bench/NOTES.md 62)
+  const bool flat = CL > 1 && (!BT || page % BC == 0);
+  // paged: entries q0 .. q0 + nq - 1 of spk, spv (nq 0: none, or more than
+  // PT: the table read in place) -- the flat path's tiles c0 .. c1 - 1 (the
+  // offsets of their first rows: a tile's lookup one load, ncu 4.8% more
+  // instructions than contiguous at batch 1 with a page's, bench/NOTES.md
+  // 76), else the pages holding the CTA's keys (their first rows)
+  int q0 = 0, nq = 0;
   if (BT && c1 > c0) {
-    const int e = min(c1 * BC, lk) - 1; // the CTA's last key
-    q0 = psh >= 0 ? c0 * BC >> psh : c0 * BC / page;
-    nq = (psh >= 0 ? e >> psh : e / page) - q0 + 1;
+    if (flat) {
+      q0 = c0, nq = c1 - c0;
+    } else {
+      const int e = min(c1 * BC, lk) - 1; // the CTA's last key
+      q0 = psh >= 0 ? c0 * BC >> psh : c0 * BC / page;
+      nq = (psh >= 0 ? e >> psh : e / page) - q0 + 1;
+    }
     if (nq > PT) nq = 0;
     for (int i = threadIdx.x; i < nq; i += NT) {
-      const int pg = BT[b * bts + q0 + i];
+      const int j = (q0 + i) * (flat ? BC : page); // the entry's first key
+      const int q = psh >= 0 ? j >> psh : j / page, r = j - q * page, pg = BT[b * bts + q];
       const bool in = pg >= 0 && pg < npages;
-      spk[i] = in ? pg * skb + hk * skh : -1;
-      spv[i] = in ? pg * svb + hk * svh : -1;
+      spk[i] = in ? pg * skb + hk * skh + r * sks : -1;
+      spv[i] = in ? pg * svb + hk * svh + r * svs : -1;
     }
   }
   if (BT) __syncthreads(); // every warp's loads below read spk, spv (the whole CTA alike)
-  // row r of table page q in K and V (from spk, spv where they hold it): null
-  // outside the cache
+  // row r of table page q in K and V (from spk, spv where they hold the
+  // pages): null outside the cache
   auto paged_rows = [&](int q, int r, const ${T} *&kr, const ${T} *&vr) {
     if (nq) {
       const long long ok = spk[q - q0], ov = spv[q - q0];
@@ -1192,13 +1209,6 @@ ${name}(${args}) {
   // r's addresses (its page's offsets from spk, spv when paged), the lanes copying its
   // 16-byte chunks get them by shuffle
   static_assert(BC <= 32, "a lane a key row");
-  // flat (the clusters): a tile's rows one stride apart (contiguous K and
-  // V, or paged with pages a whole number of tiles), each 16-byte copy's
-  // address from the tile's first row -- no lookup a row, no shuffles.
-  // `_c16` at batch 1 (H200, d128): 41.9 against 43.6 us, paged 44.6
-  // against 45.5; `_s2_sk` 46.5 against 45.3 (batch 8 level), so the
-  // split-KV kernel keeps the lanes' rows (bench/NOTES.md 62)
-  const bool flat = CL > 1 && (!BT || page % BC == 0);
   auto load_kv = [&](int s, int nb) {
     constexpr int CH = D / 8;
     if (flat) {
@@ -1206,7 +1216,10 @@ ${name}(${args}) {
       const ${T} *k0 = nullptr, *v0 = nullptr;
       if (j0 < lk && !BT) {
         k0 = K + kb + hk * skh + j0 * sks, v0 = V + vb + hk * svh + j0 * svs;
-      } else if (j0 < lk) {
+      } else if (j0 < lk && nq) {
+        const long long ok = spk[nb - q0], ov = spv[nb - q0];
+        k0 = ok < 0 ? nullptr : K + ok, v0 = ov < 0 ? nullptr : V + ov;
+      } else if (j0 < lk) { // (nq 0: paged_rows reads the table in place)
         const int q = psh >= 0 ? j0 >> psh : j0 / page;
         paged_rows(q, j0 - q * page, k0, v0);
       }

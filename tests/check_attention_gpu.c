@@ -171,6 +171,13 @@ static const acase CASES[] = {
 };
 #define NCASES ((int)(sizeof CASES / sizeof CASES[0]))
 
+/* A CTA's share of the block table past the entries it keeps in shared
+** memory (templates/attention.lua DEC_PT, 512 tiles or pages): a 16-CTA
+** cluster's CTA holds 547 tiles of 16 keys here, so the table is read in
+** place */
+static const acase LONG_DEC = {"decode: Lk = 140000, the block table read in place", 1, 1, 1, 1,
+                               140000, 0, -1, -1, 1.0, 0, 1};
+
 /* The keys [lo, hi) query i sees: kernpack.h's mask, from the case itself */
 static void visible(const acase *c, int64_t i, int64_t *lo, int64_t *hi) {
   ref_attention_keys(c->lq, c->lk, c->causal, c->wl, c->wr, i, lo, hi);
@@ -795,6 +802,10 @@ START_TEST(test_every_variant) {
       kept_free(&g);
       g.ctx->props.sm_count = sms;
     }
+    if (strstr(e->name, "_dec_")) /* (pages of 16 or 48 tokens: 50 s a dtype for both) */
+      for (int h = 0; h < NHDIMS; h++)
+        if (takes_hd(e, HDIMS[h]))
+          ran += attn_case(&g, dt, (int)vi, &LONG_DEC, HDIMS[h], 0, 0, vi % 2 ? 16 : 48);
     /* a variant this device can run (its SM range, its shared memory) that
     ** took no case is a gap in the cases, or in what the test gives the call
     ** (a stale binary's workspace size once hid d256's split-KV kernel so:
