@@ -127,10 +127,11 @@ __global__ void bulk(const uint4 *__restrict__ p, size_t n) {
 // apart), S stages; warp 0 reads a word of each stage back.  What rate does
 // that pattern reach, by box width, depth and L2 promotion?
 template <int S>
-__global__ void band(const __grid_constant__ CUtensorMap map, int R, int K, int bw) {
+__global__ void band(const __grid_constant__ CUtensorMap map, int R, int K, int bw, int rot) {
   extern __shared__ __align__(128) unsigned char smb[];
   __shared__ __align__(8) unsigned long long bar[S];
-  const int r0 = blockIdx.x * R, nst = K / bw, bytes = R * bw * 2;
+  // rot: CTA i starts at box (i rot) % nst and wraps around (the CTAs out of step)
+  const int r0 = blockIdx.x * R, nst = K / bw, bytes = R * bw * 2, st0 = blockIdx.x * rot % nst;
   if (threadIdx.x == 0)
     for (int s = 0; s < S; s++)
       asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"((unsigned)__cvta_generic_to_shared(bar + s)));
@@ -142,7 +143,7 @@ __global__ void band(const __grid_constant__ CUtensorMap map, int R, int K, int 
     unsigned d = (unsigned)__cvta_generic_to_shared(smb + (size_t)s * bytes);
     asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(d), "l"(&map), "r"(st * bw), "r"(r0), "r"(b)
+                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(d), "l"(&map), "r"((st + st0) % nst * bw), "r"(r0), "r"(b)
                  : "memory");
   };
   if (threadIdx.x == 0)
@@ -254,8 +255,9 @@ int main(int argc, char **argv) {
     const int K = 4096, R = N / 128;
     printf("B bands: %d x %d bf16 (%.0f MB), 128 CTAs of %d rows, a TMA box of %d rows x BW a stage\n",
            N, K, N * (double)K * 2 / 1e6, R, R);
-    for (int prom : {0, 2, 3})
-      for (int bw : {64, 128, 256})
+    for (int rot : {0, 1, 7, 29})
+    for (int prom : {0, 3})
+      for (int bw : {64, 256})
         for (int kb : {56, 112, 168}) { // KB of stages a CTA
           const int S = kb * 1024 / (R * bw * 2);
           if (S < 2) continue;
@@ -276,8 +278,8 @@ int main(int argc, char **argv) {
             continue;
           }
           CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
-          const double ms = median_ms([&] { k<<<128, 32, sm>>>(map, R, K, bw); });
-          printf("  L2 promotion %d, BW %3d (%3d B a row), %2d stages (%3d KB): %6.1f us, %5.0f GB/s\n", prom,
+          const double ms = median_ms([&] { k<<<128, 32, sm>>>(map, R, K, bw, rot); });
+          printf("  rot %2d, L2 promotion %d, BW %3d (%3d B a row), %2d stages (%3d KB): %6.1f us, %5.0f GB/s\n", rot, prom,
                  bw, bw * 2, S, kb, ms * 1e3, (double)N * K * 2 / (ms * 1e-3) / 1e9);
         }
   }
