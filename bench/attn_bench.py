@@ -314,9 +314,9 @@ def main():
     backends = sdpa_backends()
     print(f"kernpack {kp.version} on {dev} (sm_{kp.info.sm}, pack {kp.info.pack_path.decode()}), "
           f"torch {torch.__version__}, SDPA backends {sorted(backends)}, "
-          f"{datetime.datetime.utcnow():%Y-%m-%dT%H:%MZ}")
+          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%MZ}")
     l2 = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    res = {"device": dev, "torch": torch.__version__, "date": f"{datetime.datetime.utcnow():%Y-%m-%d}",
+    res = {"device": dev, "torch": torch.__version__, "date": f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d}",
            "time": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "perf": []}
     shapes = []

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Next session's first call (written by the thirty-eighth session, NOTES
 # items 71-73; kept by the thirty-ninth and fortieth, whose calls 9 and 8
-# ran it on H200s after items 74 and 75): on an H100 if one is
+# ran it on H200s after items 74 and 75; the forty-first added the decode
+# rows, item 76): on an H100 if one is
 # lent (none since the twenty-sixth session), else an H200.  Build (make; the CPU tests), copy this script to
 # build/carry/, carry the packs as build/carry/packs.tar.xz (bench/lanes.sh;
 # re-pack after make, and check it with `xz -t`), run it as it is.
@@ -31,4 +32,8 @@ el "gemm issue table"
 CUDA_VISIBLE_DEVICES=0 timeout $(left 400) python3 bench/gemm_bench.py --reps 15 --json $R/gemm_issue.json 2>&1 |
   grep -vE "$F" > $R/gemm_issue.log
 echo "gemm rc=$?"; grep -E "^(bfloat16|float16)|check\(s\)" $R/gemm_issue.log | cut -c1-100
+el "decode rows (issue 13: batch 1 / 8, paged / contiguous; H100: unmeasured since item 76)"
+timeout $(left 520) python3 bench/attn_bench.py --decode-only --decode-batches 1,8 --reps 30 \
+  --json $R/dec.json > $R/dec.log 2>&1
+echo "dec rc=$?"; grep -E "^bfloat16|decode:" $R/dec.log | cut -c1-200
 lanes_finish
