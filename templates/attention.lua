@@ -1052,9 +1052,10 @@ end
 -- vLLM decode batch of different context lengths).
 -- load_kv's key rows, paged: a row's page is found once for K and V (a
 -- shift where the page size is a power of two) in the CTA's share of the
--- block table, copied to shared memory at the tile's start as each page's
--- element offsets in K and V (spk, spv: pages q0 ..; nq 0: more than PT
--- pages, read in place).  With kp_attn_krow twice a
+-- block table, copied to shared memory at the tile's start as element
+-- offsets in K and V (spk, spv: each page's first row, or each tile's for
+-- the clusters' flat path; nq 0: more than PT entries, read in place).
+-- With kp_attn_krow twice a
 -- row (a division and a global load in front of each copy), paged decode at
 -- batch 1 ran 22% slower than contiguous on H200 (ncu: ~17% more
 -- instructions issued, bench/NOTES.md 36); finding the page once brought
@@ -1079,11 +1080,12 @@ ${name}(${args}) {
   extern __shared__ __align__(128) unsigned char kp_dyn[];
   ${T} *sq = (${T} *)kp_dyn;                 // [16][LD]
   ${T} *ring = sq + 16 * LD;                 // [W][S][K, V][BC][LD]
-  // paged: the CTA's pages of the table, as the element offsets of their
-  // rows of KV head hk in K and V (-1: a page index outside the cache)
+  // paged: the CTA's share of the table, as element offsets of rows of KV
+  // head hk in K and V (-1: a page index outside the cache; below)
   constexpr int PT = ${pt};
   long long *spk = (long long *)(ring + W * S * 2 * BC * LD), *spv = spk + PT; // [PT] each
   const int psh = BT && (page & (page - 1)) == 0 ? __ffs(page) - 1 : -1; // a page of 2^psh tokens
+  auto page_of = [&](int j) { return psh >= 0 ? j >> psh : j / page; }; // key j's page in the table
   auto at = [](int r, int c) { return r * LD + 8 * (c ^ (r & 7)); }; // chunk c of row r
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, g = lane / 4, t = lane % 4;
   const int G = Hq / Hkv, pts = (G * Lq + 15) / 16, ntiles = batch * Hkv * pts;
@@ -1170,31 +1172,33 @@ ${name}(${args}) {
   const bool flat = CL > 1 && (!BT || page % BC == 0);
   // paged: entries q0 .. q0 + nq - 1 of spk, spv (nq 0: none, or more than
   // PT: the table read in place) -- the flat path's tiles c0 .. c1 - 1 (the
-  // offsets of their first rows: a tile's lookup one load, ncu 4.8% more
-  // instructions than contiguous at batch 1 with a page's, bench/NOTES.md
-  // 76), else the pages holding the CTA's keys (their first rows)
+  // offsets of their first rows: a tile's lookup one load; ncu at batch 1
+  // 1.5% more instructions than contiguous, 4.8% with a page's entries,
+  // bench/NOTES.md 76), else the pages holding the CTA's keys (their first
+  // rows)
   int q0 = 0, nq = 0;
   if (BT && c1 > c0) {
     if (flat) {
       q0 = c0, nq = c1 - c0;
     } else {
       const int e = min(c1 * BC, lk) - 1; // the CTA's last key
-      q0 = psh >= 0 ? c0 * BC >> psh : c0 * BC / page;
-      nq = (psh >= 0 ? e >> psh : e / page) - q0 + 1;
+      q0 = page_of(c0 * BC);
+      nq = page_of(e) - q0 + 1;
     }
     if (nq > PT) nq = 0;
     for (int i = threadIdx.x; i < nq; i += NT) {
       const int j = (q0 + i) * (flat ? BC : page); // the entry's first key
-      const int q = psh >= 0 ? j >> psh : j / page, r = j - q * page, pg = BT[b * bts + q];
+      const int q = page_of(j), r = j - q * page, pg = BT[b * bts + q];
       const bool in = pg >= 0 && pg < npages;
       spk[i] = in ? pg * skb + hk * skh + r * sks : -1;
       spv[i] = in ? pg * svb + hk * svh + r * svs : -1;
     }
   }
   if (BT) __syncthreads(); // every warp's loads below read spk, spv (the whole CTA alike)
-  // row r of table page q in K and V (from spk, spv where they hold the
-  // pages): null outside the cache
-  auto paged_rows = [&](int q, int r, const ${T} *&kr, const ${T} *&vr) {
+  // key j's rows in K and V (from spk, spv where they hold the pages): null
+  // outside the cache
+  auto paged_rows = [&](int j, const ${T} *&kr, const ${T} *&vr) {
+    const int q = page_of(j), r = j - q * page;
     if (nq) {
       const long long ok = spk[q - q0], ov = spv[q - q0];
       kr = ok < 0 ? nullptr : K + ok + r * sks;
@@ -1220,8 +1224,7 @@ ${name}(${args}) {
         const long long ok = spk[nb - q0], ov = spv[nb - q0];
         k0 = ok < 0 ? nullptr : K + ok, v0 = ov < 0 ? nullptr : V + ov;
       } else if (j0 < lk) { // (nq 0: paged_rows reads the table in place)
-        const int q = psh >= 0 ? j0 >> psh : j0 / page;
-        paged_rows(q, j0 - q * page, k0, v0);
+        paged_rows(j0, k0, v0);
       }
 #pragma unroll
       for (int k = 0; k < BC * CH / 32; k++) {
@@ -1238,8 +1241,7 @@ ${name}(${args}) {
       kr = kp_attn_krow(K, skb, sks, skh, kb, b, hk, j, BT, bts, page, npages);
       vr = kp_attn_krow(V, svb, svs, svh, vb, b, hk, j, BT, bts, page, npages);
     } else if (j < lk) {
-      const int q = psh >= 0 ? j >> psh : j / page;
-      paged_rows(q, j - q * page, kr, vr);
+      paged_rows(j, kr, vr);
     }
 #pragma unroll
     for (int k = 0; k < BC * CH / 32; k++) {
