@@ -82,6 +82,25 @@ __global__ void ring(const uint4 *__restrict__ p, size_t n) {
   if (acc == 0x12345678u) sink = acc;
 }
 
+// the mbarrier steps the bulk-copy rings share: S barriers of one arrival
+// each (thread 0, then the block's barrier), an arrival expecting `bytes`,
+// and a wait for phase `parity`
+template <int S>
+__device__ void mbar_init_all(unsigned long long *bar) {
+  if (threadIdx.x == 0)
+    for (int s = 0; s < S; s++)
+      asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"((unsigned)__cvta_generic_to_shared(bar + s)));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  __syncthreads();
+}
+__device__ __forceinline__ void mbar_expect(unsigned b, int bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(unsigned long long *bar, unsigned parity) {
+  asm volatile("{\n .reg .pred P;\n W: mbarrier.try_wait.parity.shared.b64 P, [%0], %1;\n"
+               " @!P bra W;\n}" ::"r"((unsigned)__cvta_generic_to_shared(bar)), "r"(parity) : "memory");
+}
+
 // one thread issues S stages of B bytes by bulk copy, each onto its mbarrier;
 // warp 0 reads a word of each stage back, then the stage is issued again
 template <int S, int B>
@@ -92,16 +111,12 @@ __global__ void bulk(const uint4 *__restrict__ p, size_t n) {
   share(n, lo, hi);
   const char *base = (const char *)(p + lo);
   const size_t nst = (hi - lo) * 16 / B;
-  if (threadIdx.x == 0)
-    for (int s = 0; s < S; s++)
-      asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"((unsigned)__cvta_generic_to_shared(bar + s)));
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  __syncthreads();
+  mbar_init_all<S>(bar);
   auto issue = [&](size_t st) {
     const int s = (int)(st % S);
     unsigned b = (unsigned)__cvta_generic_to_shared(bar + s);
     unsigned d = (unsigned)__cvta_generic_to_shared(smb + (size_t)s * B);
-    asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(b), "r"(B) : "memory");
+    mbar_expect(b, B);
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
                  ::"r"(d), "l"(base + st * B), "r"(B), "r"(b) : "memory");
   };
@@ -110,10 +125,7 @@ __global__ void bulk(const uint4 *__restrict__ p, size_t n) {
   unsigned acc = 0;
   for (size_t st = 0; st < nst; st++) {
     const int s = (int)(st % S);
-    const unsigned ph = (unsigned)((st / S) & 1);
-    unsigned b = (unsigned)__cvta_generic_to_shared(bar + s);
-    asm volatile("{\n .reg .pred P;\n W: mbarrier.try_wait.parity.shared.b64 P, [%0], %1;\n"
-                 " @!P bra W;\n}" ::"r"(b), "r"(ph) : "memory");
+    mbar_wait(bar + s, (unsigned)((st / S) & 1));
     acc ^= ((const unsigned *)(smb + (size_t)s * B))[threadIdx.x];
     __syncthreads();
     if (threadIdx.x == 0 && st + S < nst) issue(st + S);
@@ -132,16 +144,12 @@ __global__ void band(const __grid_constant__ CUtensorMap map, int R, int K, int 
   __shared__ __align__(8) unsigned long long bar[S];
   // rot: CTA i starts at box (i rot) % nst and wraps around (the CTAs out of step)
   const int r0 = blockIdx.x * R, nst = K / bw, bytes = R * bw * 2, st0 = blockIdx.x * rot % nst;
-  if (threadIdx.x == 0)
-    for (int s = 0; s < S; s++)
-      asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"((unsigned)__cvta_generic_to_shared(bar + s)));
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  __syncthreads();
+  mbar_init_all<S>(bar);
   auto issue = [&](int st) {
     const int s = st % S;
     unsigned b = (unsigned)__cvta_generic_to_shared(bar + s);
     unsigned d = (unsigned)__cvta_generic_to_shared(smb + (size_t)s * bytes);
-    asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
+    mbar_expect(b, bytes);
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
                  " [%0], [%1, {%2, %3}], [%4];" ::"r"(d), "l"(&map), "r"((st + st0) % nst * bw), "r"(r0), "r"(b)
                  : "memory");
@@ -151,9 +159,7 @@ __global__ void band(const __grid_constant__ CUtensorMap map, int R, int K, int 
   unsigned acc = 0;
   for (int st = 0; st < nst; st++) {
     const int s = st % S;
-    unsigned b = (unsigned)__cvta_generic_to_shared(bar + s);
-    asm volatile("{\n .reg .pred P;\n W: mbarrier.try_wait.parity.shared.b64 P, [%0], %1;\n"
-                 " @!P bra W;\n}" ::"r"(b), "r"((unsigned)((st / S) & 1)) : "memory");
+    mbar_wait(bar + s, (unsigned)((st / S) & 1));
     acc ^= ((const unsigned *)(smb + (size_t)s * bytes))[threadIdx.x];
     __syncwarp();
     if (threadIdx.x == 0 && st + S < nst) issue(st + S);
