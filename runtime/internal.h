@@ -38,7 +38,7 @@
   X(GEGLU, "geglu", "p,p,l,p,l,i,i,i", KP_ROW_DIMS, 1)                                     \
   X(RMSNORM_SWIGLU, "rmsnorm_swiglu", "p,l,p,p,l,i,i,f", KP_ROW_DIMS, 1)                   \
   X(ROPE, "rope", "p,p,p,p,p,l,l,l,l,l,i,i,i,i,i,d", KP_ROW_DIMS, 1)                       \
-  X(GEMM, "gemm", "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T",                         \
+  X(GEMM, "gemm", "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T,T",                       \
     "m:pow2,n,k,batch:pow2", 1)                                                            \
   X(ATTENTION, "attention", "p,l,l,l,p,l,l,l,p,l,l,l,p,l,l,l,p,i,i,i,i,i,i,i,i,f,p,l,i,i,p,p,i,i,p,T,T,T,T", \
     "lq:pow2,lk:pow2,bh:pow2,d,g:pow2", 0)
@@ -273,7 +273,11 @@ kp_status kp_need_tma(kp_ctx *ctx, const char *op, const kpk_entry *e);
 ** A failure names `what` and file:line (kp_cu_fail). */
 kp_status kp_tmap_encode(kp_ctx *ctx, CUtensorMap *map, kp_dtype dt, int rank, const void *p,
                          const cuuint64_t *dims, const cuuint64_t *strides,
-                         const cuuint32_t *box, const char *what, const char *file, int line);
+                         const cuuint32_t *box, int swizzle, const char *what, const char *file,
+                         int line);
+/* kp_tmap_encode's swizzle: the box in shared memory as TMA's 128-byte
+** swizzle lays it out (loads the wgmma reads), or row after row (stores) */
+enum { KP_TMAP_PLAIN = 0, KP_TMAP_SW128 = 1 };
 /* The cache's counters for this thread (tests): encodes done, hits. */
 void kp_tmap_cache_stats(uint64_t *encodes, uint64_t *hits);
 /* The grid a call needs from entry e, in grid.x: the product over the

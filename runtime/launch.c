@@ -392,7 +392,7 @@ kp_status kp_need_tma(kp_ctx *ctx, const char *op, const kpk_entry *e) {
 enum { TMAP_SETS = 16, TMAP_WAYS = 4 };
 typedef struct tmap_key {
   uint64_t p, dims[5], strides[4];
-  uint32_t box[5], dtype, rank, used;
+  uint32_t box[5], dtype, rank, swizzle, used;
 } tmap_key;
 typedef struct tmap_slot {
   tmap_key key;
@@ -405,12 +405,14 @@ static _Thread_local uint64_t tl_tmap_encodes, tl_tmap_hits;
 
 kp_status kp_tmap_encode(kp_ctx *ctx, CUtensorMap *map, kp_dtype dt, int rank, const void *p,
                          const cuuint64_t *dims, const cuuint64_t *strides,
-                         const cuuint32_t *box, const char *what, const char *file, int line) {
+                         const cuuint32_t *box, int swizzle, const char *what, const char *file,
+                         int line) {
   union { tmap_key k; uint64_t w[sizeof(tmap_key) / 8]; } u;
   _Static_assert(sizeof(tmap_key) % 8 == 0, "the key hashes as whole words");
   memset(&u, 0, sizeof u); /* padding too: keys compare as bytes */
   tmap_key *k = &u.k;
   k->p = (uint64_t)(uintptr_t)p, k->dtype = (uint32_t)dt, k->rank = (uint32_t)rank, k->used = 1;
+  k->swizzle = (uint32_t)swizzle;
   for (int i = 0; i < rank && i < 5; i++) {
     k->dims[i] = dims[i], k->box[i] = box[i];
     if (i < rank - 1) k->strides[i] = strides[i];
@@ -435,7 +437,8 @@ kp_status kp_tmap_encode(kp_ctx *ctx, CUtensorMap *map, kp_dtype dt, int rank, c
   CUresult r = ctx->drv->cuTensorMapEncodeTiled(
       map, dt == KP_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
       (cuuint32_t)rank, (void *)p, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      swizzle == KP_TMAP_SW128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   tl_tmap_encodes++;
   if (r != CUDA_SUCCESS) return kp_cu_fail(ctx, r, what, file, line);

@@ -349,10 +349,20 @@ static kp_status batched(opcheck *k, const char *name, const void *p, int64_t ld
 ** by multicast, each CTA loading 1/cluster of its box: B (tiles stacked in
 ** m), or A where aux has GEMM_SHARE_A (tiles side by side in n). */
 #define GEMM_SHARE_A 0x10000u
-#define GEMM_KBOX(e) ((e)->aux & 0xffffu)
+#define GEMM_KBOX(e) ((e)->aux & 0xffu)
+/* aux's GEMM_STORE_D: the variant stores its bf16 / f16 D by TMA, chunks
+** of GEMM_DBOX(e) columns (bits 8-15: the count of 8) x 64 rows -- a
+** multiple of 64 as boxes of 64 columns in the 128-byte swizzle, else one
+** box laid out row after row (templates/gemm.lua, eoff) -- where
+** D takes them (the kernel's own test: 16-byte aligned, ldd and the batch
+** stride multiples of 8 elements); else its map stays zero and the kernel
+** stores by its warps */
+#define GEMM_STORE_D 0x20000u
+#define GEMM_DBOX(e) (((e)->aux >> 8 & 0xffu) * 8)
 static kp_status encode_tmap(kp_ctx *ctx, CUtensorMap *map, const kp_gemm_desc *g, kp_dtype dt,
                              const void *p, uint64_t inner, uint64_t outer, int64_t ld,
-                             int64_t bs, uint32_t box_inner, uint32_t box_outer, const char *what) {
+                             int64_t bs, uint32_t box_inner, uint32_t box_outer, int swizzle,
+                             const char *what) {
   size_t es = kp_dtype_size(dt);
   int one = g->batch == 1 || bs == 0;
   cuuint64_t dims[3] = {inner, outer, one ? 1 : (cuuint64_t)g->batch};
@@ -363,7 +373,7 @@ static kp_status encode_tmap(kp_ctx *ctx, CUtensorMap *map, const kp_gemm_desc *
   if (outer == 1 && strides[0] % 16) strides[0] += 16 - strides[0] % 16;
   if (strides[1] % 16) strides[1] += 16 - strides[1] % 16; /* unused when one matrix */
   cuuint32_t box[3] = {box_inner, box_outer, 1};
-  return kp_tmap_encode(ctx, map, dt, 3, p, dims, strides, box, what, __FILE__, __LINE__);
+  return kp_tmap_encode(ctx, map, dt, 3, p, dims, strides, box, swizzle, what, __FILE__, __LINE__);
 }
 
 kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *d,
@@ -427,11 +437,12 @@ kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *
       of = g->out_f32;
   float alpha = g->alpha, beta = c ? g->beta : 0.f;
   const void *bias = g->bias;
-  CUtensorMap tma, tmb;
+  CUtensorMap tma, tmb, tmd;
   memset(&tma, 0, sizeof tma);
   memset(&tmb, 0, sizeof tmb);
+  memset(&tmd, 0, sizeof tmd);
   void *args[] = {&a,   &lda, &sa,   &b,    &ldb, &sb, &c,  &ldc, &sc, &d,  &ldd, &sdd,
-                  &bias, &im, &in, &ik, &ib, &alpha, &beta, &act, &of, &tma, &tmb};
+                  &bias, &im, &in, &ik, &ib, &alpha, &beta, &act, &of, &tma, &tmb, &tmd};
   kp_slot s;
   int pushed;
   /* online autotuning never times a call whose D is its C (args[6] vs [9]) */
@@ -446,12 +457,19 @@ kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *
     st = kp_need_tma(ctx, "gemm", s.e);
     if (st == KP_OK)
       st = encode_tmap(ctx, &tma, g, dt, a, (uint64_t)kk, (uint64_t)m, g->lda, g->stride_a,
-                       kbox, mbox, "cuTensorMapEncodeTiled(A)");
+                       kbox, mbox, KP_TMAP_SW128, "cuTensorMapEncodeTiled(A)");
     if (st == KP_OK)
       st = nk ? encode_tmap(ctx, &tmb, g, dt, b, (uint64_t)kk, (uint64_t)n, g->ldb, g->stride_b,
-                            kbox, nbox, "cuTensorMapEncodeTiled(B)")
+                            kbox, nbox, KP_TMAP_SW128, "cuTensorMapEncodeTiled(B)")
               : encode_tmap(ctx, &tmb, g, dt, b, (uint64_t)n, (uint64_t)kk, g->ldb, g->stride_b,
-                            64, kbox, "cuTensorMapEncodeTiled(B)");
+                            64, kbox, KP_TMAP_SW128, "cuTensorMapEncodeTiled(B)");
+    if (st == KP_OK && (s.e->aux & GEMM_STORE_D) && !g->out_f32 && (uintptr_t)d % 16 == 0 &&
+        g->ldd % 8 == 0 && g->stride_d % 8 == 0)
+      st = GEMM_DBOX(s.e) % 64
+               ? encode_tmap(ctx, &tmd, g, dt, d, (uint64_t)n, (uint64_t)m, g->ldd, g->stride_d,
+                             GEMM_DBOX(s.e), 64, KP_TMAP_PLAIN, "cuTensorMapEncodeTiled(D)")
+               : encode_tmap(ctx, &tmd, g, dt, d, (uint64_t)n, (uint64_t)m, g->ldd, g->stride_d,
+                             64, 64, KP_TMAP_SW128, "cuTensorMapEncodeTiled(D)");
     if (st != KP_OK) {
       kp_launch_end(ctx, pushed);
       return st;

@@ -47,16 +47,22 @@
 -- activation, rounding) runs in the accumulator registers while the
 -- producer already loads the next tile's stages (skipped whole when there
 -- is no term); `_e<EC>` variants then write the outputs to shared memory
--- (stmatrix), EC columns at a time, and two more
--- producer warps store them to D, coalesced, while the consumers start the
--- next tile (f32 output, and the variants without `_e`, store from the
--- registers).  Needs 16-byte aligned
+-- (stmatrix), EC columns at a time, and two more producer warps, one a
+-- consumer, hand each chunk to TMA (cp.async.bulk.tensor to global, D's
+-- map built by the runtime) or, where TMA cannot store it (D not 16-byte
+-- aligned, a chunk across an N not a multiple of 8, 128x64's tiles), store
+-- it themselves, coalesced, while the consumers start the next tile (f32
+-- output, and the variants without `_e`, store from the registers).  The
+-- TMA store took 1-3 us off the picks' one-round shapes (128 x 14336 x 4096
+-- 37.3 -> 36.5 us, 256 x 11008 37.1 -> 34.8, 512 x 4096^2 28.3 -> 26.7)
+-- and 4096^3 181.0 -> 178.2 (H200, forty-second session: bench/NOTES.md
+-- 77).  Needs 16-byte aligned
 -- rows (align 16: TMA's rule for addresses and strides).
 
 family {
   name = "gemm",
   dims = "m:pow2,n,k,batch:pow2",
-  signature = "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T",
+  signature = "p,l,l,p,l,l,p,l,l,p,l,l,p,i,i,i,i,f,f,i,i,T,T,T",
 }
 
 -- Every kernel's parameters (${name}(${params})), in the signature's order
@@ -64,7 +70,7 @@ local PARAMS = [[const ${T} *A, long long lda, long long sA, const ${T} *B, long
         long long sB, const void *C, long long ldc, long long sC, void *D, long long ldd,
         long long sD, const ${T} *bias, int M, int N, int K, int batch, float alpha, float beta,
         int act, int out_f32, const __grid_constant__ kp_tmap tmA,
-        const __grid_constant__ kp_tmap tmB]]
+        const __grid_constant__ kp_tmap tmB, const __grid_constant__ kp_tmap tmD]]
 local function params(dt) return subst(PARAMS, { T = ctype(dt) }) end
 
 -- ---- shared device code: epilogue --------------------------------------------
@@ -262,6 +268,24 @@ __device__ __forceinline__ void kp_gemm_tile(int t, int tiles_m, int tiles_n, in
   tm = first_m + (r % span) % gsize;
   tn = (r % span) / gsize;
 }
+
+// The `_e` epilogue's stores: a box of D (x = column, y = row, z = batch) from this
+// CTA's shared memory by TMA (clipped at D's edges), its reads tracked as a
+// bulk group; kp_gemm_store_read waits until the box has left shared memory,
+// kp_gemm_store_done until it is written
+__device__ __forceinline__ void kp_gemm_store_box(const kp_tmap *map, const void *src, int x,
+                                                  int y, int z) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];"
+               "\n\tcp.async.bulk.commit_group;"
+               ::"l"((unsigned long long)map), "r"(x), "r"(y), "r"(z), "r"(kp_smem_addr(src))
+               : "memory");
+}
+__device__ __forceinline__ void kp_gemm_store_read() {
+  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+__device__ __forceinline__ void kp_gemm_store_done() {
+  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
 #endif
 ]]
 
@@ -313,6 +337,21 @@ ${name}(${params}) {
   // (the other consumer's group keeps the tensor cores busy meanwhile), so
   // it holds one stage, not two: one more stage of lookahead for the loads
   constexpr bool W0 = ${w0};
+  // TST: the store warps hand each chunk to TMA (tmD, encoded by the
+  // runtime where D is 16-byte aligned with ldd, sD multiples of 8: `vec`);
+  // else (and where D is not so) they store it themselves.  A consumer's
+  // chunk in shared memory, 16-byte piece q of row rl at eoff(rl, q): PANELS
+  // (EC a multiple of 64) as 64-column panels in TMA's 128-byte swizzle, a
+  // box each; ROWS (other EC) row after row, one box; else rows EP elements
+  // apart, swizzled as the panels.  Each keeps stmatrix free of bank
+  // conflicts but ROWS, where rows EC * 2 bytes apart may share banks 2 ways
+  constexpr bool TST = ${tst};
+  constexpr bool PANELS = TST && EC % 64 == 0, ROWS = TST && !PANELS;
+  auto eoff = [](int rl, int q) -> int {
+    if (PANELS) return (q >> 3) * 8192 + rl * 128 + (((q & 7) ^ (rl & 7)) << 4);
+    if (ROWS) return rl * (EC * 2) + (q << 4);
+    return rl * (EP * 2) + ((q ^ (rl & 7)) << 4);
+  };
   static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64 && EC % 8 == 0), "epilogue chunks");
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
   static_assert(MB == 1 || (SK == 1 && !SHARE), "two row blocks a consumer: no split, no multicast");
@@ -403,10 +442,24 @@ ${name}(${params}) {
           const int r0 = tm * BM + ${row_base} + 64 * mb, c0 = tn * BN + ${col_base};
           kp_bar_sync(4 + cw, 160);
           kp_bar_sync(2 + cw, 160);
+          // (TMA clips a store at D's last column to 16 bytes, not to the
+          // element: a chunk across an N not a multiple of 8 goes by the warp)
+          if (TST && vec && (N % 8 == 0 || c0 + p * EC + EC <= N)) {
+            if (lane == 0) {
+              if (PANELS)
+                for (int i = 0; i < EC / 64; i++)
+                  kp_gemm_store_box(&tmD, eb + i * 8192, c0 + p * EC + 64 * i, r0, b);
+              else
+                kp_gemm_store_box(&tmD, eb, c0 + p * EC, r0, b);
+              kp_gemm_store_read(); // the chunk's buffer free for the next pass
+            }
+            __syncwarp();
+            continue;
+          }
 #pragma unroll 4
           for (int i = lane; i < 64 * EC / 8; i += 32) {
             const int rl = i / (EC / 8), q = i % (EC / 8);
-            const uint4 v = *(const uint4 *)(eb + rl * (EP * 2) + (q ^ (rl % 8)) * 16);
+            const uint4 v = *(const uint4 *)(eb + eoff(rl, q));
             const int r = r0 + rl, c = c0 + p * EC + 8 * q;
             if (r < M) {
               ${T} *o = Db + (long long)r * ldd + c;
@@ -420,6 +473,7 @@ ${name}(${params}) {
           }
         }
       }
+      if (TST && vec && lane == 0) kp_gemm_store_done();
     }
   } else { // consumers
     asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
@@ -476,9 +530,17 @@ ${name}(${params}) {
           // stmatrix.x4 stores n8 blocks j, j + 1 of the warp's 16 rows: lane L
           // gives the address of row L % 8 of matrix L / 8 (block j + L / 16,
           // rows 8 (L / 8 % 2) on), whose 16-byte chunk j' sits at j' ^ (row % 8)
+          const int erl = warp * 16 + (lane >> 3 & 1) * 8 + (lane & 7); // lane L's row
           const kp_u32 erow = kp_smem_addr(ebuf) + cw * (64 * EP * 2) +
-                              (warp * 16 + (lane >> 3 & 1) * 8 + (lane & 7)) * (EP * 2);
-          const kp_u32 esw = ((lane >> 4) ^ (lane & 7)) << 4; // j even: (j + L / 16) ^ (L % 8)
+                              erl * (PANELS ? 128 : ROWS ? EC * 2 : EP * 2);
+          // j even: piece j + L / 16 of the row (its offset from piece 0's,
+          // (j + L / 16) ^ (L % 8) where swizzled, a panel further each 8)
+          const kp_u32 esw = ROWS ? (lane >> 4) << 4 : ((lane >> 4) ^ (lane & 7)) << 4;
+          auto epiece = [&](int j) -> kp_u32 {
+            return ROWS ? erow + esw + (j << 4)
+                 : PANELS ? erow + (j >> 3) * 8192 + (esw ^ ((j & 7) << 4))
+                 : erow + (esw ^ (j << 4));
+          };
           // no term to apply: the tile's coordinates, C and bias stay untouched
           const bool plain = PLAIN || (alpha == 1.f && !bias && !(C && beta != 0.f) && act == 0);
 #pragma unroll
@@ -496,7 +558,7 @@ ${name}(${params}) {
             for (int j = 0; j + 1 < EC / 8; j += 2) {
               const float *f = d + mb * (WN / 2) + 4 * (p * EC / 8 + j);
               asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};"
-                           ::"r"(erow + (esw ^ (j << 4))),
+                           ::"r"(epiece(j)),
                            "r"(kp_pair<${T}>::pack(f[0], f[1])), "r"(kp_pair<${T}>::pack(f[2], f[3])),
                            "r"(kp_pair<${T}>::pack(f[4], f[5])), "r"(kp_pair<${T}>::pack(f[6], f[7]))
                            : "memory");
@@ -506,10 +568,12 @@ ${name}(${params}) {
               constexpr int j = EC / 8 - 1;
               const float *f = d + mb * (WN / 2) + 4 * (p * EC / 8 + j);
               asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};"
-                           ::"r"(erow + (esw ^ (j << 4))),
+                           ::"r"(epiece(j)),
                            "r"(kp_pair<${T}>::pack(f[0], f[1])), "r"(kp_pair<${T}>::pack(f[2], f[3]))
                            : "memory");
             }
+            // (the chunk's writes seen by TMA's async proxy before its store)
+            if (TST) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             kp_bar_sync(2 + cw, 160);
           }
           }
@@ -584,6 +648,7 @@ ${name}(${params}) {
 -- The entry's aux bit for a cluster that shares A (runtime/ops.c: A's TMA box
 -- is then BM / cluster rows, B's the whole BN)
 local GEMM_SHARE_A = 0x10000
+local GEMM_STORE_D = 0x20000 -- + the chunk's columns / 8 << 8: D stored by TMA
 
 local function emit_wg(dt, p)
   local T = ctype(dt)
@@ -592,6 +657,8 @@ local function emit_wg(dt, p)
   local cl = sk > 1 and sk or p.cluster or 1
   local kn = p.form == "kn"
   local ec = p.ec or 0 -- > 0: the epilogue through shared memory, ec columns at a time
+  -- ... and stored by TMA (tst, but for p.tst = false)
+  local tst = ec > 0 and p.tst ~= false
   -- share_a: the cluster's CTAs take side-by-side tiles and share A (`_a<n>`);
   -- else a cluster without a split shares B (`_c<n>`)
   local name = string.format("gemm_%s_wg_%dx%d_s%d%s%s_%s", dt, p.bm, p.bn, p.stages,
@@ -611,6 +678,7 @@ local function emit_wg(dt, p)
     return COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
       name = vname, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       sk = sk, ec = ec, mb = mb, w0 = p.w0 and "true" or "false",
+      tst = tst and "true" or "false",
       mca = p.share_a and "true" or "false", plain = plain and "true" or "false",
       es = esize(dt),
       roles = split_m and (64 * mb) .. " rows each" or "64 columns each",
@@ -629,9 +697,10 @@ local function emit_wg(dt, p)
       name = vname, dtype = dt, params = p, targets = { "sm_90a" },
       block = 384, smem = smem, align = 16, forms = forms, plain = plain,
       min_sm = 90, max_sm = 90, rank = p.rank, rate = p.rate,
-      -- aux: the TMA k-box, + GEMM_SHARE_A where the cluster shares A (runtime/ops.c)
+      -- aux: the TMA k-box, + GEMM_SHARE_A where the cluster shares A, + GEMM_STORE_D
+      -- and the store box where TMA stores D (runtime/ops.c)
       tile = { m = p.bm, n = p.bn, batch = 1 }, persistent = sk == 1 and 1 or nil,
-      aux = 64 + (p.share_a and GEMM_SHARE_A or 0),
+      aux = 64 + (p.share_a and GEMM_SHARE_A or 0) + (tst and GEMM_STORE_D + (ec // 8 << 8) or 0),
       cluster = cl > 1 and cl or nil, split = sk > 1 and sk or nil,
       min = { m = p.min_m, n = p.min_n, k = p.min_k }, -- (absent bounds: none)
       max = { m = p.max_m, n = p.max_n, k = p.max_k },
@@ -692,7 +761,12 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- with 176 at one round, 2.4-3.1% faster from m = 512 (H100, call 6), so
   -- 176's rate; the epilogue's odd n8 block goes by stmatrix .x2
   emit_wg(dt, { bm = 128, bn = 168, stages = 4, ec = 168, rank = FILL, rate = 970, twin = true })
-  emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, rank = FILL, rate = 550, twin = true })
+  -- (its epilogue by the store warps: by TMA, 128x64 ran 4096^3 in 301.5 us
+  -- against 283.9, 1024 x 11008 x 4096 in 204.5 against 190.8 -- each tile's
+  -- store queued behind the next tile's loads, its buffer held meanwhile --
+  -- where the wider tiles gained 1-8%; H200, forty-second session, call 5)
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, tst = false, rank = FILL, rate = 550,
+                twin = true })
   -- split-K for m <= 128: a 128x64 tile in 2 CTAs fills 132 SMs at n <= 4352
   -- (H200, m = 128: 0.86x cuBLAS at n = k = 4096, 0.99x at k = 11008, where
   -- 128x128 in 4 CTAs ran 0.59x: only 30 clusters of 4 fit at once); at m =
@@ -741,7 +815,8 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_wg(dt, { bm = 128, bn = 256, stages = 4, ec = 128, rank = 900, min_m = 1024, form = "kn" })
   emit_wg(dt, { bm = 128, bn = 128, stages = 6, ec = 128, rank = FILL, rate = 960, form = "kn" })
   emit_wg(dt, { bm = 128, bn = 192, stages = 4, ec = 192, rank = FILL, rate = 980, form = "kn" })
-  emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, rank = FILL, rate = 550, form = "kn" })
+  emit_wg(dt, { bm = 128, bn = 64, stages = 8, ec = 64, tst = false, rank = FILL, rate = 550,
+                form = "kn" })
   -- split-K for B as (k, n), as for (n, k): m = 128, n = k = 4096 runs 18.9 us
   -- (0.91x cuBLAS) where 128x128 ran 31.2 us (0.55x; H200, 2026-11-26); 128x64
   -- without the split ran it in 19.4 us against 21.1 (H100, call 9), so it

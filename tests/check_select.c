@@ -966,35 +966,37 @@ START_TEST(test_tmap_cache) {
   static char buf[64];
   const void *p = buf + 16;
   CUtensorMap a, b;
-  ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, p, dims, strides, box, "t", __FILE__,
-                                  __LINE__), KP_OK);
+  ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, p, dims, strides, box, KP_TMAP_SW128,
+                                  "t", __FILE__, __LINE__), KP_OK);
   ck_assert_int_eq(fake_encodes, 1);
-  ck_assert_int_eq(kp_tmap_encode(&ctx, &b, KP_BF16, 4, p, dims, strides, box, "t", __FILE__,
-                                  __LINE__), KP_OK);
+  ck_assert_int_eq(kp_tmap_encode(&ctx, &b, KP_BF16, 4, p, dims, strides, box, KP_TMAP_SW128,
+                                  "t", __FILE__, __LINE__), KP_OK);
   ck_assert_msg(fake_encodes == 1 && !memcmp(&a, &b, sizeof a), "a repeat is a hit, same bytes");
   /* each input changed alone: a miss, and the map the encoder makes for it */
-  for (int v = 0; v < 6; v++) {
+  for (int v = 0; v < 7; v++) {
     cuuint64_t d2[4], s2[3];
     cuuint32_t b2[4];
     memcpy(d2, dims, sizeof d2), memcpy(s2, strides, sizeof s2), memcpy(b2, box, sizeof b2);
     const void *p2 = p;
     kp_dtype dt = KP_BF16;
-    int rank = 4;
+    int rank = 4, sw = KP_TMAP_SW128;
     if (v == 0) p2 = buf + 32;
     if (v == 1) d2[1] = 999;
     if (v == 2) s2[2] += 16;
     if (v == 3) b2[1] = 64;
     if (v == 4) dt = KP_F16;
     if (v == 5) rank = 3;
+    if (v == 6) sw = KP_TMAP_PLAIN; /* a store's map beside a load's */
     const int before = fake_encodes;
     CUtensorMap c, want;
-    ck_assert_int_eq(kp_tmap_encode(&ctx, &c, dt, rank, p2, d2, s2, b2, "t", __FILE__, __LINE__),
-                     KP_OK);
+    ck_assert_int_eq(
+        kp_tmap_encode(&ctx, &c, dt, rank, p2, d2, s2, b2, sw, "t", __FILE__, __LINE__), KP_OK);
     ck_assert_msg(fake_encodes == before + 1, "change %d: encoded again", v);
     fake_encode(&want, dt == KP_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                       : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                 (cuuint32_t)rank, (void *)p2, d2, s2, b2, (const cuuint32_t[]){1, 1, 1, 1},
-                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                CU_TENSOR_MAP_INTERLEAVE_NONE,
+                sw == KP_TMAP_SW128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     ck_assert_msg(!memcmp(&c, &want, sizeof c) && memcmp(&c, &a, sizeof c), "change %d: its map",
                   v);
@@ -1003,13 +1005,14 @@ START_TEST(test_tmap_cache) {
   cuuint64_t d3[4] = {128, 7, 1, 1};
   fake_fail = 1;
   const int before = fake_encodes;
-  ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, p, d3, strides, box, "what", "f.c", 12),
-                   KP_ERR_CUDA);
+  ck_assert_int_eq(
+      kp_tmap_encode(&ctx, &a, KP_BF16, 4, p, d3, strides, box, KP_TMAP_SW128, "what", "f.c", 12),
+      KP_ERR_CUDA);
   ck_assert_msg(strstr(kp_ctx_errmsg(&ctx), "what") && strstr(kp_ctx_errmsg(&ctx), "f.c:12"),
                 "%s", kp_ctx_errmsg(&ctx));
   fake_fail = 0;
-  ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, p, d3, strides, box, "t", __FILE__,
-                                  __LINE__), KP_OK);
+  ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, p, d3, strides, box, KP_TMAP_SW128,
+                                  "t", __FILE__, __LINE__), KP_OK);
   ck_assert_int_eq(fake_encodes, before + 2);
   /* an attention call's four maps (Q, K, V, O: other pointers and boxes),
   ** call after call: each encoded once, whatever sets they hash to (with
@@ -1019,7 +1022,7 @@ START_TEST(test_tmap_cache) {
     for (int m = 0; m < 4; m++) {
       cuuint32_t b4[4] = {64, m == 3 ? 64u : 128u, 1, 1};
       ck_assert_int_eq(kp_tmap_encode(&ctx, &a, KP_BF16, 4, buf + 16 * (m % 3), dims, strides,
-                                      b4, "t", __FILE__, __LINE__), KP_OK);
+                                      b4, KP_TMAP_SW128, "t", __FILE__, __LINE__), KP_OK);
     }
   ck_assert_msg(fake_encodes - before4 <= 4, "4 maps over 10 calls: %d encodes",
                 fake_encodes - before4);
