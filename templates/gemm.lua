@@ -347,12 +347,14 @@ ${name}(${params}) {
   // conflicts but ROWS, where rows EC * 2 bytes apart may share banks 2 ways
   constexpr bool TST = ${tst};
   constexpr bool PANELS = TST && EC % 64 == 0, ROWS = TST && !PANELS;
+  constexpr int EB = 64 * (ROWS ? EC : EP) * 2; // a consumer's chunk buffer, bytes
   auto eoff = [](int rl, int q) -> int {
     if (PANELS) return (q >> 3) * 8192 + rl * 128 + (((q & 7) ^ (rl & 7)) << 4);
     if (ROWS) return rl * (EC * 2) + (q << 4);
     return rl * (EP * 2) + ((q ^ (rl & 7)) << 4);
   };
-  static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && EC >= 64 && EC % 8 == 0), "epilogue chunks");
+  static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && (EC >= 64 || ROWS) && EC % 8 == 0),
+                "epilogue chunks");
   static_assert(SK == 1 || BM * RED_LD * 4 <= STAGES * (A_BYTES + B_BYTES), "partial tile");
   static_assert(MB == 1 || (SK == 1 && !SHARE), "two row blocks a consumer: no split, no multicast");
   static_assert(!MCA || (CL > 1 && SK == 1 && BM / CL % 8 == 0), "A multicast: whole swizzle atoms");
@@ -432,7 +434,7 @@ ${name}(${params}) {
     } else if (EC > 0 && !out_f32 && threadIdx.x >= 288 && threadIdx.x < 352 && first < total) {
       // warps 1 and 2: the global stores of consumer 0 and 1
       const int cw = (threadIdx.x - 288) / 32, lane = threadIdx.x % 32;
-      const unsigned char *eb = ebuf + cw * (64 * EP * 2);
+      const unsigned char *eb = ebuf + cw * EB;
       const bool vec = (unsigned long long)D % 16 == 0 && ldd % 8 == 0 && sD % 8 == 0;
       for (int t = first; t < total; t += step) {
         decode(t);
@@ -531,7 +533,7 @@ ${name}(${params}) {
           // gives the address of row L % 8 of matrix L / 8 (block j + L / 16,
           // rows 8 (L / 8 % 2) on), whose 16-byte chunk j' sits at j' ^ (row % 8)
           const int erl = warp * 16 + (lane >> 3 & 1) * 8 + (lane & 7); // lane L's row
-          const kp_u32 erow = kp_smem_addr(ebuf) + cw * (64 * EP * 2) +
+          const kp_u32 erow = kp_smem_addr(ebuf) + cw * EB +
                               erl * (PANELS ? 128 : ROWS ? EC * 2 : EP * 2);
           // j even: piece j + L / 16 of the row (its offset from piece 0's,
           // (j + L / 16) ^ (L % 8) where swizzled, a panel further each 8)
@@ -672,7 +674,11 @@ local function emit_wg(dt, p)
   local split_m = p.bm >= 128
   local mb = split_m and p.bm // 128 or 1
   local wn = split_m and p.bn or p.bn // 2
-  local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 2 * 64 * ((ec + 63) // 64 * 64) * 2 + 1024
+  -- (the chunk buffers: ec columns a row when TMA stores them row after row,
+  -- else ec rounded up to whole 64-column swizzle atoms)
+  local rows = tst and ec % 64 ~= 0
+  local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 2 * 64 * (rows and ec or (ec + 63) // 64 * 64) * 2
+               + 1024
   -- plain: the `_pl` twin's source (no epilogue terms compiled in)
   local function source(vname, plain)
     return COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
