@@ -2,7 +2,8 @@
 # Next session's first call (written by the thirty-eighth session, NOTES
 # items 71-73; kept by the thirty-ninth and fortieth, whose calls 9 and 8
 # ran it on H200s after items 74 and 75; the forty-first added the decode
-# rows, item 76): on an H100 if one is
+# rows, item 76; the forty-second ran its GEMM table and MLP block as call
+# 7 after item 77, D stored by TMA, never yet on an H100): on an H100 if one is
 # lent (none since the twenty-sixth session), else an H200.  Build (make; the CPU tests), copy this script to
 # build/carry/, carry the packs as build/carry/packs.tar.xz (bench/lanes.sh;
 # re-pack after make, and check it with `xz -t`), run it as it is.
