@@ -268,8 +268,7 @@ static kp_status encode_tmap(kp_ctx *ctx, CUtensorMap *map, const atensor *t, kp
     if (dims[i + 1] == 1) strides[i] = (strides[i] + 15) / 16 * 16 + (strides[i] ? 0 : 16);
   cuuint32_t box[4] = {64, rows, 1, 1};
   return kp_tmap_encode(ctx, map, dt, 4, t->p, dims, strides, box, KP_TMAP_SW128,
-                        "cuTensorMapEncodeTiled",
-                        __FILE__, __LINE__);
+                        "cuTensorMapEncodeTiled", __FILE__, __LINE__);
 }
 
 kp_status kp_attention_workspace_size(kp_ctx *ctx, kp_dtype dt, const kp_attn_desc *d,

@@ -348,10 +348,11 @@ ${name}(${params}) {
   constexpr bool TST = ${tst};
   constexpr bool PANELS = TST && EC % 64 == 0, ROWS = TST && !PANELS;
   constexpr int EB = 64 * (ROWS ? EC : EP) * 2; // a consumer's chunk buffer, bytes
+  constexpr int ERP = PANELS ? 128 : ROWS ? EC * 2 : EP * 2; // its rows apart, bytes
   auto eoff = [](int rl, int q) -> int {
-    if (PANELS) return (q >> 3) * 8192 + rl * 128 + (((q & 7) ^ (rl & 7)) << 4);
-    if (ROWS) return rl * (EC * 2) + (q << 4);
-    return rl * (EP * 2) + ((q ^ (rl & 7)) << 4);
+    if (PANELS) return (q >> 3) * 8192 + rl * ERP + (((q & 7) ^ (rl & 7)) << 4);
+    if (ROWS) return rl * ERP + (q << 4);
+    return rl * ERP + ((q ^ (rl & 7)) << 4);
   };
   static_assert(EC == 0 || (SK == 1 && WN % EC == 0 && (EC >= 64 || ROWS) && EC % 8 == 0),
                 "epilogue chunks");
@@ -533,8 +534,7 @@ ${name}(${params}) {
           // gives the address of row L % 8 of matrix L / 8 (block j + L / 16,
           // rows 8 (L / 8 % 2) on), whose 16-byte chunk j' sits at j' ^ (row % 8)
           const int erl = warp * 16 + (lane >> 3 & 1) * 8 + (lane & 7); // lane L's row
-          const kp_u32 erow = kp_smem_addr(ebuf) + cw * EB +
-                              erl * (PANELS ? 128 : ROWS ? EC * 2 : EP * 2);
+          const kp_u32 erow = kp_smem_addr(ebuf) + cw * EB + erl * ERP;
           // j even: piece j + L / 16 of the row (its offset from piece 0's,
           // (j + L / 16) ^ (L % 8) where swizzled, a panel further each 8)
           const kp_u32 esw = ROWS ? (lane >> 4) << 4 : ((lane >> 4) ^ (lane & 7)) << 4;
