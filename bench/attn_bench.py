@@ -43,6 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "python"))
+import gemm_bench  # noqa: E402
 from gemm_bench import time_pair  # noqa: E402
 from kernpack._lib import KpAttnDesc  # noqa: E402  (the checked mirror of kp_attn_desc)
 from side_by_side import Kernpack, KpError, stream  # noqa: E402
@@ -210,13 +211,7 @@ def attn_variants(kp, pattern):
 
 def pinned(lib, name):
     """a Kernpack whose every attention call runs variant `name`"""
-    os.environ["KP_VARIANT"] = name
-    try:
-        kp = Kernpack(lib)
-    finally:
-        del os.environ["KP_VARIANT"]
-    setup(kp)
-    return kp
+    return gemm_bench.pinned(lib, name, setup)
 
 
 def row_bytes(dt):
@@ -304,7 +299,11 @@ def main():
                     help="--variants: take SDPA's times from the table's row of the same shape "
                          "instead of timing SDPA again beside each pinned variant (quicker)")
     ap.add_argument("--json")
+    ap.add_argument("--settle-ms", type=float, default=1e3 * gemm_bench.SETTLE_S,
+                    help="idle before each shape's timing, for the clocks to recover from the "
+                    "shape before (gemm_bench.py; default %(default)s; 0: none)")
     o = ap.parse_args()
+    gemm_bench.SETTLE_S = o.settle_ms / 1e3
     torch.manual_seed(0)
     torch.zeros(1, device="cuda")  # torch first: it makes the primary context current
     torch.cuda.synchronize()

@@ -26,6 +26,7 @@ import os
 import re
 import statistics
 import sys
+import time
 
 import torch
 import torch.nn.functional as F
@@ -146,6 +147,11 @@ def timed_once(f, l2):
     queued behind it"""
     flush(l2)
     torch.cuda._sleep(200_000)  # headroom for the host (cycles)
+    return event_us(f)
+
+
+def event_us(f):
+    """us of f() between two events around it, waited for"""
     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     s.record()
     f()
@@ -154,9 +160,20 @@ def timed_once(f, l2):
     return s.elapsed_time(e) * 1e3
 
 
+# Seconds of idle before each shape's warm-up: the shape before it may have
+# left the GPU's clocks low -- after ~90 ms of 8192^3 an H200's SM clock runs
+# at ~1400 MHz for ~20 ms and is back to ~1850 in steps over ~80 ms
+# (bench/NOTES.md 78), so without the pause a shape timed right after large
+# ones is timed at lower clocks than the same shape alone (--settle-ms 0:
+# no pause, as before the forty-third session)
+SETTLE_S = 0.3
+
+
 def time_pair(fns, reps, l2):
     """median us per implementation, taking turns each repetition, each call
-    timed alone (timed_once)"""
+    timed alone (timed_once), after SETTLE_S of idle"""
+    torch.cuda.synchronize()
+    time.sleep(SETTLE_S)
     times = [[] for _ in fns]
     for f in fns:  # warm-up
         for _ in range(3):
@@ -254,6 +271,18 @@ def peer_kernels(kp, dt, m, n, k, kn):
     return profiled(lambda: torch.matmul(a, bt)), profiled(lambda: kp_gemm(kp, a, b, d, kn=kn))
 
 
+def pinned(lib, name, setup_fn=None):
+    """a Kernpack whose every call of name's family runs variant `name`
+    (KP_VARIANT), its ctypes signatures set by setup_fn (default: gemm's)"""
+    os.environ["KP_VARIANT"] = name
+    try:
+        kp = Kernpack(lib)
+    finally:
+        del os.environ["KP_VARIANT"]
+    (setup_fn or setup)(kp)
+    return kp
+
+
 def gemm_variants(kp):
     """the gemm variants of the pack in use (kp list --json)"""
     import subprocess
@@ -266,6 +295,7 @@ KN_SHAPES = [(4096, 4096, 4096), (128, 4096, 4096), (1, 4096, 4096)]  # B as (k,
 
 
 def main():
+    global SETTLE_S
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", default=os.path.join(REPO, "build/lib/libkernpack.so"))
     ap.add_argument("--dtypes", default="bf16,f16")
@@ -284,8 +314,12 @@ def main():
                     help="name the kernels torch.matmul launches for each perf shape (one "
                          "profiled call: cuBLAS's tile, cluster and split-K, as its names tell), "
                          "and kp_gemm's, each with its duration by the profiler")
+    ap.add_argument("--settle-ms", type=float, default=1e3 * SETTLE_S,
+                    help="idle before each shape's timing, for the clocks to recover from the "
+                    "shape before (default %(default)s; 0: none)")
     ap.add_argument("--json")
     o = ap.parse_args()
+    SETTLE_S = o.settle_ms / 1e3
     torch.manual_seed(0)
     torch.zeros(1, device="cuda")  # torch first: it makes the primary context current
     torch.cuda.synchronize()
@@ -303,17 +337,12 @@ def main():
         shapes = [tuple(int(x) for x in t.split(",")) for t in o.shapes.split(";")]
     fails = run_checks(kp, dts, res)
     variants = gemm_variants(kp) if o.variants else []
-    pinned = {}
+    pins = {}
     for name, vdt in variants:
         if vdt not in o.dtypes.split(",") or (o.only and not re.search(o.only, name)):
             continue
-        os.environ["KP_VARIANT"] = name
-        try:
-            pinned[name] = (Kernpack(o.lib), vdt)
-        finally:
-            del os.environ["KP_VARIANT"]
-        setup(pinned[name][0])
-        fails += run_checks(pinned[name][0], [DTYPES[vdt]], res, tag=name + " ")
+        pins[name] = (pinned(o.lib, name), vdt)
+        fails += run_checks(pins[name][0], [DTYPES[vdt]], res, tag=name + " ")
     if o.quick:
         print(f"{fails} check(s) failed")
         return 1 if fails else 0
@@ -350,7 +379,7 @@ def main():
                     for kname, kus_ in ks:
                         print(f"      {who}: {kus_:7.1f} us  {kname[:150]}")
             best = None
-            for name, (vkp, vdt) in pinned.items():
+            for name, (vkp, vdt) in pins.items():
                 if DTYPES[vdt] != dt:
                     continue
                 try:

@@ -4,8 +4,9 @@
 ** For each dtype (bf16 first), op and shape: fill inputs with random non-zero
 ** data, run the op once and compare a few rows with a float64 CPU reference,
 ** warm up, then time many repetitions with CUDA events recorded around the
-** op alone; L2 is flushed before each repetition by a cuMemsetD8Async of a
-** scratch buffer >= 2x L2, outside the timed region.  Reports the median.
+** op alone; L2 is flushed before each repetition by reading a scratch buffer
+** >= 2x L2 (kp_flush_read, runtime/tune.c; a memset where it cannot load),
+** outside the timed region.  Reports the median.
 **
 **   bytes  = every input read once + every output written once
 **   GB/s   = bytes / median time;  % of copy = vs a 1 GiB device-to-device
@@ -28,6 +29,7 @@
 
 #include "driver.h"
 #include "internal.h"
+#include "tune.h"
 #include "kernpack.h"
 
 /* ---- globals of this one-shot program ------------------------------------ */
@@ -35,6 +37,9 @@ static const kp_driver *D;
 static kp_ctx *CTX;
 static CUstream STREAM;
 static CUdeviceptr FLUSH;     /* L2 flush scratch buffer */
+static CUdeviceptr FLUSH_SINK; /* the read flush's (never written) result */
+static CUfunction FLUSH_FN;    /* the read flush (runtime/tune.c), or NULL: a memset */
+static unsigned FLUSH_GRID;
 static size_t FLUSH_BYTES;
 static int KEEP_GOING;        /* a failing op call skips the case instead of exiting */
 
@@ -580,13 +585,26 @@ static int cmp_float(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* Evict L2 before a timed rep: read FLUSH (clean lines: nothing left to
+** write back under the timed call, bench/NOTES.md 78), or memset it where
+** the read kernel did not load */
+static void flush_l2(int i) {
+  if (FLUSH_FN) {
+    unsigned long long n16 = FLUSH_BYTES / 16;
+    void *args[] = {&FLUSH, &n16, &FLUSH_SINK};
+    CU(D->cuLaunchKernel(FLUSH_FN, FLUSH_GRID, 1, 1, 256, 1, 1, 0, STREAM, args, NULL));
+  } else {
+    CU(D->cuMemsetD8Async(FLUSH, (unsigned char)i, FLUSH_BYTES, STREAM));
+  }
+}
+
 /* median (and min) in microseconds of `reps` timed calls of fn(arg) */
 typedef kp_status (*launch_fn)(const void *arg);
 static void time_reps(launch_fn fn, const void *arg, int reps, int flush, double *med_us,
                       double *min_us) {
   static float ms[MAX_REPS];
   for (int i = 0; i < reps; i++) {
-    if (flush) CU(D->cuMemsetD8Async(FLUSH, (unsigned char)i, FLUSH_BYTES, STREAM));
+    if (flush) flush_l2(i);
     CU(D->cuEventRecord(EV0[i], STREAM));
     KP(fn(arg));
     CU(D->cuEventRecord(EV1[i], STREAM));
@@ -743,15 +761,16 @@ static int sig_kernel(sigk *k, const char *sig) {
 ** call with the queue filled in advance (behind a spin kernel), i.e. the GPU cost alone;
 ** held: host time to enqueue one call while the GPU is held by the spin (nothing waits on
 ** the GPU: the host cost alone, whatever the kernel's own duration) */
-typedef struct ovh { double enq_us, wall_us, busy_us, held_us; } ovh;
+typedef struct ovh { double enq_us, wall_us, busy_us, held_us, encodes; } ovh;
 
 /* the launches compared: kp_rmsnorm on 128 or 1 rows of 4096 bf16, the raw empty
 ** kernel, kp_gemm bf16 128x256x64 (the sm_90a variants encode two TMA descriptors
 ** per call), kp_attention bf16 (1, 128, 16 heads, 128) unmasked (sm_90a: the
-** persistent FA3 kernel, four TMA descriptors a call) */
+** persistent FA3 kernel, four TMA descriptors a call), and kp_gemm bf16
+** 128x11008x64, whose pick stores D by TMA (a third map, D's) */
 typedef struct ovh_args {
-  CUdeviceptr x, w, y, qkvo;
-  kp_gemm_desc g;
+  CUdeviceptr x, w, y, qkvo, bd;
+  kp_gemm_desc g, g3;
   kp_attn_desc at;
   CUfunction fn, spin;
   void **params;
@@ -760,6 +779,9 @@ typedef struct ovh_args {
 
 #define GEMM_D_OFF (256 * 64 * 2) /* bytes: D after B in y */
 #define ATTN_T_BYTES (128 * 16 * 128 * 2) /* bytes: Q, K, V and O in turn in qkvo */
+#define GEMM3_N 11008                     /* kp_gemm 128 x GEMM3_N x 64: B, then D in bd */
+#define GEMM3_D_OFF ((size_t)GEMM3_N * 64 * 2)
+#define GEMM3_BYTES (GEMM3_D_OFF + (size_t)128 * GEMM3_N * 2)
 static void ovh_launch(const ovh_args *a, int which) {
   static const int64_t C = 4096;
   void *s = (void *)STREAM;
@@ -775,6 +797,8 @@ static void ovh_launch(const ovh_args *a, int which) {
                      &k->packed_bytes, CU_LAUNCH_PARAM_END};
     CU(D->cuLaunchKernel(k->fn, 128, 1, 1, 128, 1, 1, 0, STREAM, NULL, extra));
   } else if (which == 3) KP(kp_gemm(CTX, KP_BF16, P(a->x), P(a->y), (char *)P(a->y) + GEMM_D_OFF, &a->g, s));
+  else if (which == 8)
+    KP(kp_gemm(CTX, KP_BF16, P(a->x), P(a->bd), (char *)P(a->bd) + GEMM3_D_OFF, &a->g3, s));
   else {
     char *t = (char *)P(a->qkvo);
     KP(kp_attention(CTX, KP_BF16, t, t + ATTN_T_BYTES, t + 2 * ATTN_T_BYTES, t + 3 * ATTN_T_BYTES,
@@ -787,9 +811,13 @@ static ovh ovh_time(const ovh_args *a, int which, int n) {
   ovh r;
   for (int i = 0; i < 200; i++) ovh_launch(a, which);
   CU(D->cuStreamSynchronize(STREAM));
+  uint64_t enc0, enc1, hits;
+  kp_tmap_cache_stats(&enc0, &hits);
   double t0 = now_s();
   for (int i = 0; i < n; i++) ovh_launch(a, which);
   double t1 = now_s();
+  kp_tmap_cache_stats(&enc1, &hits);
+  r.encodes = (double)(enc1 - enc0) / n; /* TMA maps encoded a call: 0 where the cache holds them */
   CU(D->cuStreamSynchronize(STREAM));
   double t2 = now_s();
   r.enq_us = 1e6 * (t1 - t0) / n;
@@ -823,6 +851,8 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
   a.w = dalloc((size_t)C * es);
   a.y = dalloc((size_t)(R * C) * es);
   a.qkvo = dalloc((size_t)4 * ATTN_T_BYTES);
+  a.bd = dalloc(GEMM3_BYTES);
+  fill_device(a.bd, GEMM3_D_OFF / es, dt, 0.05f, 1.0f, 1);
   fill_device(a.qkvo, (size_t)4 * ATTN_T_BYTES / es, dt, 0.05f, 1.0f, 1);
   fill_device(a.x, (size_t)(R * C), dt, 0.05f, 1.0f, 1);
   fill_device(a.w, (size_t)C, dt, 0.5f, 1.5f, 0);
@@ -838,6 +868,7 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
   a.params = params;
   kp_gemm_desc_init(&a.g, 128, 256, 64); /* A in x (128x64), B and D in y (256x64, 128x256) */
   kp_attn_desc_init(&a.at, 1, 16, 16, 128, 128, 128);
+  kp_gemm_desc_init(&a.g3, 128, GEMM3_N, 64); /* A in x (128x64) */
 
   int ok = 1;
   for (int64_t r = 128; r >= 1; r -= 127) { /* a failure here is reported, not timed */
@@ -853,6 +884,11 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
   if (gst != KP_OK)
     printf("\nhost overhead: kp_gemm 128x256x64 bf16 not measured: %s: %s\n",
            kp_status_name(gst), kp_ctx_errmsg(CTX));
+  kp_status g3st = kp_gemm(CTX, dt, P(a.x), P(a.bd), (char *)P(a.bd) + GEMM3_D_OFF, &a.g3,
+                           (void *)STREAM);
+  if (g3st != KP_OK)
+    printf("\nhost overhead: kp_gemm 128x%dx64 bf16 not measured: %s: %s\n", GEMM3_N,
+           kp_status_name(g3st), kp_ctx_errmsg(CTX));
   char *t = (char *)P(a.qkvo);
   kp_status ast = kp_attention(CTX, dt, t, t + ATTN_T_BYTES, t + 2 * ATTN_T_BYTES,
                                t + 3 * ATTN_T_BYTES, &a.at, (void *)STREAM);
@@ -876,10 +912,11 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
       printf("\nhost overhead: attention's list as one buffer of %zu bytes not launched: "
              "CUresult %d\n", sa.packed_bytes, (int)r);
   }
-  const int want[8] = {1, 1, 1, gst == KP_OK, ast == KP_OK, have_sig, have_sig, packed_ok};
-  ovh res[8];
+  const int want[9] = {1, 1, 1, gst == KP_OK, ast == KP_OK, have_sig, have_sig, packed_ok,
+                       g3st == KP_OK};
+  ovh res[9];
   if (ok)
-    for (int which = 0; which < 8; which++)
+    for (int which = 0; which < 9; which++)
       if (want[which]) res[which] = ovh_time(&a, which, n);
   if (have_sig) {
     CU(D->cuModuleUnload(sg.mod));
@@ -890,25 +927,31 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
   dfree(&a.w);
   dfree(&a.y);
   dfree(&a.qkvo);
+  dfree(&a.bd);
   if (!ok) return 0;
 
-  static const char *const names[8] = {"kp_rmsnorm 128x4096 bf16", "kp_rmsnorm 1x4096 bf16",
+  static const char *const names[9] = {"kp_rmsnorm 128x4096 bf16", "kp_rmsnorm 1x4096 bf16",
                                        "cuLaunchKernel, empty PTX kernel",
                                        "kp_gemm 128x256x64 bf16",
                                        "kp_attention 1x128x16x128 bf16",
                                        "raw, gemm's 23 parameters",
                                        "raw, attention's 39 parameters",
-                                       "raw, attention's, one buffer"};
+                                       "raw, attention's, one buffer",
+                                       "kp_gemm 128x11008x64 bf16"};
   printf("\nhost overhead: %d back-to-back calls on one stream, host wall clock "
          "(CLOCK_MONOTONIC); GPU busy = GPU time per call with the queue filled in advance\n", n);
-  for (int i = 0; i < 8; i++)
+  for (int i = 0; i < 9; i++)
     if (want[i])
       printf("  %-33s enqueue %7.3f us/call | until done %7.3f | GPU busy %7.3f | enqueue, GPU "
-             "held %7.3f\n", names[i], res[i].enq_us, res[i].wall_us, res[i].busy_us,
-             res[i].held_us);
+             "held %7.3f | maps encoded %.2f/call\n", names[i], res[i].enq_us, res[i].wall_us,
+             res[i].busy_us, res[i].held_us, res[i].encodes);
   if (want[3])
     printf("  difference kp_gemm 128x256x64 - raw launch, GPU held: %+.3f us/call (incl. 2 TMA "
            "descriptors when the variant uses them)\n", res[3].held_us - res[2].held_us);
+  if (want[8] && want[5])
+    printf("  difference kp_gemm 128x%dx64 - raw launch with gemm's parameter list, GPU held: "
+           "%+.3f us/call (its pick stores D by TMA: 3 TMA maps)\n", GEMM3_N,
+           res[8].held_us - res[5].held_us);
   if (want[4])
     printf("  difference kp_attention 1x128x16x128 - raw launch, GPU held: %+.3f us/call (incl. 4 "
            "TMA descriptors when the variant is a persistent sm_90a one)\n",
@@ -928,7 +971,7 @@ static int measure_overhead(int n, double *kp_us, double *raw_us) {
          res[0].enq_us - res[2].enq_us, res[0].wall_us - res[2].wall_us);
   printf("  difference kp_rmsnorm 1x4096   - raw launch: %+.3f us/call enqueue, %+.3f until done\n",
          res[1].enq_us - res[2].enq_us, res[1].wall_us - res[2].wall_us);
-  for (int i = 0; i < 8; i++)
+  for (int i = 0; i < 9; i++)
     if (want[i] && res[i].busy_us > 0.8 * res[i].enq_us)
       printf("  note: %s: the GPU needs >= 80%% of the enqueue time per call, so that loop was "
              "(nearly) GPU-bound: its enqueue time overstates the host cost\n", names[i]);
@@ -1226,10 +1269,15 @@ int main(int argc, char **argv) {
   printf("device %d: %s, sm_%d, %d SMs, L2 %zu MiB, driver %d, pack target %s, pack %s\n",
          info.ordinal, info.name, info.sm, info.sm_count, l2b >> 20, info.driver_version,
          info.target, info.pack_path[0] ? info.pack_path : "(none)");
+  CUmodule flush_mod = NULL;
+  if (D->cuModuleLoadData(&flush_mod, kp_flush_read_ptx) != CUDA_SUCCESS ||
+      D->cuModuleGetFunction(&FLUSH_FN, flush_mod, "kp_flush_read") != CUDA_SUCCESS)
+    FLUSH_FN = NULL;
+  FLUSH_GRID = (unsigned)(info.sm_count > 0 ? info.sm_count : 1) * 8;
   printf("timing: CUDA events around each call alone, median; warm-up %d; reps %s; "
-         "L2 flush %s (%zu MiB memset before each rep, untimed)\n",
+         "L2 flush %s (%zu MiB %s before each rep, untimed)\n",
          o.warmup, o.reps_fixed ? "fixed" : "adaptive 50..500", o.flush ? "on" : "OFF",
-         FLUSH_BYTES >> 20);
+         FLUSH_BYTES >> 20, FLUSH_FN ? "read" : "memset (the read kernel did not load)");
   printf("bytes: inputs read once + outputs written once; swiglu/geglu shapes are the output's "
          "(gate and up: separate tensors of that shape); rope: tokens x (q heads + k heads) x "
          "head_dim, NeoX, rope_cs with cos/sin tables, rope_pos computing the angles\n\n");
@@ -1242,10 +1290,11 @@ int main(int argc, char **argv) {
     CU(D->cuEventCreate(&EV1[i], CU_EVENT_DEFAULT));
   }
   FLUSH = dalloc(FLUSH_BYTES);
+  FLUSH_SINK = dalloc(16);
   { /* one flush's time, for the adaptive rep count */
     CU(D->cuMemsetD8Async(FLUSH, 0, FLUSH_BYTES, STREAM));
     CU(D->cuEventRecord(EV0[0], STREAM));
-    for (int i = 0; i < 5; i++) CU(D->cuMemsetD8Async(FLUSH, (unsigned char)i, FLUSH_BYTES, STREAM));
+    for (int i = 0; i < 5; i++) flush_l2(i);
     CU(D->cuEventRecord(EV1[0], STREAM));
     CU(D->cuStreamSynchronize(STREAM));
     float ms;
@@ -1273,6 +1322,8 @@ int main(int argc, char **argv) {
   print_summary(&o, copy_gbps, have_ovh, kp_us, raw_us);
 
   dfree(&FLUSH);
+  dfree(&FLUSH_SINK);
+  if (flush_mod) CU(D->cuModuleUnload(flush_mod));
   for (int i = 0; i < MAX_REPS; i++) {
     CU(D->cuEventDestroy(EV0[i]));
     CU(D->cuEventDestroy(EV1[i]));

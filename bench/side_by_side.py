@@ -10,8 +10,14 @@ libkernpack.so is loaded with ctypes and runs in torch's primary context
      torch eager (in the storage dtype) are printed;
   2. timing: warm-up (this also compiles torch.compile), then the median of --reps
      repetitions, each timed with torch.cuda.Event around the call alone; L2 is
-     flushed before every repetition by zeroing a 256 MB buffer, outside the timed
-     region (as is the reset of add_rmsnorm's in-place residual).  The
+     flushed before every repetition by reading a 256 MB buffer, then a ~100 us
+     spin on the GPU so that the host has queued the call before its start
+     event runs, all outside the timed region (as is the reset of
+     add_rmsnorm's in-place residual).  --flush zero flushes by zeroing the
+     buffer instead (the method before the forty-third session): that leaves
+     L2 full of the buffer's dirty lines, whose write-back (~50 MB, ~12 us on
+     an H200) then runs under the timed call and is charged to it -- about
+     10 us of every call in the row sweeps (bench/NOTES.md 78).  The
      implementations take turns, one repetition each per round, so that clock
      and thermal drift over the run falls on all of them alike.
 
@@ -396,6 +402,25 @@ def make_case(op, dt, kp):
 
 
 # ---- timing and checks -------------------------------------------------------------------
+class L2Flush:
+    """flush(): evict L2 before a timed call.  "read": a sum over the buffer
+    (clean lines: nothing left to write back), then torch.cuda._sleep so the
+    GPU waits for the host to queue the timed call (its start event would
+    otherwise run while Python still dispatches it); "zero": zero_ the buffer"""
+
+    def __init__(self, nbytes, how):
+        self.buf = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
+        self.buf.zero_()
+        self.bytes, self.how = nbytes, how
+
+    def __call__(self):
+        if self.how == "zero":
+            self.buf.zero_()
+        else:
+            self.buf.view(torch.int64).sum()
+            torch.cuda._sleep(200_000)  # ~100 us of headroom for the host
+
+
 def time_fn(fn, reps, warmup, flush, reset=None):
     """Median microseconds of fn(), events around fn alone, L2 flushed before each rep."""
     us = time_all([(fn, reset)], reps, warmup, flush)[0]
@@ -428,7 +453,7 @@ def time_all(impls, reps, warmup, flush):
                 continue
             if reset:
                 reset()
-            flush.zero_()
+            flush()
             ev[k][i][0].record()
             fn()
             ev[k][i][1].record()
@@ -564,6 +589,9 @@ def main():
     ap.add_argument("--lib", default=os.path.join(REPO, "build", "lib", "libkernpack.so"))
     ap.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     ap.add_argument("--device", type=int, default=0)
+    ap.add_argument("--flush", choices=("read", "zero"), default="read",
+                    help="how L2 is flushed before each rep: read a 256 MB buffer (default) or "
+                    "zero it (its dirty lines then drain under the timed call)")
     ap.add_argument("--rows", type=int, default=ROWS, help="row ops: rows (default 32768)")
     ap.add_argument("--cols", type=int, default=COLS,
                     help="row ops: cols; swiglu-type: cols of the output (default 8192)")
@@ -610,13 +638,15 @@ def main():
     print(f"side_by_side: {dev_name}, torch {torch.__version__} (CUDA {torch.version.cuda}), "
           f"kernpack {kp.version}, pack {kp.info.target.decode()} {kp.info.pack_path.decode()}, {date}")
     print(f"timing: torch.cuda.Event around each call, median of {args.reps} after {args.warmup} "
-          f"warm-up; L2 flushed (256 MB zero_) before each rep, untimed", flush=True)
+          f"warm-up; L2 flushed (256 MB {'read, then a spin' if args.flush == 'read' else 'zero_'}) "
+          f"before each rep, untimed", flush=True)
 
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    flush = L2Flush(256 << 20, args.flush)
     report = {"device": dev_name, "date": date, "torch": torch.__version__,
               "cuda": torch.version.cuda, "kernpack": kp.version,
               "pack_target": kp.info.target.decode(), "pack_path": kp.info.pack_path.decode(),
-              "reps": args.reps, "warmup": args.warmup, "flush_bytes": flush.numel(),
+              "reps": args.reps, "warmup": args.warmup, "flush_bytes": flush.bytes,
+              "flush": args.flush,
               "bytes_rule": "each input read once + each output written once", "results": []}
     try:
         import triton

@@ -602,3 +602,29 @@ int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
   snprintf(how, howlen, "table %s: no measured key within reach applies", t->path);
   return -1;
 }
+
+/* The L2 flush of kp tune and kpbench before each timed rep: a read of
+** twice the L2 (a memset leaves its dirty lines to be written back under
+** the timed kernel: 5-15% on a 60 us decode call, bench/NOTES.md 54 j; ~10
+** us of every long-row call, item 78 -- the reason the Python benchmarks
+** flush by a read too).  kp_flush_read(buf, n16, out) reads n16 16-byte
+** vectors of buf, grid-strided; its result is stored to out only if it
+** equals a constant, so the loads stay. */
+const char kp_flush_read_ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry kp_flush_read(.param .u64 p_buf, .param .u64 p_n, .param .u64 p_out)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [p_buf];\n  ld.param.u64 %rd2, [p_n];\n  ld.param.u64 %rd3, [p_out];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %tid.x;\n"
+    "  mad.lo.s32 %r4, %r1, %r2, %r3;\n  cvt.u64.u32 %rd4, %r4;\n"
+    "  mov.u32 %r5, %nctaid.x;\n  mul.lo.s32 %r6, %r5, %r2;\n  cvt.u64.u32 %rd5, %r6;\n"
+    "  mov.u32 %r7, 0;\n  setp.ge.u64 %p1, %rd4, %rd2;\n  @%p1 bra DONE;\n"
+    "LOOP:\n  shl.b64 %rd6, %rd4, 4;\n  add.s64 %rd7, %rd1, %rd6;\n"
+    "  ld.global.v4.u32 {%r8, %r9, %r10, %r11}, [%rd7];\n"
+    "  xor.b32 %r7, %r7, %r8;\n  xor.b32 %r7, %r7, %r9;\n"
+    "  xor.b32 %r7, %r7, %r10;\n  xor.b32 %r7, %r7, %r11;\n"
+    "  add.s64 %rd4, %rd4, %rd5;\n  setp.lt.u64 %p1, %rd4, %rd2;\n  @%p1 bra LOOP;\n"
+    "DONE:\n  setp.ne.u32 %p2, %r7, 1511506142;\n  @%p2 bra END;\n"
+    "  cvta.to.global.u64 %rd8, %rd3;\n  st.global.u32 [%rd8], %r7;\n"
+    "END:\n  ret;\n}\n";

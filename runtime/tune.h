@@ -129,4 +129,8 @@ int kp_tune_pick(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
 int kp_tune_exact(const kp_tune_table *t, const kpk_pack *pk, const kp_call *c,
                   const kp_devprops *d);
 
+/* PTX of kp_flush_read(.u64 buf, .u64 n16, .u64 out), the benchmarks' L2
+** flush by a read (runtime/tune.c) */
+extern const char kp_flush_read_ptx[];
+
 #endif

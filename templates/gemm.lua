@@ -314,6 +314,12 @@ ${name}(${params}) {
   constexpr bool MCA = ${mca};           // the cluster's CTAs share A (multicast), not B
   constexpr bool MC = CL > 1 && SK == 1 && !MCA; // the cluster's CTAs share B (multicast)
   constexpr bool SHARE = MC || MCA;      // a stage is filled by every CTA of the cluster
+  // KPAR: a 64-row tile's two consumers split its k-tiles by parity, each
+  // multiplying the whole 64 x BN tile (one m64nBN wgmma a k16 step, not
+  // two of half the width: half the wgmmas and A read once from shared
+  // memory a k-tile, not twice); consumer 1 hands its sums to consumer 0
+  // through shared memory (two buffers, a tile each in turn), which stores
+  constexpr bool KPAR = ${kpar};
   constexpr bool KN = ${kn};             // B as (k, n)
   // PLAIN: the `_pl` twin, for calls without epilogue terms (their code left
   // out; the general twin's cost it 3-8% at m = 128: bench/NOTES.md 74)
@@ -333,6 +339,7 @@ ${name}(${params}) {
   // bar.arrive on the consumer's side compute-sanitizer's racecheck flagged
   // the two-pass variants; a rendezvous costs nothing here.
   constexpr int EC = ${ec}, EP = (EC + 63) / 64 * 64;
+  static_assert(!KPAR || (BM == 64 && SK == 1 && !SHARE && EC == 0), "k by parity: plain 64-row tiles");
   // W0: a consumer waits for each k-tile's wgmma group before the next
   // (the other consumer's group keeps the tensor cores busy meanwhile), so
   // it holds one stage, not two: one more stage of lookahead for the loads
@@ -399,7 +406,7 @@ ${name}(${params}) {
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; s++) {
       kp_mbar_init(&full[s], 1);
-      kp_mbar_init(&empty[s], SHARE ? 2 * CL : 2);
+      kp_mbar_init(&empty[s], SHARE ? 2 * CL : KPAR ? 1 : 2);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
@@ -492,10 +499,15 @@ ${name}(${params}) {
     for (int t = first; t < total; t += step) {
       if (!late) decode(t);
       int prev = -1;
-      if (SK > 1 && kt0 == kt1) // K split finer than its k-tiles: this part is zero
+      // K split finer than its k-tiles (or, KPAR, than the consumers): this part is zero
+      if ((SK > 1 && kt0 == kt1) || (KPAR && kt1 - kt0 <= cw))
 #pragma unroll
         for (int i = 0; i < MB * WN / 2; i++) d[i] = 0.f;
       for (int kt = kt0; kt < kt1; kt++) {
+        if (KPAR && ((kt - kt0) & 1) != cw) { // the other consumer's k-tile
+          if (++stage == STAGES) stage = 0, phase ^= 1;
+          continue;
+        }
         kp_mbar_wait(&full[stage], phase);
         // a descriptor's address field is (address >> 4) and shared memory
         // ends below 2^18 bytes: a stage's descriptor is stage 0's plus an offset
@@ -507,7 +519,8 @@ ${name}(${params}) {
 #pragma unroll
           for (int mb = 0; mb < MB; mb++) // row block mb: 64 rows of 128 bytes further into A
             kp_wgmma_${ab}_n${wn}${tname}(d + mb * (WN / 2), da + mb * (8192 >> 4) + 2 * kk,
-                                         db + ${b_step} * kk, kt > kt0 || kk > 0);
+                                         db + ${b_step} * kk,
+                                         (KPAR ? kt - kt0 > 1 : kt > kt0) || kk > 0);
         kp_wg_commit();
         if (W0) { // this group done: its stage is free a k-tile sooner
           kp_wg_wait<0>();
@@ -521,6 +534,18 @@ ${name}(${params}) {
       }
       kp_wg_wait<0>();
       if (prev >= 0 && threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
+      if (KPAR) { // consumer 1's sums to consumer 0, through this tile's buffer
+        float *part = (float *)(smem + STAGES * (A_BYTES + B_BYTES)) + ((t - first) / step & 1) * (WN / 2) * 128;
+        const int tl = threadIdx.x % 128;
+        if (cw == 1)
+#pragma unroll
+          for (int i = 0; i < WN / 2; i++) part[i * 128 + tl] = d[i];
+        kp_bar_sync(6, 256); // (a rendezvous: consumer 0 reads buffer i % 2 before tile i + 1's
+                             // sync, so consumer 1 writes it again only after that)
+        if (cw == 1) continue;
+#pragma unroll
+        for (int i = 0; i < WN / 2; i++) d[i] += part[i * 128 + tl];
+      }
       // accumulator layout of m64nWN: warp w holds rows 16w + lane/4 (+8); the
       // n8 block j columns 8j + 2 (lane % 4) (+1)
       const int row0 = ${row_base} + warp * 16 + lane / 4;
@@ -668,33 +693,35 @@ local function emit_wg(dt, p)
                              or "", "", p.form or "nk")
   if ec > 0 then name = name:gsub("_(%a%a)$", "_e" .. ec .. "_%1") end
   if p.w0 then name = name:gsub("_(%a%a)$", "_w0_%1") end
+  if p.kpar then name = name:gsub("_(%a%a)$", "_kp_%1") end
   -- BM = 128: each consumer takes 64 rows and all BN columns (BM = 256: 128
   -- rows, two blocks of 64); BM = 64: both take the 64 rows, each half of
   -- the columns
   local split_m = p.bm >= 128
   local mb = split_m and p.bm // 128 or 1
-  local wn = split_m and p.bn or p.bn // 2
+  -- (kpar: each consumer the whole tile, on its half of the k-tiles)
+  local wn = (split_m or p.kpar) and p.bn or p.bn // 2
   -- (the chunk buffers: ec columns a row when TMA stores them row after row,
   -- else ec rounded up to whole 64-column swizzle atoms)
   local rows = tst and ec % 64 ~= 0
   local smem = p.stages * (p.bm + p.bn) * 64 * 2 + 2 * 64 * (rows and ec or (ec + 63) // 64 * 64) * 2
-               + 1024
+               + (p.kpar and 2 * 64 * p.bn * 4 or 0) + 1024
   -- plain: the `_pl` twin's source (no epilogue terms compiled in)
   local function source(vname, plain)
     return COMMON .. wgmma(wn, ab, kn and 1 or 0) .. subst(WG_KERNEL, { params = params(dt),
       name = vname, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       sk = sk, ec = ec, mb = mb, w0 = p.w0 and "true" or "false",
       tst = tst and "true" or "false",
-      mca = p.share_a and "true" or "false", plain = plain and "true" or "false",
+      mca = p.share_a and "true" or "false", kpar = p.kpar and "true" or "false", plain = plain and "true" or "false",
       es = esize(dt),
       roles = split_m and (64 * mb) .. " rows each" or "64 columns each",
       a_off = split_m and string.format("cw * %d * 128", 64 * mb) or "0",
-      b_off = split_m and "0" or kn and string.format("cw * %d * 128", wn) -- WN / 64 subtiles of 8 KB
+      b_off = (split_m or p.kpar) and "0" or kn and string.format("cw * %d * 128", wn) -- WN / 64 subtiles of 8 KB
               or string.format("cw * %d * 128", wn),
       kn = kn and "true" or "false", b_desc = kn and "kp_wg_desc_mn" or "kp_wg_desc",
       b_step = kn and "128" or "2", tname = kn and "_t" or "",
       row_base = split_m and string.format("cw * %d", 64 * mb) or "0",
-      col_base = split_m and "0" or string.format("cw * %d", wn),
+      col_base = (split_m or p.kpar) and "0" or string.format("cw * %d", wn),
     })
   end
   local forms = kn and 2 or 1
@@ -790,7 +817,18 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- n = 11008 / 14336: 64x256 (0.96 / 0.94x against 0.92 / 0.85x).  Our
   -- 2-CTA B multicast ran slower (64x64 c2 0.74-0.94x, 64x128 c2
   -- 0.79-0.91x; not built) and moved more L2 bytes, not fewer (108 MB)
-  emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 968, max_m = 128, max_n = 4352,
+  -- Since the forty-third session its two consumers split the k-tiles by
+  -- parity (`_kp`), each issuing a whole m64n64 wgmma a k16 step, where each
+  -- issued m64n32 for half the columns: half the wgmmas, A read once a
+  -- k-tile (cuBLAS's 64x64 kernel issues as many HGMMA.64x64x16).  Pinned
+  -- beside the two-halves tile (H200, call 10): 128 x 4096^2 15.6-16.1
+  -- against 16.2-17.1 us, 128 x 4096 x 8192 25.0-25.1 against 26.7-26.9,
+  -- 128 x 2048 x 4096 14.8-14.9 against 15.5-15.6; one stage fewer (12)
+  -- for the two 16 KB buffers of consumer 1's sums.  The two-halves tile
+  -- stays for the tuner
+  emit_wg(dt, { bm = 64, bn = 64, stages = 12, kpar = true, rank = 968, max_m = 128, max_n = 4352,
+                max_k = 8192, twin = true })
+  emit_wg(dt, { bm = 64, bn = 64, stages = 13, rank = 250, max_m = 128, max_n = 4352,
                 max_k = 8192, twin = true })
   -- m = 65..128 (m <= 64 takes the split above): column widths whose tiles
   -- fill 132 SMs at n = 11008 (88: 126 tiles) and 14336 (112: 128), where

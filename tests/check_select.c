@@ -890,8 +890,9 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         ** columns that fill 132 SMs at m = 128 */
         {64, 4096, 4096, "_wg_64x64_s13_k2_nk"},
         {64, 4096, 11008, "_wg_64x64_s13_k2_nk"},
-        {64, 4096, 1024, "_wg_64x64_s13_nk"}, /* k < 2048: no split */
-        {128, 4096, 4096, "_wg_64x64_s13_nk"},
+        {64, 4096, 1024, "_wg_64x64_s12_kp_nk"}, /* k < 2048: no split */
+        /* its consumers on alternate k-tiles (forty-third session) */
+        {128, 4096, 4096, "_wg_64x64_s12_kp_nk"},
         {64, 5120, 4096, "_wg_64x96_s11_nk"},
         {64, 8192, 4096, "_wg_64x64_s13_a2_nk"},
         /* past one round of 64x64 tiles: the widths of cuBLAS's kernels,

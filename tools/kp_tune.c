@@ -63,34 +63,11 @@ struct kp_bench {
   CUstream stream;
   CUevent ev0, ev1;
   devbuf flush, sink;
-  CUmodule mod;     /* the read flush (FLUSH_PTX), or 0: a memset flushes */
+  CUmodule mod;     /* the read flush (kp_flush_read_ptx), or 0: a memset flushes */
   CUfunction read;
   unsigned grid;
 };
 
-/* The L2 flush before each timed rep reads twice the L2 (a memset, the
-** fallback, leaves its dirty lines to be written back under the timed
-** kernel: 5-15% on a 60 us decode call, bench/NOTES.md 54 j -- the reason
-** gemm_bench.py flushes by a read too).  Its result is stored only if it
-** equals a constant, so the loads stay. */
-static const char FLUSH_PTX[] =
-    ".version 7.0\n.target sm_80\n.address_size 64\n"
-    ".visible .entry kp_flush_read(.param .u64 p_buf, .param .u64 p_n, .param .u64 p_out)\n{\n"
-    "  .reg .pred %p<3>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<12>;\n"
-    "  ld.param.u64 %rd1, [p_buf];\n  ld.param.u64 %rd2, [p_n];\n  ld.param.u64 %rd3, [p_out];\n"
-    "  cvta.to.global.u64 %rd1, %rd1;\n"
-    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %tid.x;\n"
-    "  mad.lo.s32 %r4, %r1, %r2, %r3;\n  cvt.u64.u32 %rd4, %r4;\n"
-    "  mov.u32 %r5, %nctaid.x;\n  mul.lo.s32 %r6, %r5, %r2;\n  cvt.u64.u32 %rd5, %r6;\n"
-    "  mov.u32 %r7, 0;\n  setp.ge.u64 %p1, %rd4, %rd2;\n  @%p1 bra DONE;\n"
-    "LOOP:\n  shl.b64 %rd6, %rd4, 4;\n  add.s64 %rd7, %rd1, %rd6;\n"
-    "  ld.global.v4.u32 {%r8, %r9, %r10, %r11}, [%rd7];\n"
-    "  xor.b32 %r7, %r7, %r8;\n  xor.b32 %r7, %r7, %r9;\n"
-    "  xor.b32 %r7, %r7, %r10;\n  xor.b32 %r7, %r7, %r11;\n"
-    "  add.s64 %rd4, %rd4, %rd5;\n  setp.lt.u64 %p1, %rd4, %rd2;\n  @%p1 bra LOOP;\n"
-    "DONE:\n  setp.ne.u32 %p2, %r7, 1511506142;\n  @%p2 bra END;\n"
-    "  cvta.to.global.u64 %rd8, %rd3;\n  st.global.u32 [%rd8], %r7;\n"
-    "END:\n  ret;\n}\n";
 typedef struct kp_bench bench_env;
 
 #define CK(call)                                                              \
@@ -531,7 +508,7 @@ static int env_open(bench_env *env, kp_ctx *ctx) {
   env->sink.bytes = 16;
   CK(env->d->cuMemAlloc(&env->sink.p, env->sink.bytes));
   /* the read flush; without it (the driver cannot take the PTX) a memset */
-  if (env->d->cuModuleLoadData(&env->mod, FLUSH_PTX) == CUDA_SUCCESS &&
+  if (env->d->cuModuleLoadData(&env->mod, kp_flush_read_ptx) == CUDA_SUCCESS &&
       env->d->cuModuleGetFunction(&env->read, env->mod, "kp_flush_read") == CUDA_SUCCESS) {
     env->grid = (unsigned)(ctx->props.sm_count > 0 ? ctx->props.sm_count : 1) * 8;
   } else {
