@@ -464,12 +464,14 @@ kp_status kp_gemm(kp_ctx *ctx, kp_dtype dt, const void *a, const void *b, void *
               : encode_tmap(ctx, &tmb, g, dt, b, (uint64_t)n, (uint64_t)kk, g->ldb, g->stride_b,
                             64, kbox, KP_TMAP_SW128, "cuTensorMapEncodeTiled(B)");
     if (st == KP_OK && (s.e->aux & GEMM_STORE_D) && !g->out_f32 && (uintptr_t)d % 16 == 0 &&
-        g->ldd % 8 == 0 && g->stride_d % 8 == 0)
-      st = GEMM_DBOX(s.e) % 64
-               ? encode_tmap(ctx, &tmd, g, dt, d, (uint64_t)n, (uint64_t)m, g->ldd, g->stride_d,
-                             GEMM_DBOX(s.e), 64, KP_TMAP_PLAIN, "cuTensorMapEncodeTiled(D)")
-               : encode_tmap(ctx, &tmd, g, dt, d, (uint64_t)n, (uint64_t)m, g->ldd, g->stride_d,
-                             64, 64, KP_TMAP_SW128, "cuTensorMapEncodeTiled(D)");
+        g->ldd % 8 == 0 && g->stride_d % 8 == 0) {
+      /* chunks of 64-column multiples go as 64-column panels in the 128-byte
+      ** swizzle, others as one box laid out row after row */
+      const int rows = GEMM_DBOX(s.e) % 64 != 0;
+      st = encode_tmap(ctx, &tmd, g, dt, d, (uint64_t)n, (uint64_t)m, g->ldd, g->stride_d,
+                       rows ? GEMM_DBOX(s.e) : 64, 64, rows ? KP_TMAP_PLAIN : KP_TMAP_SW128,
+                       "cuTensorMapEncodeTiled(D)");
+    }
     if (st != KP_OK) {
       kp_launch_end(ctx, pushed);
       return st;
