@@ -339,7 +339,8 @@ ${name}(${params}) {
   // bar.arrive on the consumer's side compute-sanitizer's racecheck flagged
   // the two-pass variants; a rendezvous costs nothing here.
   constexpr int EC = ${ec}, EP = (EC + 63) / 64 * 64;
-  static_assert(!KPAR || (BM == 64 && SK == 1 && !SHARE && EC == 0), "k by parity: plain 64-row tiles");
+  static_assert(!KPAR || (BM == 64 && SK == 1 && !SHARE && EC == 0),
+                "k by parity: plain 64-row tiles");
   // W0: a consumer waits for each k-tile's wgmma group before the next
   // (the other consumer's group keeps the tensor cores busy meanwhile), so
   // it holds one stage, not two: one more stage of lookahead for the loads
@@ -535,13 +536,16 @@ ${name}(${params}) {
       kp_wg_wait<0>();
       if (prev >= 0 && threadIdx.x % 128 == 0) kp_gemm_release(&empty[prev]);
       if (KPAR) { // consumer 1's sums to consumer 0, through this tile's buffer
-        float *part = (float *)(smem + STAGES * (A_BYTES + B_BYTES)) + ((t - first) / step & 1) * (WN / 2) * 128;
+        // (a rendezvous a tile: consumer 1 writes buffer i % 2 again at tile
+        // i + 2, past tile i + 1's sync, which consumer 0 reaches only after
+        // reading it at tile i)
+        float *part = (float *)(smem + STAGES * (A_BYTES + B_BYTES)) +
+                      ((t - first) / step & 1) * (WN / 2) * 128;
         const int tl = threadIdx.x % 128;
         if (cw == 1)
 #pragma unroll
           for (int i = 0; i < WN / 2; i++) part[i * 128 + tl] = d[i];
-        kp_bar_sync(6, 256); // (a rendezvous: consumer 0 reads buffer i % 2 before tile i + 1's
-                             // sync, so consumer 1 writes it again only after that)
+        kp_bar_sync(6, 256);
         if (cw == 1) continue;
 #pragma unroll
         for (int i = 0; i < WN / 2; i++) d[i] += part[i * 128 + tl];
@@ -712,11 +716,13 @@ local function emit_wg(dt, p)
       name = vname, T = T, ab = ab, bm = p.bm, bn = p.bn, stages = p.stages, wn = wn, cl = cl,
       sk = sk, ec = ec, mb = mb, w0 = p.w0 and "true" or "false",
       tst = tst and "true" or "false",
-      mca = p.share_a and "true" or "false", kpar = p.kpar and "true" or "false", plain = plain and "true" or "false",
+      mca = p.share_a and "true" or "false", kpar = p.kpar and "true" or "false",
+      plain = plain and "true" or "false",
       es = esize(dt),
       roles = split_m and (64 * mb) .. " rows each" or "64 columns each",
       a_off = split_m and string.format("cw * %d * 128", 64 * mb) or "0",
-      b_off = (split_m or p.kpar) and "0" or kn and string.format("cw * %d * 128", wn) -- WN / 64 subtiles of 8 KB
+      -- (kn: WN / 64 subtiles of 8 KB)
+      b_off = (split_m or p.kpar) and "0" or kn and string.format("cw * %d * 128", wn)
               or string.format("cw * %d * 128", wn),
       kn = kn and "true" or "false", b_desc = kn and "kp_wg_desc_mn" or "kp_wg_desc",
       b_step = kn and "128" or "2", tname = kn and "_t" or "",

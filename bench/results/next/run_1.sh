@@ -3,7 +3,9 @@
 # items 71-73; kept by the thirty-ninth and fortieth, whose calls 9 and 8
 # ran it on H200s after items 74 and 75; the forty-first added the decode
 # rows, item 76; the forty-second ran its GEMM table and MLP block as call
-# 7 after item 77, D stored by TMA, never yet on an H100): on an H100 if one is
+# 7 after item 77, D stored by TMA, never yet on an H100; the forty-third
+# added the loaded-clock probe of item 78 and the odd sweep with the read
+# flush, and its tables idle 0.3 s before each shape): on an H100 if one is
 # lent (none since the twenty-sixth session), else an H200.  Build (make; the CPU tests), copy this script to
 # build/carry/, carry the packs as build/carry/packs.tar.xz (bench/lanes.sh;
 # re-pack after make, and check it with `xz -t`), run it as it is.
@@ -37,4 +39,8 @@ el "decode rows (issue 13: batch 1 / 8, paged / contiguous; H100: unmeasured sin
 timeout $(left 520) python3 bench/attn_bench.py --decode-only --decode-batches 1,8 --reps 30 \
   --json $R/dec.json > $R/dec.log 2>&1
 echo "dec rc=$?"; grep -E "^bfloat16|decode:" $R/dec.log | cut -c1-200
+el "m = 128 in the loaded state (item 78: the SM clock after 60 x 8192^3)"
+CUDA_VISIBLE_DEVICES=0 timeout $(left 560) python3 bench/gemm_order.py --dtype f16 --places 2 --big-reps 60 --every-round \
+  --after-rounds 4 --reps 5 --variants gemm_f16_wg_64x64_s12_kp_pl_nk,gemm_f16_wg_64x64_s13_pl_nk > $R/loaded.log 2>&1
+echo "loaded rc=$?"; sed -n '/-- before/,$p' $R/loaded.log | cut -c1-160
 lanes_finish
