@@ -32,7 +32,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from side_by_side import Kernpack, KpError, stream  # noqa: E402
+from side_by_side import Kernpack, KpError, flush_read, stream  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KDT = {torch.float16: 1, torch.bfloat16: 2}
@@ -133,20 +133,13 @@ def check(kp, dt, m, n, k, *, batch=1, kn=False, bias=False, cterm=False, act="n
     return err <= tol, err, f"rel err {err:.2e} (limit {tol:.1e})"
 
 
-def flush(buf):
-    """evict L2 by reading 256 MB: a write (memset) would leave ~50 MB of dirty
-    lines whose write-back then competes with the timed kernel's reads"""
-    buf.view(torch.int64).sum()
-
-
 def timed_once(f, l2):
-    """us of one call of f, queued behind the L2 flush and a ~100 us spin
-    (torch.cuda._sleep), so that the host's own time to issue it (a peer's
-    Python dispatch, up to a few hundred us in a slow round: bench/NOTES.md
-    54) is not timed: the start event waits on the GPU until the call is
-    queued behind it"""
-    flush(l2)
-    torch.cuda._sleep(200_000)  # headroom for the host (cycles)
+    """us of one call of f, queued behind the L2 flush by a read of l2 and a
+    ~100 us spin (side_by_side.flush_read), so that the host's own time to
+    issue it (a peer's Python dispatch, up to a few hundred us in a slow
+    round: bench/NOTES.md 54) is not timed: the start event waits on the GPU
+    until the call is queued behind it"""
+    flush_read(l2)
     return event_us(f)
 
 

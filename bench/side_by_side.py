@@ -402,11 +402,19 @@ def make_case(op, dt, kp):
 
 
 # ---- timing and checks -------------------------------------------------------------------
+def flush_read(buf):
+    """evict L2 by reading buf (256 MB: clean lines, where a memset would leave
+    ~50 MB of dirty ones whose write-back competes with the timed kernel),
+    then a ~100 us torch.cuda._sleep so that the GPU waits for the host to
+    queue the timed call (its start event would otherwise run while Python
+    still dispatches it)"""
+    buf.view(torch.int64).sum()
+    torch.cuda._sleep(200_000)  # headroom for the host (cycles)
+
+
 class L2Flush:
-    """flush(): evict L2 before a timed call.  "read": a sum over the buffer
-    (clean lines: nothing left to write back), then torch.cuda._sleep so the
-    GPU waits for the host to queue the timed call (its start event would
-    otherwise run while Python still dispatches it); "zero": zero_ the buffer"""
+    """flush(): evict L2 before a timed call, by flush_read ("read") or by
+    zeroing the buffer ("zero")"""
 
     def __init__(self, nbytes, how):
         self.buf = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
@@ -417,8 +425,7 @@ class L2Flush:
         if self.how == "zero":
             self.buf.zero_()
         else:
-            self.buf.view(torch.int64).sum()
-            torch.cuda._sleep(200_000)  # ~100 us of headroom for the host
+            flush_read(self.buf)
 
 
 def time_fn(fn, reps, warmup, flush, reset=None):
