@@ -126,18 +126,25 @@ def sdpa(backend, q, k, v, causal):
 
 
 def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=0, peers=True,
-                page_order="shuffled"):
+                page_order="shuffled", kv_layout="bshd"):
     """one shape: kernpack's times (and with peers the SDPA backends', in
-    turns); SDPA's output is the reference either way"""
+    turns); SDPA's output is the reference either way.  kv_layout: K and V
+    in memory as (batch, seq, heads, dim) ("bshd") or (batch, heads, seq,
+    dim) ("bhsd", a KV head's keys contiguous), passed to both as
+    (batch, seq, heads, dim) views"""
     q = torch.randn(b, lq, hq, d, device="cuda", dtype=dt)
-    k = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
-    v = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
+    if kv_layout == "bhsd":
+        k = torch.randn(b, hkv, lk, d, device="cuda", dtype=dt).transpose(1, 2)
+        v = torch.randn(b, hkv, lk, d, device="cuda", dtype=dt).transpose(1, 2)
+    else:
+        k = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
+        v = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
     o = torch.full_like(q, float("nan"))
     run = kp_attention(kp, q, k, v, o, causal)
     run()
     torch.cuda.synchronize()
     row = {"dtype": str(dt)[6:], "batch": b, "heads_q": hq, "heads_kv": hkv, "seq_q": lq,
-           "seq_k": lk, "dim": d, "causal": causal}
+           "seq_k": lk, "dim": d, "causal": causal, "kv_layout": kv_layout}
     ref = None
     fns, names = [run], ["kp"]
     if lq == 1 and run.ws is not None:  # decode: also through a workspace kept zero
@@ -154,8 +161,8 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=
         kc = torch.empty(b * per, page, hkv, d, device="cuda", dtype=dt)
         vc = torch.empty_like(kc)
         pad = per * page - lk
-        kc[perm.long()] = torch.nn.functional.pad(k, (0, 0, 0, 0, 0, pad)).view(b * per, page, hkv, d)
-        vc[perm.long()] = torch.nn.functional.pad(v, (0, 0, 0, 0, 0, pad)).view(b * per, page, hkv, d)
+        kc[perm.long()] = torch.nn.functional.pad(k, (0, 0, 0, 0, 0, pad)).reshape(b * per, page, hkv, d)
+        vc[perm.long()] = torch.nn.functional.pad(v, (0, 0, 0, 0, 0, pad)).reshape(b * per, page, hkv, d)
         op = torch.full_like(q, float("nan"))
         runp = kp_attention(kp, q, kc, vc, op, causal, paged=(bt, lk))
         runp()
@@ -244,7 +251,7 @@ def time_variants(o, backends, shapes, l2, res):
             try:
                 row = bench_shape(vkp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2,
                                   max(5, o.reps // 2), o.page, peers=table is None,
-                                  page_order=o.page_order)
+                                  page_order=o.page_order, kv_layout=o.kv_layout)
             except KpError as e:
                 if "does not apply" not in str(e):
                     print(f"  {name:44s} b{b} {hq}/{hkv} {lq}x{lk} d{d} causal={causal}: failed: {e}")
@@ -293,6 +300,9 @@ def main():
     ap.add_argument("--page-order", choices=("shuffled", "ordered"), default="shuffled",
                     help="the paged cache's pages shuffled (as a serving engine's cache ends up) "
                          "or in order (the contiguous layout through a block table)")
+    ap.add_argument("--kv-layout", choices=("bshd", "bhsd"), default="bshd",
+                    help="K and V in memory as (batch, seq, heads, dim) (default) or as (batch, "
+                         "heads, seq, dim), a KV head's keys contiguous (SDPA's own layout)")
     ap.add_argument("--variants", metavar="REGEX",
                     help="also every attention variant whose name matches, pinned in turn")
     ap.add_argument("--table-peers", action="store_true",
@@ -335,7 +345,7 @@ def main():
         for (b, hq, hkv, lq, lk, d, causal) in shapes:
             try:
                 row = bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, o.reps,
-                                  o.page, page_order=o.page_order)
+                                  o.page, page_order=o.page_order, kv_layout=o.kv_layout)
             except KpError as e:
                 print(f"{str(dt)[6:]:5s} {b:5d} {hq:3d}/{hkv:<2d} {lq:6d} {lk:6d} {d:4d} "
                       f"{str(causal):>6s} | kernpack failed: {e}")
