@@ -133,12 +133,11 @@ def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=
     dim) ("bhsd", a KV head's keys contiguous), passed to both as
     (batch, seq, heads, dim) views"""
     q = torch.randn(b, lq, hq, d, device="cuda", dtype=dt)
-    if kv_layout == "bhsd":
-        k = torch.randn(b, hkv, lk, d, device="cuda", dtype=dt).transpose(1, 2)
-        v = torch.randn(b, hkv, lk, d, device="cuda", dtype=dt).transpose(1, 2)
-    else:
-        k = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
-        v = torch.randn(b, lk, hkv, d, device="cuda", dtype=dt)
+    bhsd = kv_layout == "bhsd"
+    k, v = (torch.randn((b, hkv, lk, d) if bhsd else (b, lk, hkv, d), device="cuda", dtype=dt)
+            for _ in range(2))
+    if bhsd:
+        k, v = k.transpose(1, 2), v.transpose(1, 2)
     o = torch.full_like(q, float("nan"))
     run = kp_attention(kp, q, k, v, o, causal)
     run()
