@@ -1465,17 +1465,27 @@ ${name}(${args}) {
       sl[16 * D + 16 + threadIdx.x] = pl[W * 16 + threadIdx.x];
     }
     // the count: after the barrier (every thread's stores before it) thread
-    // 0 releases the CTA's partial, and in the last CTA acquires everyone's
-    // -- one thread's acq_rel fences, where every thread's __threadfence()
-    // was a sequentially consistent MEMBAR and an L1 invalidation each
+    // 0 releases the CTA's partial, and in the last CTA acquires everyone's,
+    // by one acq_rel atomic (MEMBAR, ATOM, L1 invalidation): a fence on each
+    // side of a relaxed one cost the last CTA a second MEMBAR.GPU (0.3-0.7
+    // us at batch 1, bench/NOTES.md 80)
     __syncthreads();
     if (threadIdx.x == 0) {
-      asm volatile("fence.acq_rel.gpu;" ::: "memory");
-      last = atomicAdd(&cnt[tile], 1) == sh1 - sh0;
-      if (last) asm volatile("fence.acq_rel.gpu;" ::: "memory");
+      unsigned old;
+      asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
+                   : "=r"(old) : "l"(__cvta_generic_to_global(&cnt[tile])) : "memory");
+      last = old == (unsigned)(sh1 - sh0);
     }
     __syncthreads();
-    if (!last) continue; // (the loop's next tile starts with a barrier of its own)
+    // The merge's code runs once a call, at its end, and comes from DRAM
+    // (a call's keys have pushed it out of L2) a few lines at a time: the
+    // last CTAs of the tiles, which reach it together, took ~9 us over it
+    // at batch 1 (bench/NOTES.md 79, 80).  So a CTA that is not its tile's
+    // last runs the same code at its own last tile, dry (its own partial,
+    // nothing stored): the first of them bring it into L2 while the others
+    // still count.
+    const bool dry = !last;
+    if (dry && (tile + 1) * NU < u1 && tile + 1 < ntiles) continue;
     // the last CTA merges the partials in CTA order, a thread a (row, 4
     // columns) in one pass: the running max, sum and O rescaled as each
     // partial comes.  The loads of MB partials go out together before their
@@ -1483,33 +1493,44 @@ ${name}(${args}) {
     // empty (max -inf: factor 1 for the running state, 0 for it, so the
     // result's bits are those of the exact count), for no update may be
     // conditional -- the compiler then sinks each load to its use, and a
-    // partial costs an L2 round trip (33 of them 4-5 us at batch 1: NOTES 50)
+    // partial costs an L2 round trip (33 of them 4-5 us at batch 1: NOTES
+    // 50).  A load's address is one offset from two base pointers: the code
+    // is ~20% shorter than with each slot's address computed whole.
     constexpr int MB = 16;
+    // partial sh0 at slot(sh0); sh0 + 1 .. sh1 at slot(sh0 + 1) - k st,
+    // st = 2 (16 D + 32) floats (a dry pass: its own slot again and again)
+    const float *x0 = dry ? sl : slot(sh0), *x1 = dry ? sl : slot(sh0 + 1);
+    const int st = dry ? 0 : 2 * (16 * D + 32);
     for (int e = threadIdx.x; e < rows * D / 4; e += NT) {
       const int row = e / (D / 4), col = 4 * (e % (D / 4));
+      const int ov = row * D + col, om = 16 * D + row; // O's 4 columns, the max (the sum 16 on)
       float mx = KP_NINF, l = 0.f;
       float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-      for (int pb = sh0; pb <= sh1; pb += MB) {
+      auto fold = [&](bool in, float mp, float lp, float4 v) {
+        const float m = in ? mp : KP_NINF;
+        const float mn = fmaxf(mx, m), base = mn == KP_NINF ? 0.f : mn;
+        const float a = kp_attn_exp2(mx - base), c = in ? kp_attn_exp2(m - base) : 0.f;
+        mx = mn;
+        l = fmaf(l, a, c * lp);
+        acc.x = fmaf(acc.x, a, c * v.x), acc.y = fmaf(acc.y, a, c * v.y);
+        acc.z = fmaf(acc.z, a, c * v.z), acc.w = fmaf(acc.w, a, c * v.w);
+      };
+      fold(true, __ldcg(x0 + om), __ldcg(x0 + om + 16), __ldcg((const float4 *)(x0 + ov)));
+      const float *bm = x1 + om, *bv = x1 + ov;
+      for (int pb = sh0 + 1; pb <= (dry ? sh0 + 1 : sh1); pb += MB, bm -= MB * st, bv -= MB * st) {
+        const int r = sh1 - pb; // entries past r reload partial sh1 and fold as empty
         float mp[MB], lp[MB];
         float4 v[MB];
 #pragma unroll
         for (int j = 0; j < MB; j++) {
-          const float *x = slot(min(pb + j, sh1));
-          mp[j] = __ldcg(x + 16 * D + row), lp[j] = __ldcg(x + 16 * D + 16 + row);
-          v[j] = __ldcg((const float4 *)(x + row * D + col));
+          const int o = min(j, r) * st;
+          mp[j] = __ldcg(bm - o), lp[j] = __ldcg(bm - o + 16);
+          v[j] = __ldcg((const float4 *)(bv - o));
         }
 #pragma unroll
-        for (int j = 0; j < MB; j++) {
-          const bool in = pb + j <= sh1;
-          const float m = in ? mp[j] : KP_NINF;
-          const float mn = fmaxf(mx, m), base = mn == KP_NINF ? 0.f : mn;
-          const float a = kp_attn_exp2(mx - base), c = in ? kp_attn_exp2(m - base) : 0.f;
-          mx = mn;
-          l = fmaf(l, a, c * lp[j]);
-          acc.x = fmaf(acc.x, a, c * v[j].x), acc.y = fmaf(acc.y, a, c * v[j].y);
-          acc.z = fmaf(acc.z, a, c * v[j].z), acc.w = fmaf(acc.w, a, c * v[j].w);
-        }
+        for (int j = 0; j < MB; j++) fold(j <= r, mp[j], lp[j], v[j]);
       }
+      if (dry) continue;
       const int i = qrow(row), h = qhead(row);
       const float inv = kp_attn_inv(l);
       ${T} *out = O + ob + i * sos + h * soh + col;
@@ -1517,7 +1538,7 @@ ${name}(${args}) {
       out[2] = kp_from_f32<${T}>(acc.z * inv), out[3] = kp_from_f32<${T}>(acc.w * inv);
       if (LSE && col == 0) LSE[kp_attn_lse_at(CQ, b, qt0, h, i, Hq, Lq)] = kp_attn_lse(mx, l);
     }
-    if (threadIdx.x == 0) cnt[tile] = 0; // (the op clears the counters before each call too)
+    if (threadIdx.x == 0 && !dry) cnt[tile] = 0; // (the op clears the counters before each call too)
     __syncthreads(); // the partials are read before the next tile's loads
     continue;
   }
@@ -1584,11 +1605,13 @@ for _, dt in ipairs({ "f16", "bf16" }) do
                    min_lk = 256 })
     emit_dec(dt, { d = d, w = 4, bc = 16, stages = d == 128 and 3 or 2, sk = true, rank = 208,
                    min_lk = 256 })
-    -- where the tiles fit one wave of 16-CTA clusters (batch 1 at 8 KV heads
-    -- on 132 SMs), the clusters first: their partials stay on chip (bench/
-    -- NOTES.md 50: H100 d128 55.7 against `_sk`'s 63.5 us, H200 47 against 49)
-    emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 16, rank = 400, min_lk = 1024,
-                   wave = 420 })
+    -- the 16-CTA clusters, for calls without a workspace.  With one, the
+    -- split-KV kernel above even where the tiles fit one wave of clusters
+    -- (batch 1 at 8 KV heads), since its merge runs from code the other CTAs
+    -- have brought into L2 (bench/NOTES.md 80, H200 batch 1: d128 42.2-42.8
+    -- us against the clusters' 43.8-44.2, d64 27.1-27.2 against 27.4-27.6;
+    -- the clusters were preferred there before, NOTES 50)
+    emit_dec(dt, { d = d, w = 4, bc = 16, stages = 3, cl = 16, rank = 400, min_lk = 1024 })
     emit_dec(dt, { d = d, w = 8, bc = 16, stages = 2, cl = 16, rank = 390, min_lk = 1024 })
     emit_dec(dt, { d = d, w = 4, bc = 16, stages = 2, rank = 250, min_lk = 1024 })
     -- for the tuner and KP_VARIANT: more of K and V in flight an SM (a deeper
