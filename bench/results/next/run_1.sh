@@ -5,7 +5,9 @@
 # rows, item 76; the forty-second ran its GEMM table and MLP block as call
 # 7 after item 77, D stored by TMA, never yet on an H100; the forty-third
 # added the loaded-clock probe of item 78 and the odd sweep with the read
-# flush, and its tables idle 0.3 s before each shape): on an H100 if one is
+# flush, and its tables idle 0.3 s before each shape; the forty-fifth
+# pinned the decode's `_sk` beside the clusters, whose order at batch 1 an
+# H100 has not measured since item 80 made `_sk` the pick): on an H100 if one is
 # lent (none since the twenty-sixth session), else an H200.  Build (make; the CPU tests), copy this script to
 # build/carry/, carry the packs as build/carry/packs.tar.xz (bench/lanes.sh;
 # re-pack after make, and check it with `xz -t`), run it as it is.
@@ -37,8 +39,9 @@ CUDA_VISIBLE_DEVICES=0 timeout $(left 400) python3 bench/gemm_bench.py --reps 15
 echo "gemm rc=$?"; grep -E "^(bfloat16|float16)|check\(s\)" $R/gemm_issue.log | cut -c1-100
 el "decode rows (issue 13: batch 1 / 8, paged / contiguous; H100: unmeasured since item 76)"
 timeout $(left 520) python3 bench/attn_bench.py --decode-only --decode-batches 1,8 --reps 30 \
+  --variants "bf16_d128_dec_w4x16_s(2_sk|3_sk|3_c16)" --table-peers \
   --json $R/dec.json > $R/dec.log 2>&1
-echo "dec rc=$?"; grep -E "^bfloat16|decode:" $R/dec.log | cut -c1-200
+echo "dec rc=$?"; grep -E "^bfloat16|decode:|dec_w" $R/dec.log | cut -c1-200
 el "m = 128 in the loaded state (item 78: the SM clock after 60 x 8192^3)"
 CUDA_VISIBLE_DEVICES=0 timeout $(left 560) python3 bench/gemm_order.py --dtype f16 --places 2 --big-reps 60 --every-round \
   --after-rounds 4 --reps 5 --variants gemm_f16_wg_64x64_s12_kp_pl_nk,gemm_f16_wg_64x64_s13_pl_nk > $R/loaded.log 2>&1
