@@ -17,13 +17,12 @@ that reaches it together waits on the first (bench/NOTES.md 80): a large
 """
 import argparse
 import csv
-import io
 import lzma
 
 
 def load(path):
-    raw = lzma.open(path, "rt") if path.endswith(".xz") else open(path)
-    rows = list(csv.reader(io.StringIO(raw.read())))
+    with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
+        rows = list(csv.reader(f))
     hdr = rows[1]
     return hdr, [dict(zip(hdr, r)) for r in rows[2:] if len(r) >= len(hdr) - 1]
 

@@ -1485,7 +1485,7 @@ ${name}(${args}) {
     // nothing stored): the first of them bring it into L2 while the others
     // still count.
     const bool dry = !last;
-    if (dry && (tile + 1) * NU < u1 && tile + 1 < ntiles) continue;
+    if (dry && (tile + 1) * NU < u1 && tile + 1 < ntiles) continue; // not its last tile
     // the last CTA merges the partials in CTA order, a thread a (row, 4
     // columns) in one pass: the running max, sum and O rescaled as each
     // partial comes.  The loads of MB partials go out together before their
@@ -1567,16 +1567,13 @@ local function emit_dec(dt, p)
     name = name, dtype = dt, block = 32 * p.w, align = 16, rank = p.rank,
     targets = cl > 1 and { "sm_90a" } or nil, min_sm = cl > 1 and 90 or nil,
     max_sm = cl > 1 and 90 or nil,
-    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, sk = p.sk, rank = p.rank,
-               wave = p.wave },
+    params = { d = p.d, w = p.w, bc = p.bc, stages = p.stages, cl = cl, sk = p.sk, rank = p.rank },
     smem = (16 + p.w * p.stages * 2 * p.bc) * ld(p.d) * 2 + DEC_PT * 16,
     -- split-KV: a block per 256 keys of each query head's tile, two an SM at
     -- most (the grid then takes every SM's two slots at once); only calls
     -- with a workspace (forms 16-31 and their wave twins)
     tile = { lq = 16, bh = 1, lk = p.sk and 256 or nil },
     forms = p.sk and wave(0xFFFF0000) or nil,
-    -- p.wave: the rank where the call's tiles fit one wave of clusters
-    prefer = p.wave and { forms = 0xFFFFFFFF << 32, rank = p.wave } or nil,
     cluster = cl > 1 and cl or nil, split = cl > 1 and cl or nil,
     persistent = 2,
     min = { d = p.d, lk = p.min_lk }, max = { d = p.d, lq = 16 },
