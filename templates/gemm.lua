@@ -1365,6 +1365,21 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   emit_gemv_tma(dt, { stages = 3, rank = 953 })
   emit_gemv_tma(dt, { w = 4, stages = 5, cl = 2, rank = 951 })
   emit_gemv_tma(dt, { w = 4, stages = 5, cl = 4, rank = 950 })
+  -- 48 columns a block where 64 leave SMs with one block of two (n =
+  -- 8449..16896: 133-264 blocks) and 48 fill both in one wave (n <= 12672,
+  -- 264 blocks on 132 SMs).  H200, forty-sixth session (bench/results/
+  -- 2026-12-01-s46/ calls 4-6), pinned beside cuBLAS, two rounds, us, k =
+  -- 4096: n = 11008 m = 1 25.5-25.7 against 64 columns' 26.0-26.2 (cuBLAS
+  -- 25.6-26.0), m = 16 25.5-25.7 against 26.3-26.9; n = 14336 (299 blocks:
+  -- two waves) 32.8-33.2 against 32.0-32.9.  The others here (64 columns in
+  -- 6 / 7 stages, 48 in 7, 80 and 96 in 5) are for the tuner: level or
+  -- behind at both n.
+  emit_gemv_tma(dt, { w = 3, stages = 5, rank = 1017, min_n = 8449, max_n = 12672 })
+  emit_gemv_tma(dt, { w = 3, stages = 7, rank = 939 })
+  emit_gemv_tma(dt, { w = 4, stages = 6, rank = 938 })
+  emit_gemv_tma(dt, { w = 4, stages = 7, rank = 937 })
+  emit_gemv_tma(dt, { w = 5, stages = 5, rank = 936 })
+  emit_gemv_tma(dt, { w = 6, stages = 5, rank = 935 })
 end
 
 -- ---- skinny m, B as (k, n): CUDA-core GEMV ---------------------------------------

@@ -879,7 +879,10 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       expect_row_pick(&pk, &d, N[k].f, (kp_dtype)dt, N[k].cols, N[k].align, N[k].pick, 0);
     static const struct { uint64_t m, n, k; const char *pick; } G[] = {
         /* 64 columns a block to n = 32767, 128 past it (thirty-ninth session) */
-        {1, 11008, 4096, "_gemv_m16_n64_s5_tma_nk"},
+        {1, 11008, 4096, "_gemv_m16_n48_s5_tma_nk"},  /* 8449..12672: 48 columns */
+        {16, 12672, 4096, "_gemv_m16_n48_s5_tma_nk"},
+        {16, 12673, 4096, "_gemv_m16_n64_s5_tma_nk"},
+        {1, 8448, 4096, "_gemv_m16_n64_s5_tma_nk"},
         {16, 14336, 4096, "_gemv_m16_n64_s5_tma_nk"},
         {16, 8192, 8192, "_gemv_m16_n64_s5_tma_nk"},
         {1, 32768, 4096, "_gemv_m16_n128_s5_tma_nk"},
