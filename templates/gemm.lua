@@ -1368,10 +1368,14 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- 48 columns a block where 64 leave SMs with one block of two (n =
   -- 8449..16896: 133-264 blocks) and 48 fill both in one wave (n <= 12672,
   -- 264 blocks on 132 SMs).  H200, forty-sixth session (bench/results/
-  -- 2026-12-01-s46/ calls 4-6), pinned beside cuBLAS, two rounds, us, k =
+  -- 2026-12-01-s46/ calls 4-9), pinned beside cuBLAS, two rounds, us, k =
   -- 4096: n = 11008 m = 1 25.5-25.7 against 64 columns' 26.0-26.2 (cuBLAS
   -- 25.6-26.0), m = 16 25.5-25.7 against 26.3-26.9; n = 14336 (299 blocks:
-  -- two waves) 32.8-33.2 against 32.0-32.9.  The others here (64 columns in
+  -- two waves) 32.8-33.2 against 32.0-32.9.  Deeper k inside the range
+  -- (calls 8-9, bf16): n = 11008 k = 8192 46.4-46.6 against 47.7-48.3, k =
+  -- 5120 30.9-31.5 against 32.2; n = 9216 and 12288 level.  Not at n =
+  -- 8192 (one block an SM either way): k = 4096 21.3-21.4 against 21.8, but
+  -- k = 8192 37.5-39.8 against 37.7-38.0.  The others here (64 columns in
   -- 6 / 7 stages, 48 in 7, 80 and 96 in 5) are for the tuner: level or
   -- behind at both n.
   emit_gemv_tma(dt, { w = 3, stages = 5, rank = 1017, min_n = 8449, max_n = 12672 })
