@@ -20,10 +20,13 @@ critical path; the summary counts such samples apart).  With one CSV, runs are c
 """
 import argparse
 import csv
+import lzma
 
 
 def load(path):
-    rows = list(csv.reader(open(path)))
+    """ncu's source page as (header, rows as dicts); a .csv.xz is read as well"""
+    with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
+        rows = list(csv.reader(f))
     hdr = rows[1]
     return hdr, [dict(zip(hdr, r)) for r in rows[2:] if len(r) >= len(hdr) - 1]
 

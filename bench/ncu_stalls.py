@@ -16,22 +16,12 @@ that reaches it together waits on the first (bench/NOTES.md 80): a large
 `no_inst` share in code executed once a CTA is that.
 """
 import argparse
-import csv
-import lzma
 
-
-def load(path):
-    with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
-        rows = list(csv.reader(f))
-    hdr = rows[1]
-    return hdr, [dict(zip(hdr, r)) for r in rows[2:] if len(r) >= len(hdr) - 1]
+from ncu_segments import load, num as fnum
 
 
 def num(x):
-    try:
-        return int(float(x))
-    except (TypeError, ValueError):
-        return 0
+    return int(fnum(x))
 
 
 def main():
