@@ -9,6 +9,7 @@ rmsnorm_swiglu_bf16_stage_t512_v8_u2_s50_c8_pairs), before mk_trace.py:
   t768    768 threads (rswtrace built with -DTHREADS_=768)
   c16t384 / c16t256   16-CTA clusters of 26 KiB halves (-DCL_=16 -DSMEM_=53280)
   c16big  16-CTA clusters of the 50 KiB halves (-DCL_=16), half of each used
+  e8      w's words by __ldg (ld.global.nc) in place of the generic loads
 E1 / E2 (call 4) are mk_e1.py / mk_e2.py beside call 4's script."""
 import sys
 form, src, out = sys.argv[1:4]
@@ -27,6 +28,9 @@ if form == 'e4':
            '        if (v_ == 0x7fc17fc1u) yk[u * THREADS] = v_; }')
 if form == 'e6':
     sub('    rmsnorm_swiglu_stage_pairs<T, VEC, THREADS, 4 * U>(', '    rmsnorm_swiglu_stage_pairs<T, VEC, THREADS, 8 * U>(')
+if form == 'e8':
+    sub(W, '      ga[u] = __byte_perm(__ldg(wak + u * THREADS), qa != 0x3210u ? __ldg(wak + u * THREADS + 1) : 0u, qa),\n'
+           '      gb[u] = __byte_perm(__ldg(wbk + u * THREADS), qb != 0x3210u ? __ldg(wbk + u * THREADS + 1) : 0u, qb);')
 if form == 'e7':
     sub('    for (int u = 0; u < U; u++)\n' + W,
         '    for (int u = 0; u < U; u += 2)\n'
