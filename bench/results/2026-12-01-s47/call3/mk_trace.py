@@ -27,8 +27,11 @@ s = s[:k] + '  ' + (stamp % 2) + '\n' + s[k:]
 put('  const float rs = rsqrtf(s / (float)(2 * n) + eps);', 3)
 old = '''                                                       nv, rs);
     return;'''
+if old not in s: # (the call as the PIPE commit lays it out)
+    old = '''        rs);
+    return;'''
 assert s.count(old) == 1
-s = s.replace(old, '''                                                       nv, rs);
+s = s.replace(old, old.split('\n')[0] + '''
     __syncthreads();
     ''' + (stamp % 4) + '''
     if (threadIdx.x == 0) { unsigned sm_; asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_)); kp_trace[blockIdx.x * 8 + 5] = sm_; }
