@@ -769,7 +769,16 @@ __device__ __forceinline__ void rmsnorm_swiglu_loop(const T *__restrict__ x, lon
 // sa / sb; w's halves likewise) loads the two words around a pair and
 // takes the middle, one byte permute; at the grid, one word.  The last
 // pair goes element by element (w's second word may lie past w's end).
-template <class T, int VEC, int THREADS, int U>
+// PIPE: the whole steps in half steps of U / 2 pairs, w's raw words for the
+// next half step loaded before this one's math (two sets of registers, 64
+// a thread at 512 threads; w's words are the write pass's largest cost,
+// bench/NOTES.md 82); only where two CTAs an SM is all shared memory allows
+// anyway (the registers would cost a third).  Both words of each pair load
+// whatever the selector (in bounds: a whole step's pairs end before the
+// last one): with the second predicated on it, NVRTC's build took 30
+// instructions more a step (selects and masks) and ran 1.6% behind the
+// plain loop, where this form runs 0.6-4% ahead of it.
+template <class T, int VEC, int THREADS, int U, bool PIPE = false>
 __device__ __forceinline__ void rmsnorm_swiglu_stage_pairs(const char *ia, const char *ib, bool sa,
                                                            bool sb, const T *wa, const T *wb,
                                                            T *yr, int nv, float rs) {
@@ -803,16 +812,48 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage_pairs(const char *ia, const
     return rmsnorm_swiglu_word<T>(a, b, ga, gb, rs);
   };
   int p = t;
+  if constexpr (PIPE) {
+    constexpr int UP = U / 2, S = UP * THREADS;
+    struct wset { kp_u32 a0[UP], a1[UP], b0[UP], b1[UP]; }; // w's raw words, a half step
+    auto wload = [&](wset &v, const kp_u32 *qa_, const kp_u32 *qb_) {
+#pragma unroll
+      for (int u = 0; u < UP; u++) {
+        v.a0[u] = qa_[u * THREADS], v.a1[u] = qa_[u * THREADS + 1]; // (both words: above)
+        v.b0[u] = qb_[u * THREADS], v.b1[u] = qb_[u * THREADS + 1];
+      }
+    };
+    auto wstep = [&](const wset &v) { // (a half step from v, then every pointer on)
+#pragma unroll
+      for (int u = 0; u < UP; u++)
+        yk[u * THREADS] = out(word(xa + u * THREADS, pa), word(xb + u * THREADS, pb),
+                              __byte_perm(v.a0[u], v.a1[u], qa), __byte_perm(v.b0[u], v.b1[u], qb));
+      p += S, xa += S, xb += S, wak += S, wbk += S, yk += S;
+    };
+    wset w0, w1;
+    if (p + (UP - 1) * THREADS < np) wload(w0, wak, wbk);
 #pragma unroll 1
-  for (; p + (U - 1) * THREADS < np; p += U * THREADS, xa += U * THREADS, xb += U * THREADS,
-                                     wak += U * THREADS, wbk += U * THREADS, yk += U * THREADS) {
-    kp_u32 ga[U], gb[U]; // whole steps: no guards
+    while (p + (UP - 1) * THREADS < np) { // (two half steps a turn: no register moves)
+      const bool n1 = p + S + (UP - 1) * THREADS < np;
+      if (n1) wload(w1, wak + S, wbk + S);
+      wstep(w0);
+      if (!n1) break;
+      const bool n2 = p + S + (UP - 1) * THREADS < np;
+      if (n2) wload(w0, wak + S, wbk + S);
+      wstep(w1);
+      if (!n2) break;
+    }
+  } else {
+#pragma unroll 1
+    for (; p + (U - 1) * THREADS < np; p += U * THREADS, xa += U * THREADS, xb += U * THREADS,
+                                       wak += U * THREADS, wbk += U * THREADS, yk += U * THREADS) {
+      kp_u32 ga[U], gb[U]; // whole steps: no guards
 #pragma unroll
-    for (int u = 0; u < U; u++)
-      ga[u] = word(wak + u * THREADS, qa), gb[u] = word(wbk + u * THREADS, qb);
+      for (int u = 0; u < U; u++)
+        ga[u] = word(wak + u * THREADS, qa), gb[u] = word(wbk + u * THREADS, qb);
 #pragma unroll
-    for (int u = 0; u < U; u++)
-      yk[u * THREADS] = out(word(xa + u * THREADS, pa), word(xb + u * THREADS, pb), ga[u], gb[u]);
+      for (int u = 0; u < U; u++)
+        yk[u * THREADS] = out(word(xa + u * THREADS, pa), word(xb + u * THREADS, pb), ga[u], gb[u]);
+    }
   }
 #pragma unroll 1
   for (; p < np; p += THREADS, xa += THREADS, xb += THREADS, wak += THREADS, wbk += THREADS,
@@ -830,7 +871,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage_pairs(const char *ia, const
 // at their own offsets (shifted reads), the partial vector from global
 // memory.  SMEM: the bytes of whole vectors of one half a CTA holds (the
 // variant's max_cols, in outputs).
-template <class T, int VEC, int THREADS, int CL, int U, int SMEM, bool PAIRS = false>
+template <class T, int VEC, int THREADS, int CL, int U, int SMEM, bool PAIRS = false,
+          bool PIPE = false>
 __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, long long ldx,
                                                      const T *__restrict__ w, T *__restrict__ y,
                                                      long long ldy, int rows, int cols,
@@ -906,9 +948,9 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
     kp_part_store<T, VEC>(yr, tail, io::pack(v));
   }
   if constexpr (PAIRS) {
-    rmsnorm_swiglu_stage_pairs<T, VEC, THREADS, 4 * U>(kp_img + (oa & ~3), kp_img + IMG + (ob & ~3),
-                                                       (oa & 2) != 0, (ob & 2) != 0, wa, wb, yr,
-                                                       nv, rs);
+    rmsnorm_swiglu_stage_pairs<T, VEC, THREADS, 4 * U, PIPE>(
+        kp_img + (oa & ~3), kp_img + IMG + (ob & ~3), (oa & 2) != 0, (ob & 2) != 0, wa, wb, yr, nv,
+        rs);
     return;
   }
   // (this thread's w and y vectors by pointers stepped PV vectors a step)
@@ -938,7 +980,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
 ]]
 
 local ENTRY = [[
-extern "C" __global__ void __launch_bounds__(${block})
+extern "C" __global__ void __launch_bounds__(${bounds})
 ${name}(const ${T} *x, long long ldx, const ${T} *w, ${T} *y, long long ldy, int rows, int cols,
         float eps) {
   kp_grid_begin(); // (PDL) before any global access: kp_device.cuh
@@ -969,7 +1011,7 @@ end
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, block, rpb, rank
+  local name, call, max_cols, block, rpb, rank, pipe
   if kind == "warp" then
     local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
     name = string.format("rmsnorm_swiglu_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
@@ -1032,7 +1074,14 @@ local function emit(dt, kind, p)
     name, call, max_cols, rank, block, rpb = st.name, st.call, st.max_cols, st.rank, p.threads, 1
     if p.pairs then -- the write pass on y's 4-byte grid (rmsnorm_swiglu_stage_pairs)
       assert(esize(dt) == 2, "a pairs write pass takes 16-bit rows")
-      name, call = name .. "_pairs", call:gsub(">$", ", true>")
+      -- `_wp`: PIPE (rmsnorm_swiglu_stage_pairs), where shared memory leaves
+      -- two CTAs an SM at most; the launch bounds hold it to two CTAs'
+      -- registers (64 at 512 threads: NVRTC took 70); p.wp "over" ranks it
+      -- just above its twin, else just below (for the tuner)
+      pipe = p.wp ~= nil
+      assert(not pipe or 232448 // (st.smem + 1280) <= 2, "PIPE's 64 registers cost a CTA an SM")
+      name, call = name .. "_pairs", call:gsub(">$", pipe and ", true, true>" or ", true>")
+      if pipe then name, rank = name .. "_wp", rank + (p.wp == "over" and 1 or -1) end
     end
   end
   p.kind = kind
@@ -1070,7 +1119,8 @@ local function emit(dt, kind, p)
     align = peel and esize(dt) or vec * esize(dt), max_align = max_align,
     cols_mult = vec > 1 and not peel and vec or nil,
     rank = 2 * rank + (vec > 1 and not peel and 1 or 0),
-    source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
+    source = KERNELS .. subst(ENTRY, { bounds = pipe and block .. ", 2" or block, name = name, T = T,
+                                      call = call }),
   }
 end
 
@@ -1413,9 +1463,18 @@ for _, dt in ipairs(DTYPES) do
     -- behind the pick, 4096 x 32001 256 x 2 over 2 of 32 KiB and over 4 of 16
     -- KiB 6% behind.  Slices of 38-50 KiB, and 128 threads with any slice but
     -- 13 KiB, ran 1.1-4.8x slower (not kept).
+    -- Entries whose shared memory leaves two CTAs an SM also come as `_wp`
+    -- (w's words a half step ahead, rmsnorm_swiglu_stage_pairs' PIPE): over
+    -- its twin where `wp = "over"` -- 163841-204800: side by side against
+    -- the twin pinned, in turns, two rounds (forty-seventh session, call 12,
+    -- H200, bf16, % of copy): 512 x 199999 63.2-63.3 against 62.6-62.7,
+    -- 1024 x 199999 65.5 against 65.1, 512 x 170001 60.6 against 58.0-58.2
+    -- -- else for the tuner (over 2 CTAs of 50 KiB 0.4-0.8% behind at 2048 x
+    -- 38001-40001).
     -- { threads, unroll, kb, cl[, min_cols, max_cols] }
     if esize(dt) == 2 then
-      for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960 }, { 512, 2, 50, 8, 163841, 204800 },
+      for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960 },
+                           { 512, 2, 50, 8, 163841, 204800, wp = "over" },
                            { 256, 1, 16 },
                            { 512, 1, 24 }, { 512, 2, 32, 2, 24577 },
                            { 512, 2, 32, 4 }, { 256, 2, 32, 8 }, { 512, 2, 64, 4 },
@@ -1427,6 +1486,11 @@ for _, dt in ipairs(DTYPES) do
         local q = stage_params(dt, vec, c)
         q.pairs = true
         emit(dt, "stage", q)
+        if 232448 // (2 * (1024 * c[3] + 16) + 1280) <= 2 then -- its `_wp` twin (above)
+          local r = stage_params(dt, vec, c)
+          r.pairs, r.wp = true, c.wp or "under"
+          emit(dt, "stage", r)
+        end
       end
     end
   end
