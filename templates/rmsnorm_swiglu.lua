@@ -1463,9 +1463,10 @@ for _, dt in ipairs(DTYPES) do
     -- behind the pick, 4096 x 32001 256 x 2 over 2 of 32 KiB and over 4 of 16
     -- KiB 6% behind.  Slices of 38-50 KiB, and 128 threads with any slice but
     -- 13 KiB, ran 1.1-4.8x slower (not kept).
-    -- Entries whose shared memory leaves two CTAs an SM also come as `_wp`
-    -- (w's words a half step ahead, rmsnorm_swiglu_stage_pairs' PIPE): over
-    -- its twin where `wp = "over"` -- 163841-204800: side by side against
+    -- The entries whose shared memory leaves two CTAs an SM (`wp`: emit
+    -- asserts it) also come as `_wp` (w's words a half step ahead,
+    -- rmsnorm_swiglu_stage_pairs' PIPE): over its twin where `wp = "over"`
+    -- -- 163841-204800: side by side against
     -- the twin pinned, in turns, two rounds (forty-seventh session, call 12,
     -- H200, bf16, % of copy): 512 x 199999 63.2-63.3 against 62.6-62.7,
     -- 1024 x 199999 65.5 against 65.1, 512 x 170001 60.6 against 58.0-58.2
@@ -1473,11 +1474,11 @@ for _, dt in ipairs(DTYPES) do
     -- 38001-40001).
     -- { threads, unroll, kb, cl[, min_cols, max_cols] }
     if esize(dt) == 2 then
-      for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960 },
+      for _, c in ipairs({ { 512, 2, 50, 2, 36865, 40960, wp = "under" },
                            { 512, 2, 50, 8, 163841, 204800, wp = "over" },
                            { 256, 1, 16 },
                            { 512, 1, 24 }, { 512, 2, 32, 2, 24577 },
-                           { 512, 2, 32, 4 }, { 256, 2, 32, 8 }, { 512, 2, 64, 4 },
+                           { 512, 2, 32, 4 }, { 256, 2, 32, 8 }, { 512, 2, 64, 4, wp = "under" },
                            { 512, 2, 24, 2, 22529 }, { 512, 2, 36, 2, 32769 }, { 512, 2, 28, 3 },
                            { 512, 2, 36, 8, 98305, 131072 }, { 256, 2, 20, 16, 131073, 163840 },
                            { 256, 2, 26, 16 }, { 256, 2, 25, 4, 40961, 51200, rank = 401 },
@@ -1486,9 +1487,9 @@ for _, dt in ipairs(DTYPES) do
         local q = stage_params(dt, vec, c)
         q.pairs = true
         emit(dt, "stage", q)
-        if 232448 // (2 * (1024 * c[3] + 16) + 1280) <= 2 then -- its `_wp` twin (above)
+        if c.wp then -- its `_wp` twin (above)
           local r = stage_params(dt, vec, c)
-          r.pairs, r.wp = true, c.wp or "under"
+          r.pairs, r.wp = true, c.wp
           emit(dt, "stage", r)
         end
       end
