@@ -286,7 +286,11 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
       if (k < nv) {
         const uint4 hk = add_rmsnorm_add<T, VEC>(kp_stage_vec(kp_img, off, k, xal),
                                                  reinterpret_cast<const uint4 *>(ri)[k], s);
-        *reinterpret_cast<uint4 *>(rr + (long long)k * VEC) = hk;
+        // (CL == 1: NVRTC split the plain store into four there, and only
+        // there; the cluster forms' was whole, and kp_st16 cost them 0.5-1
+        // point of copy: NOTES 83)
+        if constexpr (CL == 1) kp_st16(rr + (long long)k * VEC, hk);
+        else *reinterpret_cast<uint4 *>(rr + (long long)k * VEC) = hk;
         reinterpret_cast<uint4 *>(ri)[k] = hk;
       }
     }
