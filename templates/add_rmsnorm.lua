@@ -286,11 +286,9 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
       if (k < nv) {
         const uint4 hk = add_rmsnorm_add<T, VEC>(kp_stage_vec(kp_img, off, k, xal),
                                                  reinterpret_cast<const uint4 *>(ri)[k], s);
-        // (CL == 1: NVRTC split the plain store into four there, and only
-        // there; the cluster forms' was whole, and kp_st16 cost them 0.5-1
-        // point of copy: NOTES 83)
-        if constexpr (CL == 1) kp_st16(rr + (long long)k * VEC, hk);
-        else *reinterpret_cast<uint4 *>(rr + (long long)k * VEC) = hk;
+        // (kp_st16 for CL == 1: NVRTC split the plain store there alone;
+        // the cluster forms' was whole, and kp_st16 cost them 0.5-1 point)
+        kp_store16<CL == 1>(rr + (long long)k * VEC, hk);
         reinterpret_cast<uint4 *>(ri)[k] = hk;
       }
     }

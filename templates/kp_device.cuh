@@ -178,23 +178,23 @@ template <class T, int N> __device__ __forceinline__ void kp_load(const T *p, fl
   }
 }
 
-// A 16-byte store to global memory at p (16-byte aligned), kept whole.
-// Written as a plain uint4 store through an element pointer, NVRTC's code
-// took some of these apart into four 4-byte stores (the packed vector's
-// union split into words, the address's 16-byte alignment not proven
-// again): each a partial write of every sector it touches, four times the
-// L2 write requests for the same bytes -- ncu, forty-eighth session: every
-// h store of add+RMSNorm's staged kernels, one vector in four of the warp
-// kernels, 143 sm_90a row cubins in all.  No "memory" clobber: no caller
-// reads back through global memory what it stored this way.  Used where it
-// was measured to pay (add+RMSNorm's staged h, softmax's warp rows; NOTES
-// 83), not everywhere: being asm volatile it holds its place among the
-// hinted loads' asm, some variants at a register cap spilled with it, and
-// where the plain store was whole already it only moved the schedule
-// (RMSNorm's staged y: 1 point slower at 16384 x 4097).
+// A 16-byte store to global memory at p (16-byte aligned), kept whole.  A
+// plain uint4 store through an element pointer sometimes reached NVRTC's
+// code as four 4-byte stores (NVVM took the packed vector's union apart and
+// did not put the store back together): four partial-sector writes, four
+// times the L2 write requests.  No "memory" clobber: no caller reads back
+// through global memory what it stored this way.  Opt-in (kp_store16): as
+// asm volatile it keeps its place among the hinted loads' asm, and where
+// the plain store was whole already it only moved the schedule -- slower
+// in some kernels, spills at register caps in others (bench/NOTES.md 83).
 __device__ __forceinline__ void kp_st16(void *p, uint4 r) {
   asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(r.x), "r"(r.y), "r"(r.z),
                "r"(r.w));
+}
+// kp_st16 where ST16 (measured to pay there), else the plain store.
+template <bool ST16> __device__ __forceinline__ void kp_store16(void *p, uint4 r) {
+  if constexpr (ST16) kp_st16(p, r);
+  else *reinterpret_cast<uint4 *>(p) = r;
 }
 
 template <class T, int N> __device__ __forceinline__ void kp_store(T *p, const float *v) {
@@ -642,11 +642,7 @@ __device__ __forceinline__ void kp_group_load(const T *row, long long c, long lo
 // inside the row stored by kp_part_store; nothing past the row.  r: packed
 // (kp_raw_io::pack).
 // al == false: the row is not at the grid's residue (per-row peeling): the
-// vectors' elements one by one.  ST16: whole vectors by kp_st16, where a
-// plain store came out as four (softmax's warp rows: 90.9 -> 94.0-94.5% of
-// copy at 131072 x 1001, H200).  Not by default: in add+RMSNorm's warp rows
-// it ran 5 points slower (88.0 -> 83.1-83.4% at 1001), and in RMSNorm+
-// SwiGLU's register kernels ptxas spilled with it at their register caps.
+// vectors' elements one by one.  ST16: whole vectors by kp_st16 (kp_store16).
 template <class T, int VEC, bool ST16 = false>
 __device__ __forceinline__ void kp_vec_store(T *row, long long c, long long n, bool is_part,
                                              typename kp_raw_io<T, VEC>::raw r,
@@ -656,8 +652,7 @@ __device__ __forceinline__ void kp_vec_store(T *row, long long c, long long n, b
     if (c < n) kp_store1(row + c, r);
   } else {
     if (c + VEC <= n) {
-      if (al && ST16) kp_st16(row + c, r);
-      else if (al) *reinterpret_cast<uint4 *>(row + c) = r;
+      if (al) kp_store16<ST16>(row + c, r);
       else kp_st16_elems(row + c, r, VEC);
     }
     if (is_part) keep = r;

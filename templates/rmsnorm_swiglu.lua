@@ -1079,7 +1079,7 @@ local function emit(dt, kind, p)
       -- registers (64 at 512 threads: NVRTC took 70); p.wp "over" ranks it
       -- just above its twin, else just below (for the tuner)
       pipe = p.wp ~= nil
-      assert(not pipe or 232448 // (st.smem + 1280) <= 2, "PIPE's 64 registers cost a CTA an SM")
+      assert(not pipe or smem_blocks(st.smem) <= 2, "PIPE's 64 registers cost a CTA an SM")
       name, call = name .. "_pairs", call:gsub(">$", pipe and ", true, true>" or ", true>")
       if pipe then name, rank = name .. "_wp", rank + (p.wp == "over" and 1 or -1) end
     end

@@ -103,7 +103,7 @@ __device__ __forceinline__ void softmax_regs(const T *__restrict__ x, long long 
     softmax_regs_core<NV, VEC, LANES, PEEL, CL>(v, e, scratch);
 #pragma unroll
     for (int k = 0; k < NV; k++) r[k] = io::pack(v[k]);
-    kp_group_store<T, VEC, S, NV, true>(yr + hh, c0, n, p, r); // (kp_st16: NOTES 83)
+    kp_group_store<T, VEC, S, NV, true>(yr + hh, c0, n, p, r); // (ST16: NOTES 83)
     if (PEEL && lane < h) kp_store1(yr + lane, e);
   } else { // narrower vectors (kp regen's neighbours)
 #pragma unroll
