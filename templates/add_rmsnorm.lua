@@ -325,7 +325,7 @@ end
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, block, rpb, rank, min_cols, st
+  local name, call, max_cols, block, rpb, rank, min_cols, st, max_align
   if kind == "warp" then
     local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
     name = string.format("add_rmsnorm_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
@@ -349,6 +349,9 @@ local function emit(dt, kind, p)
       name = name .. "_c" .. p.cl
       max_cols = max_cols * p.cl
       rank = 60 - p.cl
+    elseif esize(dt) == 2 and not p.hint then -- 16-bit rows, by shape (measured: below)
+      if p.threads == 512 and p.nv == 3 and not p.whole then max_align = 8 -- (aligned: 512 x 4_w)
+      elseif p.threads == 1024 and p.nv == 4 then min_cols = 24577 end -- (16K..24K: the loop)
     end
   elseif kind == "stage" then -- (sm_90a: bulk copies; peels; for the tuner unless ranked)
     st = stage_fields("add_rmsnorm", dt, p, T, vec, 2)
@@ -386,7 +389,7 @@ local function emit(dt, kind, p)
     block = block, rows_per_block = rpb, min_cols = min_cols,
     cluster = p.cl, split = p.cl,
     smem = st and st.smem,
-    max_align = st and st.max_align,
+    max_align = st and st.max_align or max_align,
     -- (cluster and stage variants: sm_90a code; `only90` ones: measured there alone)
     targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
     min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
@@ -412,7 +415,12 @@ for _, dt in ipairs(DTYPES) do
   for _, p in ipairs(twins({ vec = vec, lanes = 32, nv = 4, only90 = true })) do
     emit(dt, "warp", p)
   end
-  -- { threads, nv, alt }: 256x4 and 512x2 hold the same row
+  -- { threads, nv, alt }: 256x4 and 512x2 hold the same row.  1024 x 4
+  -- takes 16-bit rows from 24577 columns (min_cols, set in emit): below, the
+  -- loop ran faster (kp tune, H200, bf16, 2026-12-01, bench/results/
+  -- 2026-12-01-s49 call 2-3, us: odd 4096 x 18943 185.2 against 229.4,
+  -- aligned 4096 x 18944 158.8 against 177.4, 4096 x 24576 200.2 against
+  -- 200.1, its peeling form 206.8 against 239.0)
   for _, c in ipairs({ { 128, 1, 0 }, { 128, 2, 0 }, { 256, 2, 0 }, { 256, 4, 0 }, { 512, 2, 1 },
                        { 512, 4, 0 }, { 1024, 4, 0 } }) do
     local ps = { { vec = vec, threads = c[1], nv = c[2], alt = c[3] } }
@@ -424,6 +432,11 @@ for _, dt in ipairs(DTYPES) do
   -- 165.1 us against 174.7 for 256 x 4; 8192 x 11007 224.2 against 241.2 for
   -- 512 x 4).  Built for sm_90a only (measured there); no whole-rows twins
   -- yet (not run on a GPU): aligned rows of those lengths take these too
+  -- 512 x 3 serves 16-bit rows off the 16-byte grid alone (max_align 8, set
+  -- in emit): whole rows of 8193..12288 ran faster in 512 x 4's twin (kp
+  -- tune, H200, bf16, 2026-12-01, bench/results/2026-12-01-s49 calls 2-3,
+  -- us: 8192 x 10240 161.9 against 196.4, 8192 x 11008 173.2 against 204.7,
+  -- 8192 x 12288 196.9 against 216.4; the loop's twin level with it).
   for _, c in ipairs({ { 256, 3 }, { 512, 3 } }) do
     emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = 0, only90 = true })
   end

@@ -359,6 +359,9 @@ local function emit(dt, kind, p)
       name = name .. "_rows" .. (p.min_rows % 1024 == 0 and p.min_rows // 1024 .. "k" or p.min_rows)
       max_cols = p.max_cols
       rank = block_rank(8192, 0) + 1 -- just above block_t512_n2, the default for 4K..8K
+    elseif p.cols12k then -- a copy ranked for 8K..12K columns (below)
+      name, min_cols, max_cols = name .. "_cols12k", 8193, 12288
+      rank = block_rank(12288, 0) + 1 -- just above block_t512_n3, the default there
     end
   end
   p.kind = kind
@@ -576,6 +579,13 @@ for _, dt in ipairs(DTYPES) do
                                min_rows = 16384, max_cols = 8192 })) do
       emit(dt, "loop", p)
     end
+    -- The two-pass 512 x 4 for whole 16-bit rows of 8193..12288 columns,
+    -- over 512 x 3's registers (sm_90a, where measured).  kp tune, H200,
+    -- bf16, 2026-12-01 (bench/results/2026-12-01-s49, calls 2-3), us:
+    -- 8192 x 10240 85.2 (512 x 3: 93.3), 8192 x 11008 90.5 (97.3), 8192 x
+    -- 12288 99.0 (102.7).  Rows off the 16-byte grid keep their staged picks.
+    emit(dt, "loop", { vec = vec, threads = 512, unroll = 4, whole = true, only90 = true,
+                       cols12k = true })
   end
 end
 

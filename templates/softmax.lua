@@ -360,18 +360,24 @@ ${name}(const ${T} *x, long long ldx, ${T} *y, long long ldy, int rows, int cols
 }
 ]]
 
--- The variants the ranking picks past 16K columns: { min_cols, rank[,
+-- The variants the ranking picks past 12K columns: { min_cols, rank[,
 -- max_cols] } (measured: see the variant lists below), by shape; the others
--- are there for the tuner.  16-bit rows: 16K-24K over 4 CTAs of 256 x 4,
--- 24K-32K the one-CTA loop of 4 vectors a step (past 16K where there are no
--- clusters; ranked from 1 column: the any-shape fallback, below every
--- register shape up to 28K), 32K-64K in 8 CTAs of 128 x 8, past 64K the
--- loop over 4 CTAs.
+-- are there for the tuner.  16-bit rows: 12K-24K the one-CTA loop of a
+-- vector a step, 24K-32K the one of 4 vectors a step (ranked from 1 column:
+-- the any-shape fallback, below every register shape up to 28K), 32K-64K in
+-- 8 CTAs of 128 x 8, past 64K the loop over 4 CTAs.  The 12K-24K loop (over
+-- 512 x 4 and, past 16K, 256 x 4 over 4 CTAs): kp tune, H200, bf16,
+-- 2026-12-01 (bench/results/2026-12-01-s49, calls 2-3), us, against the
+-- pick before: odd 8192 x 13823 144.9 (149.6), 4096 x 18943 96.7 (138.0),
+-- 4096 x 22001 116.0 (145.9); aligned (its whole-rows twin) 8192 x 14336
+-- 123.0 (131.0), 4096 x 16384 72.4 (73.4), 4096 x 18944 85.5 (127.2),
+-- 4096 x 20480 91.8 (130.8), 4096 x 24576 114.5 (138.1; 4 vectors a step
+-- 120.5, odd rows' peeling loop 125.2).
 local function ranked(dt, kind, p)
   local key = string.format("%s t%d n%s c%s u%s", kind, p.threads, p.nv or "-", p.cl or "-",
                             p.unroll or "-")
   if esize(dt) == 2 then -- (16-bit rows: 32K in 4 CTAs of 256 x 4, 64K in 8 of 128 x 8)
-    return ({ ["block t256 n4 c4 u-"] = { 16385, 172, 24576 }, ["loop t512 n- c- u4"] = { 1, 171 },
+    return ({ ["loop t512 n- c- u-"] = { 12289, 185, 24576 }, ["loop t512 n- c- u4"] = { 1, 171 },
               ["block t128 n8 c8 u-"] = { 32769, 172 }, ["loop t512 n- c4 u4"] = { 65537, 173 } })[key]
   end
   return ({ ["loop t512 n- c4 u-"] = { 32769, 135 }, ["loop t512 n- c8 u-"] = { 65537, 136 } })[key]

@@ -836,6 +836,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {131073, 2, "_stage_t256_v8_u2_s38_c8"}, {151937, 2, "_stage_t256_v8_u2_s38_c8"},
         {155649, 2, "_stage_t256_v8_u2_s50_c8"}, {199999, 2, "_stage_t256_v8_u2_s50_c8"},
         {151936, 16, "_stage_t512_v8_u2_s100_c4"},
+        /* 12289-24576: the one-CTA loop, its whole-rows twin for aligned rows
+        ** (forty-ninth session) */
+        {12289, 2, "_loop_t512_v8"},       {18943, 2, "_loop_t512_v8"},
+        {18944, 16, "_loop_t512_v8_w"},    {24576, 16, "_loop_t512_v8_w"},
+        {12288, 16, "_block_t512_v8_n3_w"}, {28672, 16, "_loop_t512_v8_u4"},
     };
     for (size_t k = 0; k < sizeof S / sizeof S[0]; k++)
       expect_row_pick(&pk, &d, KP_FAM_SOFTMAX, (kp_dtype)dt, S[k].cols, S[k].align, S[k].pick, 0);
@@ -875,6 +880,15 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {KP_FAM_ADD_RMSNORM, 128257, 2, "_stage_t256_v8_u2_s16_c16"},
         {KP_FAM_ADD_RMSNORM, 131073, 2, "_stage_t512_v8_u2_s50_c8_wc"},
         {KP_FAM_ADD_RMSNORM, 128256, 16, "_loop_t512_v8_u4_c4"},
+        /* whole rows of 8193-12288: RMSNorm's loop copy, add+RMSNorm's 512 x 4;
+        ** 16385-24576: add+RMSNorm's loop (forty-ninth session) */
+        {KP_FAM_RMSNORM, 8192 + 8, 16, "_loop_t512_v8_cols12k_w"},
+        {KP_FAM_RMSNORM, 12288, 16, "_loop_t512_v8_cols12k_w"},
+        {KP_FAM_RMSNORM, 8192, 16, "_block_t512_v8_n2_w"},
+        {KP_FAM_ADD_RMSNORM, 11008, 16, "_block_t512_v8_n4_w"},
+        {KP_FAM_ADD_RMSNORM, 18943, 2, "_loop_t512_v8"},
+        {KP_FAM_ADD_RMSNORM, 18944, 16, "_loop_t512_v8_w"},
+        {KP_FAM_ADD_RMSNORM, 24577 + 7, 16, "_block_t1024_v8_n4_w"},
     };
     for (size_t k = 0; k < sizeof N / sizeof N[0]; k++)
       expect_row_pick(&pk, &d, N[k].f, (kp_dtype)dt, N[k].cols, N[k].align, N[k].pick, 0);
