@@ -534,14 +534,21 @@ for _, dt in ipairs(DTYPES) do
     -- 103.1; on an H100, seventeenth session: 130.8 against 128.8), hence
     -- 8193-12288.  256 x 2 over 16 CTAs of 16 / 26 KiB (8 CTAs an SM), for
     -- the tuner: behind the picks on every long row tried (twenty-ninth
-    -- session, call 4, H200).
+    -- session, call 4, H200).  Forty-ninth session (call 5, kp tune, H200,
+    -- bf16, one run, us): 512 x 2 in one CTA of 48 KiB at 12289-24576, any
+    -- alignment, against the one-CTA loop ranked there in call 4: odd 8192
+    -- x 13823 116.3 (145.8; 256 x 2 in 32 KiB 115.7), aligned 8192 x 14336
+    -- 115.4 (123.7), 4096 x 16384 67.5 (72.8), odd 4096 x 18943 81.7
+    -- (97.4), aligned 18944 79.2 (85.9), odd 22001 93.3 (116.8), aligned
+    -- 24576 100.6 (114.6).
     for _, c in ipairs({ { 128, 2, 16, nil, 4097, 8192 }, { 512, 2, 64, nil, 24577, 32768 },
                          { 512, 2, 64, 4, 65537, 98304 },
                          { 256, 2, 32, 8, 98305, any = true },
                          { 512, 2, 100, 4, 131073, any = true }, { 512, 2, 64, 2, 40961, 65536 },
                          { 256, 2, 24, nil, 8193, 12288 },
                          { 512, 2, 32, 8 }, { 512, 2, 50, 8 }, { 256, 1, 16 },
-                         { 512, 1, 24 }, { 1024, 2, 100, 4 }, { 256, 2, 16, 16 },
+                         { 512, 1, 24 }, { 512, 2, 48, nil, 12289, 24576, any = true },
+                         { 256, 2, 32 }, { 1024, 2, 100, 4 }, { 256, 2, 16, 16 },
                          { 256, 2, 26, 16 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end

@@ -836,11 +836,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {131073, 2, "_stage_t256_v8_u2_s38_c8"}, {151937, 2, "_stage_t256_v8_u2_s38_c8"},
         {155649, 2, "_stage_t256_v8_u2_s50_c8"}, {199999, 2, "_stage_t256_v8_u2_s50_c8"},
         {151936, 16, "_stage_t512_v8_u2_s100_c4"},
-        /* 12289-24576: the one-CTA loop, its whole-rows twin for aligned rows
-        ** (forty-ninth session) */
-        {12289, 2, "_loop_t512_v8"},       {18943, 2, "_loop_t512_v8"},
-        {18944, 16, "_loop_t512_v8_w"},    {24576, 16, "_loop_t512_v8_w"},
-        {12288, 16, "_block_t512_v8_n3_w"}, {28672, 16, "_loop_t512_v8_u4"},
+        /* 12289-24576 at any alignment: 512 x 2 in one CTA of 48 KiB (forty-
+        ** ninth session) */
+        {12289, 2, "_stage_t512_v8_u2_s48"},  {18943, 2, "_stage_t512_v8_u2_s48"},
+        {18944, 16, "_stage_t512_v8_u2_s48"}, {24576, 16, "_stage_t512_v8_u2_s48"},
+        {12288, 16, "_block_t512_v8_n3_w"},   {28672, 16, "_loop_t512_v8_u4"},
     };
     for (size_t k = 0; k < sizeof S / sizeof S[0]; k++)
       expect_row_pick(&pk, &d, KP_FAM_SOFTMAX, (kp_dtype)dt, S[k].cols, S[k].align, S[k].pick, 0);
