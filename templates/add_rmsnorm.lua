@@ -431,7 +431,7 @@ for _, dt in ipairs(DTYPES) do
   -- of the vectors, not half (H200, bf16, kp tune 2026-11-26: 16384 x 4097
   -- 165.1 us against 174.7 for 256 x 4; 8192 x 11007 224.2 against 241.2 for
   -- 512 x 4).  Built for sm_90a only (measured there); no whole-rows twins
-  -- yet (not run on a GPU): aligned rows of those lengths take these too
+  -- yet (not run on a GPU): aligned rows of 4097..6144 take 256 x 3 too.
   -- 512 x 3 serves 16-bit rows off the 16-byte grid alone (max_align 8, set
   -- in emit): whole rows of 8193..12288 ran faster in 512 x 4's twin (kp
   -- tune, H200, bf16, 2026-12-01, bench/results/2026-12-01-s49 calls 2-3,

@@ -363,7 +363,8 @@ ${name}(const ${T} *x, long long ldx, ${T} *y, long long ldy, int rows, int cols
 -- The variants the ranking picks past 12K columns: { min_cols, rank[,
 -- max_cols] } (measured: see the variant lists below), by shape; the others
 -- are there for the tuner.  16-bit rows: 12K-24K the one-CTA loop of a
--- vector a step, 24K-32K the one of 4 vectors a step (ranked from 1 column:
+-- vector a step (on sm_90a the 48 KiB stage shape over it: the stage list
+-- below), 24K-32K the one of 4 vectors a step (ranked from 1 column:
 -- the any-shape fallback, below every register shape up to 28K), 32K-64K in
 -- 8 CTAs of 128 x 8, past 64K the loop over 4 CTAs.  The 12K-24K loop (over
 -- 512 x 4 and, past 16K, 256 x 4 over 4 CTAs): kp tune, H200, bf16,
