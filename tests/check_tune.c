@@ -85,6 +85,14 @@ START_TEST(test_merge) {
   for (size_t i = 0; i < a.n; i++)
     if (!strcmp(a.rows[i].variant, "v_slow") && a.rows[i].dim[KP_COLS] == 8192)
       ck_assert(a.rows[i].us == 140.0);
+  /* merging a table's own rows again adds nothing (kp tune saves after every
+  ** task, merging what it wrote before) */
+  ck_assert(kp_tune_merge(&b, &a, err, sizeof err) == KP_OK);
+  ck_assert(kp_tune_merge(&a, &b, err, sizeof err) == KP_OK);
+  ck_assert_uint_eq(a.n, 5);
+  for (size_t i = 0; i < a.n; i++)
+    if (!strcmp(a.rows[i].variant, "v_slow") && a.rows[i].dim[KP_COLS] == 8192)
+      ck_assert(a.rows[i].us == 140.0);
   kp_tune_free(&b);
   const char *other = "kernpack-tune 2\ndevice = NVIDIA H100 80GB HBM3\nsm = 90\nsm_count = 132\n";
   ck_assert(kp_tune_parse(&b, other, "c.tune", err, sizeof err) == KP_OK);

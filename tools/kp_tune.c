@@ -710,7 +710,8 @@ static const char usage_tune[] =
     "(median of --reps runs, default 15, L2 flushed by a read before each), reject variants\n"
     "whose output differs from the default variant's, and write the table\n"
     "(default <cache dir>/<target>.<device>.tune; an existing table there of the\n"
-    "same device is merged into, one of another device is never overwritten).\n"
+    "same device is merged into, one of another device is never overwritten)\n"
+    "after every task: a tune stopped part way keeps what it measured.\n"
     "Shapes: built-in LLM-typical ones, or FILE with a shape per line: the family\n"
     "and its dims in its order -- 'softmax ROWS COLS', 'gemm M N K [BATCH]',\n"
     "'attention LQ LK BH D [G]' (BH = batch x query heads, G = query heads per\n"
@@ -981,11 +982,37 @@ static int list_tasks(const tune_opts *o, const kp_shape *shapes, int ns) {
   return 0;
 }
 
+/* Write t to *out, merged with the table already there (a table of another
+** device is kept: ours goes beside it as <out>.new, and *out says so from
+** then on).  Called after every task, so a tune stopped part way (a
+** timeout, a signal, a device error) leaves what it measured on disk; the
+** merge keeps each (key, variant)'s fastest time, so saving twice adds
+** nothing twice.  0 on success, else a line on stderr. */
+static int save_table(kp_tune_table *t, char *out, size_t outlen) {
+  kp_tune_table old;
+  char err[800];
+  if (access(out, R_OK) == 0 && kp_tune_load(&old, out, err, sizeof err) == KP_OK) {
+    if (kp_tune_merge(t, &old, err, sizeof err) != KP_OK) {
+      /* another device's table: keep it, write ours beside it */
+      fprintf(stderr, "kp tune: %s: not replacing it\n", err);
+      size_t l = strlen(out);
+      snprintf(out + l, outlen - l, ".new");
+    }
+    kp_tune_free(&old);
+  }
+  if (kp_tune_save(t, out, err, sizeof err) != KP_OK) {
+    fprintf(stderr, "kp tune: %s\n", err);
+    return -1;
+  }
+  return 0;
+}
+
 int kp_cmd_tune(int argc, char **argv) {
   tune_opts o;
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(usage_tune, stdout), 0;
   if (parse_common(argc, argv, &o, usage_tune)) return 2;
+  setvbuf(stdout, NULL, _IOLBF, 0); /* a task's line as it ends, into a log file too */
   static kp_shape shapes[TUNE_MAX_SHAPES];
   int ns = o.shapes ? kp_read_shapes(o.shapes, shapes, TUNE_MAX_SHAPES)
                     : kp_builtin_shapes(shapes, TUNE_MAX_SHAPES);
@@ -1063,6 +1090,7 @@ int kp_cmd_tune(int argc, char **argv) {
     }
     rows_added += a;
     done_tasks++;
+    if (save_table(&t, out, sizeof out)) goto done; /* (what is measured so far) */
   }
   finished = 1;
 save:
@@ -1071,21 +1099,7 @@ save:
   kp_progress_break(&prog);
   fprintf(stderr, "kp tune: %d tasks, %d measurements, %d variants rejected, %.1f s\n",
           done_tasks, rows_added, rejected, kp_now_s() - t0);
-  {
-    kp_tune_table old;
-    char err[800];
-    if (access(out, R_OK) == 0 && kp_tune_load(&old, out, err, sizeof err) == KP_OK) {
-      if (kp_tune_merge(&t, &old, err, sizeof err) != KP_OK) {
-        /* another device's table: keep it, write ours beside it */
-        fprintf(stderr, "kp tune: %s: not replacing it\n", err);
-        size_t l = strlen(out);
-        snprintf(out + l, sizeof out - l, ".new");
-      }
-      kp_tune_free(&old);
-    }
-    if (kp_tune_save(&t, out, err, sizeof err) != KP_OK) fprintf(stderr, "kp tune: %s\n", err);
-    else rc = 0;
-  }
+  if (save_table(&t, out, sizeof out) == 0) rc = 0;
 done:
   env_close(env);
   kp_tune_free(&t);
