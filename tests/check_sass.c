@@ -53,52 +53,59 @@ static const char *find_cuobjdump(char *buf, size_t n) {
   return NULL;
 }
 
-/* `cuobjdump -sass` of a cubin image, malloc'd and NUL-terminated; NULL with
-** a message in err on failure. */
-static char *disassemble(const char *tool, const void *image, size_t size, char *err, size_t errlen) {
-  char path[] = "/tmp/kp_sass_XXXXXX";
-  const int fd = mkstemp(path);
-  if (fd < 0) return snprintf(err, errlen, "mkstemp failed"), NULL;
-  const ssize_t w = write(fd, image, size);
-  close(fd);
+/* A file's bytes, malloc'd and NUL-terminated; NULL if it cannot be read. */
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
   char *out = NULL;
-  size_t len = 0, cap = 0;
-  if (w == (ssize_t)size) {
-    char cmd[1400];
-    /* -sass runs nvdisasm: look for it beside cuobjdump first (the toolkit's
-    ** bin, or pip's nvidia/cu13/bin) */
-    const char *slash = strrchr(tool, '/');
-    snprintf(cmd, sizeof cmd, "PATH='%.*s':\"$PATH\" '%s' -sass '%s' 2>&1",
-             slash ? (int)(slash - tool) : 1, slash ? tool : ".", tool, path);
-    FILE *p = popen(cmd, "r");
-    if (p) {
-      char chunk[65536];
-      size_t got;
-      while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) {
-        if (len + got + 1 > cap) {
-          cap = (len + got + 1) * 2;
-          char *bigger = realloc(out, cap);
-          if (!bigger) break;
-          out = bigger;
-        }
-        memcpy(out + len, chunk, got);
-        len += got;
-      }
-      const int st = pclose(p);
-      if (out) out[len] = 0;
-      if (!out || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        snprintf(err, errlen, "%s exited with status %d: %.300s", cmd, st, out ? out : "(no output)");
-        free(out);
-        out = NULL;
-      }
-    } else {
-      snprintf(err, errlen, "popen(%s) failed", cmd);
+  size_t len = 0, cap = 0, got;
+  char chunk[65536];
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    if (len + got + 1 > cap) {
+      cap = (len + got + 1) * 2;
+      char *bigger = realloc(out, cap);
+      if (!bigger) break;
+      out = bigger;
     }
-  } else {
-    snprintf(err, errlen, "writing %s failed", path);
+    memcpy(out + len, chunk, got);
+    len += got;
   }
-  unlink(path);
+  fclose(f);
+  if (out) out[len] = 0;
   return out;
+}
+
+/* Whether the list of lines `failed` (NULL: none) names <k>.cubin. */
+static int listed(const char *failed, uint32_t k) {
+  char name[32];
+  const int n = snprintf(name, sizeof name, "%u.cubin", k);
+  for (const char *l = failed; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+    if (!strncmp(l, name, (size_t)n) && (l[n] == '\n' || l[n] == 0)) return 1;
+  return 0;
+}
+
+/* `cuobjdump -sass` of every dir/<i>.cubin into dir/<i>.cubin.sass, as many
+** at a time as there are CPUs (xargs -P: one process a cubin, mostly start-up
+** time, so 800 of them one after another come near the test's timeout on two
+** CPUs); the names of the ones that failed in dir/failed.  0 if it ran. */
+static int disassemble_dir(const char *tool, const char *dir, char *err, size_t errlen) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus < 1) cpus = 1;
+  if (cpus > 16) cpus = 16;
+  char cmd[2400];
+  /* -sass runs nvdisasm: look for it beside cuobjdump first (the toolkit's
+  ** bin, or pip's nvidia/cu13/bin) */
+  const char *slash = strrchr(tool, '/');
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && ls | grep '\\.cubin$' | PATH='%.*s':\"$PATH\" xargs -P %ld -I{} "
+           "sh -c \"'%s' -sass {} > {}.sass 2>&1 || echo {} >> failed\"",
+           dir, slash ? (int)(slash - tool) : 1, slash ? tool : ".", cpus, tool);
+  const int st = system(cmd);
+  if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    snprintf(err, errlen, "%s: status %d", cmd, st);
+    return -1;
+  }
+  return 0;
 }
 
 typedef struct sass_stats {
@@ -248,13 +255,49 @@ START_TEST(test_gemm_sass) {
     kp_status st = kpk_open(&pk, path, err, sizeof err);
     ck_assert_msg(st == KP_OK, "%s", err);
     packs++;
+    /* the pack's cubins to check, written as <k>.cubin into a fresh
+    ** directory and disassembled together */
+    char tmp[] = "/tmp/kp_sass_XXXXXX", file[1200];
+    ck_assert_msg(mkdtemp(tmp) != NULL, "mkdtemp failed");
+    uint32_t *sel = malloc((pk.n_entries ? pk.n_entries : 1) * sizeof *sel);
+    ck_assert(sel != NULL);
+    uint32_t nsel = 0;
     for (uint32_t i = 0; i < pk.n_entries; i++) {
       const kpk_entry *e = &pk.entries[i];
-      const int attn = !strcmp(e->family, "attention"), st16 = st16_variant(e);
-      if ((strcmp(e->family, "gemm") && !attn && !st16) || e->is_ptx) continue;
+      const int attn = !strcmp(e->family, "attention");
+      if ((strcmp(e->family, "gemm") && !attn && !st16_variant(e)) || e->is_ptx) continue;
       ck_assert_msg(kpk_check_entry(&pk, i, err, sizeof err) == KP_OK, "%s", err);
-      char *text = disassemble(tool, pk.blobs + e->image_off, e->image_size, err, sizeof err);
-      ck_assert_msg(text != NULL, "%s %s: %s", pk.target, e->name, err);
+      snprintf(file, sizeof file, "%s/%u.cubin", tmp, nsel);
+      FILE *f = fopen(file, "wb");
+      ck_assert_msg(f && fwrite(pk.blobs + e->image_off, 1, e->image_size, f) == e->image_size &&
+                        fclose(f) == 0, "writing %s failed", file);
+      sel[nsel++] = i;
+    }
+    const int ran = nsel ? disassemble_dir(tool, tmp, err, sizeof err) : 0;
+    snprintf(file, sizeof file, "%s/failed", tmp);
+    char *failed = slurp(file);
+    for (uint32_t k = 0; k < nsel; k++) {
+      const kpk_entry *e = &pk.entries[sel[k]];
+      const int attn = !strcmp(e->family, "attention"), st16 = st16_variant(e);
+      snprintf(file, sizeof file, "%s/%u.cubin.sass", tmp, k);
+      char *text = ran == 0 && !listed(failed, k) ? slurp(file) : NULL;
+      if (!text) { /* which and why (its output, else the command's status) */
+        char *out = ran ? NULL : slurp(file);
+        fprintf(stderr, "sass: %s %s: cuobjdump -sass failed: %.300s\n", pk.target, e->name,
+                ran ? err : out ? out : "(no output)");
+        if (!bad)
+          snprintf(first_bad, sizeof first_bad, "%s %s: cuobjdump -sass failed: %.300s", pk.target,
+                   e->name, ran ? err : out ? out : "(no output)");
+        free(out);
+      }
+      snprintf(file, sizeof file, "%s/%u.cubin", tmp, k);
+      unlink(file);
+      snprintf(file, sizeof file, "%s/%u.cubin.sass", tmp, k);
+      unlink(file);
+      if (!text) {
+        bad++;
+        continue;
+      }
       sass_stats s;
       scan(text, &s);
       free(text);
@@ -297,6 +340,11 @@ START_TEST(test_gemm_sass) {
         if (!bad++) snprintf(first_bad, sizeof first_bad, "%s %s: %s", pk.target, e->name, why);
       }
     }
+    free(failed);
+    free(sel);
+    snprintf(file, sizeof file, "%s/failed", tmp);
+    unlink(file);
+    rmdir(tmp);
     kpk_close(&pk);
   }
   closedir(d);
@@ -313,7 +361,7 @@ END_TEST
 Suite *sass_suite(void) {
   Suite *s = suite_create("sass");
   TCase *tc = tcase_create("gemm");
-  tcase_set_timeout(tc, 300);
+  tcase_set_timeout(tc, 900); /* (about 800 cubins: 5 min one at a time on 2 CPUs) */
   tcase_add_test(tc, test_scan);
   tcase_add_test(tc, test_gemm_sass);
   suite_add_tcase(s, tc);
