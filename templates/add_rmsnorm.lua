@@ -508,8 +508,16 @@ for _, dt in ipairs(DTYPES) do
     -- `_wc` (thirty-fifth session, call 2, as above): 128 x 2 in 22 KiB at
     -- 8192 x 8193 145.0 (148.3), 8192 x 11007 193.6 (196.7); 256 x 2 over 4
     -- of 25 KiB at 2048 x 50257 215.5 (512 x 2 over 4 of 32: 221.7), hence
-    -- 40961-51200.
+    -- 40961-51200.  Over 2 CTAs of 20 / 24 KiB an image for odd rows of
+    -- 16385-24576 (fiftieth session, calls 1-2, kp tune, H200, bf16, one
+    -- run, us, against the one-CTA loop ranked there): 256 x 2 of 20 KiB at
+    -- 4096 x 16385 140.7 (150.9), 17001 147.0 (165.4), 18943 162.5 (184.6);
+    -- 512 x 2 of 24 KiB at 20481 175.6 (199.0), 22001 186.9 (215.7), 24575
+    -- 207.1 (235.1).  One CTA of 40 / 48 KiB images, and 256 x 2 of 24 KiB
+    -- over 2, within 1-2% of those (not kept).  Aligned rows there keep the
+    -- loop's twin (4096 x 18944 156.3, 20480 167.9, 24576 198.9: the best).
     for _, c in ipairs({ { 128, 2, 9, nil, 4097, 4608, rank = 401 },
+                         { 256, 2, 20, 2, 16385, 20480 }, { 512, 2, 24, 2, 20481, 24576 },
                          { 128, 2, 22, nil, 8193, 11264, rank = 401, wc = true },
                          { 64, 4, 9 }, { 128, 4, 22 },
                          { 256, 2, 25, 4, 40961, 51200, rank = 401, wc = true },

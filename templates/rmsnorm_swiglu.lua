@@ -1105,8 +1105,9 @@ local function emit(dt, kind, p)
   if st then peel = true end -- (any residue: its call above)
   if kind == "warps" then peel, max_align = true, 8 end -- (any residue of 2 bytes up to 8)
   -- (sm_120's ptxas holds 512-thread blocks to 64 registers: the bf16
-  -- peeling copy of 512 x 2, a shape for the tuner, spilled there)
-  local targets = peel and block == 512 and kind == "block"
+  -- peeling copy of 512 x 2, a shape for the tuner, spilled there, and 512
+  -- x 3's whole-rows form 12 bytes: 512 x 3 and 512 x 4 are left out too)
+  local targets = (peel or (p.nv or 0) >= 3) and block == 512 and kind == "block"
                   and { "sm_80", "sm_86", "sm_89", "sm_90a", "compute_80" } or nil
   if p.cl or st or kind == "warps" then targets = { "sm_90a" } end
   variant {
@@ -1138,11 +1139,21 @@ for _, dt in ipairs(DTYPES) do
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row; 256x4 is the
   -- default (kp tune 2026-11-22, bf16, 32768 rows of 8192: 9% faster on
-  -- H200, 1% slower on H100)
+  -- H200, 1% slower on H100).  512 x 3 and 512 x 4 (rows of 8193-12288 and
+  -- 12289-16384 outputs, where the two-pass loop ran before; fiftieth
+  -- session, calls 1-2, kp tune, H200, bf16, one run, us): whole rows 8192
+  -- x 10240 124.0 (the loop: 156.7), 11008 128.8 (161.7), 12288 139.7, 8192
+  -- x 13824 159.4 (180.7), 4096 x 16384 96.2 (105.9).  Odd rows keep the
+  -- image warps on sm_90a (8192 x 11007: `_k8` 149.5, 512 x 3's peeling
+  -- copy behind it).  1024 x 2 ran 1.27x behind 512 x 4, and 1024 x 3 past
+  -- 16384 level with the loop or behind it (4096 x 18944 143.7 against
+  -- 129.0, 24576 157.1 against 160.6): not kept.
   for _, c in ipairs({ { 128, 1, 0 }, { 128, 2, 0 }, { 256, 2, 0 }, { 256, 4, 0 },
-                       { 512, 2, 1 } }) do
-    for _, p in ipairs(peels({ vec = vec, threads = c[1], nv = c[2], alt = c[3] })) do
-      emit(dt, "block", p)
+                       { 512, 2, 1 }, { 512, 3, 0 }, { 512, 4, 0 } }) do
+    if c[2] <= 2 or esize(dt) == 2 then -- (512 x 3 / 4: 16-bit, where measured)
+      for _, p in ipairs(peels({ vec = vec, threads = c[1], nv = c[2], alt = c[3] })) do
+        emit(dt, "block", p)
+      end
     end
   end
   -- Long rows over a cluster of CTAs (sm_90a, kp_cluster_gather), for the

@@ -716,7 +716,8 @@ END_TEST
 /* On the real sm_90a pack: 16-bit softmax and RMSNorm rows past 128K
 ** columns (softmax's from 98305) take the `_stage_` variants at any
 ** alignment (ranked for aligned rows too: the list entries' `any`), shorter
-** aligned rows never do, and odd rows of the lengths the stage ranking
+** aligned rows do not but softmax's of 12289-32768 (one CTA, forty-ninth and
+** fiftieth sessions), and odd rows of the lengths the stage ranking
 ** covers do; f32 keeps its register variants (its stage variants are for
 ** the tuner). */
 START_TEST(test_real_pack_stage_ranking) {
@@ -726,7 +727,8 @@ START_TEST(test_real_pack_stage_ranking) {
   /* stage[f]: whether family F[f] takes a stage variant (16-bit) */
   static const struct { uint64_t cols; uint32_t align; int stage[2]; } K[] = {
       {151936, 16, {1, 1}}, {200000, 16, {1, 1}}, {151937, 2, {1, 1}}, {199999, 2, {1, 1}},
-      {128256, 16, {1, 0}}, {98304, 16, {0, 0}},  {32000, 16, {0, 0}},  {4096, 16, {0, 0}},
+      {128256, 16, {1, 0}}, {98304, 16, {0, 0}},  {32000, 16, {1, 0}},  {4096, 16, {0, 0}},
+      {32769, 16, {0, 0}},
       {50257, 2, {1, 1}}, /* (softmax since the twenty-seventh session: NOTES 61) */
   };
   static const kp_family F[] = {KP_FAM_SOFTMAX, KP_FAM_RMSNORM};
@@ -814,6 +816,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       {51201, 2, "_stage_t512_v8_u2_s32_c4"},    {32000, 16, "_loop_t512_v8"},
       {50256, 16, "_stage_t512_v8_u2_s32_c4"},   {65536, 16, "_stage_t512_v8_u2_s32_c4"},
       {66000, 16, "_loop_t256_v8_u4_c8"},
+      /* whole rows of 8193-16384 in registers: 512 x 3, 512 x 4 (fiftieth
+      ** session); odd ones keep the image warps (above) */
+      {8192, 16, "_block_t256_v8_n4"},           {8200, 16, "_block_t512_v8_n3"},
+      {11008, 16, "_block_t512_v8_n3"},          {12296, 16, "_block_t512_v8_n4"},
+      {16384, 16, "_block_t512_v8_n4"},          {18944, 16, "_loop_t512_v8"},
       /* past 98304 the pairs (twenty-ninth session) */
       {98305, 2, "_stage_t512_v8_u2_s36_c8_pairs"}, {128257, 2, "_stage_t512_v8_u2_s36_c8_pairs"},
       {131073, 2, "_stage_t256_v8_u2_s20_c16_pairs"}, {151937, 2, "_stage_t256_v8_u2_s20_c16_pairs"},
@@ -840,7 +847,10 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         ** ninth session) */
         {12289, 2, "_stage_t512_v8_u2_s48"},  {18943, 2, "_stage_t512_v8_u2_s48"},
         {18944, 16, "_stage_t512_v8_u2_s48"}, {24576, 16, "_stage_t512_v8_u2_s48"},
-        {12288, 16, "_block_t512_v8_n3_w"},   {28672, 16, "_loop_t512_v8_u4"},
+        {12288, 16, "_block_t512_v8_n3_w"},
+        /* 24577-32768 at any alignment: 512 x 2 in 64 KiB (fiftieth session) */
+        {24577, 2, "_stage_t512_v8_u2_s64"},  {28672, 16, "_stage_t512_v8_u2_s64"},
+        {32768, 16, "_stage_t512_v8_u2_s64"}, {32769, 16, "_block_t128_v8_n8_c8"},
     };
     for (size_t k = 0; k < sizeof S / sizeof S[0]; k++)
       expect_row_pick(&pk, &d, KP_FAM_SOFTMAX, (kp_dtype)dt, S[k].cols, S[k].align, S[k].pick, 0);
@@ -886,7 +896,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {KP_FAM_RMSNORM, 12288, 16, "_loop_t512_v8_cols12k_w"},
         {KP_FAM_RMSNORM, 8192, 16, "_block_t512_v8_n2_w"},
         {KP_FAM_ADD_RMSNORM, 11008, 16, "_block_t512_v8_n4_w"},
-        {KP_FAM_ADD_RMSNORM, 18943, 2, "_loop_t512_v8"},
+        /* odd 16385-24576 over 2 CTAs (fiftieth session) */
+        {KP_FAM_ADD_RMSNORM, 16385, 2, "_stage_t256_v8_u2_s20_c2"},
+        {KP_FAM_ADD_RMSNORM, 18943, 2, "_stage_t256_v8_u2_s20_c2"},
+        {KP_FAM_ADD_RMSNORM, 20481, 2, "_stage_t512_v8_u2_s24_c2"},
+        {KP_FAM_ADD_RMSNORM, 24575, 2, "_stage_t512_v8_u2_s24_c2"},
         {KP_FAM_ADD_RMSNORM, 18944, 16, "_loop_t512_v8_w"},
         {KP_FAM_ADD_RMSNORM, 24577 + 7, 16, "_block_t1024_v8_n4_w"},
     };
