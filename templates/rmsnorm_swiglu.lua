@@ -1474,6 +1474,12 @@ for _, dt in ipairs(DTYPES) do
     -- behind the pick, 4096 x 32001 256 x 2 over 2 of 32 KiB and over 4 of 16
     -- KiB 6% behind.  Slices of 38-50 KiB, and 128 threads with any slice but
     -- 13 KiB, ran 1.1-4.8x slower (not kept).
+    -- 256 x 2 over 2 CTAs of 20 / 24 KiB for odd rows of 16385-22528 outputs
+    -- (fiftieth session, call 4, kp tune, H200, bf16, one run, us, against
+    -- the peeling loop ranked there): 4096 x 18943 152.1 over 20 KiB (24 KiB:
+    -- 162.7; the loop 188.4), 4096 x 22001 190.8 over 24 KiB (214.0); at
+    -- 24001 level with 512 x 2 over 2 of 24 KiB (212.0 against 212.4), which
+    -- keeps 22529 on.  Over 4 CTAs of 12 KiB 8-24% behind.
     -- The entries whose shared memory leaves two CTAs an SM (`wp`: emit
     -- asserts it) also come as `_wp` (w's words a half step ahead,
     -- rmsnorm_swiglu_stage_pairs' PIPE): over its twin where `wp = "over"`
@@ -1494,7 +1500,8 @@ for _, dt in ipairs(DTYPES) do
                            { 512, 2, 36, 8, 98305, 131072 }, { 256, 2, 20, 16, 131073, 163840 },
                            { 256, 2, 26, 16 }, { 256, 2, 25, 4, 40961, 51200, rank = 401 },
                            { 128, 2, 13, 8 }, { 256, 2, 16, 16 }, { 256, 2, 19, 16 },
-                           { 256, 2, 16, 4 }, { 256, 2, 32, 2 } }) do
+                           { 256, 2, 16, 4 }, { 256, 2, 32, 2 },
+                           { 256, 2, 20, 2, 16385, 20480 }, { 256, 2, 24, 2, 20481, 22528 } }) do
         local q = stage_params(dt, vec, c)
         q.pairs = true
         emit(dt, "stage", q)

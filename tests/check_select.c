@@ -809,7 +809,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       {8192, 2, "_warps_r6_p1_u4_8k_img_w16_blk_k4"}, {8193, 2, "_warps_r3_p1_u4_12k_img_w16_blk_k8"},
       {11007, 2, "_warps_r3_p1_u4_12k_img_w16_blk_k8"}, {12289, 2, "_warps_r2_p1_u4_16k_img_w16_blk_k8"},
       {16384, 2, "_warps_r2_p1_u4_16k_img_w16_blk_k8"},
-      {1000, 16, "_block_t128_v8_n1"},           {22001, 2, "_loop_t512_v8_p"},
+      {1000, 16, "_block_t128_v8_n1"},
+      /* 16385-22528 over 2 CTAs of 256 threads (fiftieth session) */
+      {16385, 2, "_stage_t256_v8_u2_s20_c2_pairs"}, {20480, 2, "_stage_t256_v8_u2_s20_c2_pairs"},
+      {20481, 2, "_stage_t256_v8_u2_s24_c2_pairs"}, {22528, 2, "_stage_t256_v8_u2_s24_c2_pairs"},
+      {22529, 2, "_stage_t512_v8_u2_s24_c2_pairs"},
       {24001, 2, "_stage_t512_v8_u2_s24_c2_pairs"}, {32001, 2, "_stage_t512_v8_u2_s32_c2_pairs"},
       {36001, 2, "_stage_t512_v8_u2_s36_c2_pairs"}, {40001, 2, "_stage_t512_v8_u2_s50_c2_pairs"},
       {50257, 2, "_stage_t256_v8_u2_s25_c4_pairs"}, /* (thirty-fourth session) */
