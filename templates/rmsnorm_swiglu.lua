@@ -1479,7 +1479,13 @@ for _, dt in ipairs(DTYPES) do
     -- the peeling loop ranked there): 4096 x 18943 152.1 over 20 KiB (24 KiB:
     -- 162.7; the loop 188.4), 4096 x 22001 190.8 over 24 KiB (214.0); at
     -- 24001 level with 512 x 2 over 2 of 24 KiB (212.0 against 212.4), which
-    -- keeps 22529 on.  Over 4 CTAs of 12 KiB 8-24% behind.
+    -- keeps 22529 on.  Over 4 CTAs of 12 KiB 8-24% behind.  Slices sized
+    -- closer (call 6): 17 KiB at 16385 142.3 (20 KiB 152.8; pinned side by
+    -- side 65.3-65.4% of copy against 61.2), level at 17001; 22 KiB at
+    -- 20481 167.1 (24 KiB 180.2; 69.4-69.6% against 64.6), 21001 167.8
+    -- (179.7; 70.6 against 65.9); 20 KiB kept 18001; 18 KiB best nowhere.
+    -- Hence 17 KiB for 16385-17408, 20 for 17409-20480, 22 for 20481-22528
+    -- (24 KiB for the tuner).
     -- The entries whose shared memory leaves two CTAs an SM (`wp`: emit
     -- asserts it) also come as `_wp` (w's words a half step ahead,
     -- rmsnorm_swiglu_stage_pairs' PIPE): over its twin where `wp = "over"`
@@ -1501,7 +1507,8 @@ for _, dt in ipairs(DTYPES) do
                            { 256, 2, 26, 16 }, { 256, 2, 25, 4, 40961, 51200, rank = 401 },
                            { 128, 2, 13, 8 }, { 256, 2, 16, 16 }, { 256, 2, 19, 16 },
                            { 256, 2, 16, 4 }, { 256, 2, 32, 2 },
-                           { 256, 2, 20, 2, 16385, 20480 }, { 256, 2, 24, 2, 20481, 22528 } }) do
+                           { 256, 2, 17, 2, 16385, 17408 }, { 256, 2, 20, 2, 17409, 20480 },
+                           { 256, 2, 22, 2, 20481, 22528 }, { 256, 2, 24, 2 } }) do
         local q = stage_params(dt, vec, c)
         q.pairs = true
         emit(dt, "stage", q)

@@ -811,8 +811,9 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       {16384, 2, "_warps_r2_p1_u4_16k_img_w16_blk_k8"},
       {1000, 16, "_block_t128_v8_n1"},
       /* 16385-22528 over 2 CTAs of 256 threads (fiftieth session) */
-      {16385, 2, "_stage_t256_v8_u2_s20_c2_pairs"}, {20480, 2, "_stage_t256_v8_u2_s20_c2_pairs"},
-      {20481, 2, "_stage_t256_v8_u2_s24_c2_pairs"}, {22528, 2, "_stage_t256_v8_u2_s24_c2_pairs"},
+      {16385, 2, "_stage_t256_v8_u2_s17_c2_pairs"}, {17408, 2, "_stage_t256_v8_u2_s17_c2_pairs"},
+      {17409, 2, "_stage_t256_v8_u2_s20_c2_pairs"}, {20480, 2, "_stage_t256_v8_u2_s20_c2_pairs"},
+      {20481, 2, "_stage_t256_v8_u2_s22_c2_pairs"}, {22528, 2, "_stage_t256_v8_u2_s22_c2_pairs"},
       {22529, 2, "_stage_t512_v8_u2_s24_c2_pairs"},
       {24001, 2, "_stage_t512_v8_u2_s24_c2_pairs"}, {32001, 2, "_stage_t512_v8_u2_s32_c2_pairs"},
       {36001, 2, "_stage_t512_v8_u2_s36_c2_pairs"}, {40001, 2, "_stage_t512_v8_u2_s50_c2_pairs"},
