@@ -81,7 +81,7 @@ void kg_ranked_picks(const kpk_pack *pk, char *keep, int sm) {
                   for (uint32_t j = 0; j < pk->n_entries; j++)
                     if (pk->entries[j].persist &&
                         kp_entry_rank(&pk->entries[j], &c) == kp_entry_rank(&pk->entries[k], &c) &&
-                        kp_entry_applies(&pk->entries[j], &c, &d, NULL, 0))
+                        kp_entry_ranked(&pk->entries[j], &c, &d, NULL, 0))
                       keep[j] = 1;
               }
       int i = 0;

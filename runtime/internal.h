@@ -146,9 +146,16 @@ typedef struct kp_devprops {
 } kp_devprops;
 
 /* Is entry e usable for this call on this device?  If not and why != NULL,
-** says which constraint failed. */
+** says which constraint failed.  (The tuner, a tuning table's pick and a
+** pin may run any entry that applies.) */
 int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d, char *why,
                      size_t whylen);
+/* Does e apply, and may the ranking pick it for c?  An entry with max_align
+** is ranked for calls aligned to at most that alone (a kernel for rows off
+** the 16-byte grid ranked above the aligned ones there): a better-aligned
+** call keeps the ranking's other picks, though e runs it correctly. */
+int kp_entry_ranked(const kpk_entry *e, const kp_call *c, const kp_devprops *d, char *why,
+                    size_t whylen);
 /* Entry e's rank for call c: its prefer_rank where the call's form is one of
 ** its prefer_forms, else its rank. */
 int32_t kp_entry_rank(const kpk_entry *e, const kp_call *c);

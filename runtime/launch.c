@@ -258,7 +258,7 @@ int kp_explain(kp_ctx *ctx, const kp_call *c, char *why, size_t whylen) {
   for (uint32_t j = 0; work > 0 && j < ctx->pack.n_entries; j++) {
     const kpk_entry *o = &ctx->pack.entries[j];
     tied += o->dtype == e->dtype && !strcmp(o->family, e->family) && kp_entry_rank(o, c) == rank &&
-            kp_entry_applies(o, c, &ctx->props, NULL, 0);
+            kp_entry_ranked(o, c, &ctx->props, NULL, 0);
   }
   if (tied > 1)
     snprintf(fill, sizeof fill,

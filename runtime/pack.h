@@ -32,8 +32,8 @@
 ** or "m:pow2,n,k,batch:pow2"), and an entry gives each a range, a multiple
 ** it needs, and a tile that the grid counts.  Version 6 (288-byte entries)
 ** made that five dimensions (attention's fifth: the query heads per KV
-** head).  Version 7 added max_align (a variant for calls off the 16-byte
-** grid only).  Version 9 (296-byte entries) added the rate (a persistent
+** head).  Version 7 added max_align (a variant the ranking picks for calls
+** off the 16-byte grid only).  Version 9 (296-byte entries) added the rate (a persistent
 ** variant's throughput, per mille, that the fill tie-break divides by).
 ** Older versions are refused with a "rebuild the pack" message.
 */
@@ -80,9 +80,11 @@ typedef struct kpk_entry {
   uint64_t dmax[KPK_DIMS];  /* and dim <= this (0: any) */
   uint32_t dmult[KPK_DIMS]; /* and dim a multiple of this (0 or 1: any) */
   uint32_t align;        /* bytes every pointer and row stride must be aligned to */
-  uint32_t max_align;    /* 0: any call; else only calls aligned to at most this
-                         ** (a kernel for rows off the 16-byte grid, ranked above
-                         ** the aligned ones there and never taking their calls) */
+  uint32_t max_align;    /* 0: any call; else the ranking picks it for calls
+                         ** aligned to at most this alone (a kernel for rows off
+                         ** the 16-byte grid, ranked above the aligned ones there
+                         ** and not taking their calls by rank; the tuner, a
+                         ** tuning table and a pin may run it on any call) */
   uint32_t min_sm, max_sm; /* inclusive, 0 = unbounded */
   uint64_t forms;        /* bit f: computes the call's form f (GeGLU's GELU, RoPE's
                          ** layout, GEMM's B layout; kp_call.form); 0 = every form */

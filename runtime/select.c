@@ -129,13 +129,23 @@ int kp_entry_applies(const kpk_entry *e, const kp_call *c, const kp_devprops *d,
   if (e->forms && !(c->form < KPK_FORMS && (e->forms >> c->form & 1)))
     KP_NO_("computes forms 0x%llx, call has form %u", (unsigned long long)e->forms, c->form);
   if (c->align < e->align) KP_NO_("needs %u-byte alignment, call has %u", e->align, c->align);
-  if (e->max_align && c->align > e->max_align)
-    KP_NO_("for calls aligned to at most %u bytes, call has %u", e->max_align, c->align);
   if (e->min_sm && (uint32_t)d->sm < e->min_sm) KP_NO_("needs sm >= %u", e->min_sm);
   if (e->max_sm && (uint32_t)d->sm > e->max_sm) KP_NO_("needs sm <= %u", e->max_sm);
   if (e->smem > d->smem_optin)
     KP_NO_("needs %u bytes of shared memory, device allows %zu", e->smem, d->smem_optin);
 #undef KP_NO_
+  return 1;
+}
+
+int kp_entry_ranked(const kpk_entry *e, const kp_call *c, const kp_devprops *d, char *why,
+                    size_t whylen) {
+  if (!kp_entry_applies(e, c, d, why, whylen)) return 0;
+  if (e->max_align && c->align > e->max_align) {
+    if (why)
+      snprintf(why, whylen, "ranked for calls aligned to at most %u bytes, call has %u "
+               "(the tuner's or a pin's)", e->max_align, c->align);
+    return 0;
+  }
   return 1;
 }
 
@@ -187,7 +197,7 @@ int kp_select_variant(const kpk_pack *pk, const kp_call *c, const kp_devprops *d
     if (e->dtype != (uint32_t)c->dtype || strcmp(e->family, kp_family_name(c->family)) != 0)
       continue;
     seen++;
-    if (!kp_entry_applies(e, c, d, NULL, 0)) continue;
+    if (!kp_entry_ranked(e, c, d, NULL, 0)) continue;
     const int32_t r = kp_entry_rank(e, c), rb = best < 0 ? 0 : kp_entry_rank(&pk->entries[best], c);
     if (best < 0 || r > rb || (r == rb && fills_better(e, &pk->entries[best], c, d))) best = (int)i;
   }

@@ -64,8 +64,10 @@ START_TEST(test_rank_and_range) {
 END_TEST
 
 /* A call with less alignment than a vectorised variant needs falls back;
-** a variant with max_align (for rows off the 16-byte grid) takes the calls
-** aligned to at most that, however it ranks, and never a better-aligned one. */
+** a variant with max_align (for rows off the 16-byte grid) is the ranking's
+** pick for the calls aligned to at most that, however it ranks, and never
+** for a better-aligned one -- which it still runs (applies: the tuner's, a
+** table's or a pin's choice). */
 START_TEST(test_alignment) {
   kpk_entry e[] = {mk("swiglu", KP_F32, 1, 100, 16, 10), mk("swiglu", KP_F32, 1, 100, 4, 1),
                    mk("swiglu", KP_F32, 1, 100, 4, 99)};
@@ -75,9 +77,12 @@ START_TEST(test_alignment) {
   kp_call c = {KP_FAM_SWIGLU, KP_F32, 16, 0, {1, 64, 1, 1}};
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
   char why[200];
-  ck_assert(!kp_entry_applies(&e[2], &c, &d, why, sizeof why));
+  ck_assert(kp_entry_applies(&e[2], &c, &d, why, sizeof why));
+  ck_assert(!kp_entry_ranked(&e[2], &c, &d, why, sizeof why));
   ck_assert_ptr_nonnull(strstr(why, "at most 8 bytes, call has 16"));
+  ck_assert(kp_entry_ranked(&e[0], &c, &d, why, sizeof why));
   c.align = 8;
+  ck_assert(kp_entry_ranked(&e[2], &c, &d, why, sizeof why));
   ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 2);
   ck_assert(!kp_entry_applies(&e[0], &c, &d, why, sizeof why));
   ck_assert_ptr_nonnull(strstr(why, "16-byte alignment"));

@@ -312,6 +312,33 @@ START_TEST(test_pick_min_rows) {
 }
 END_TEST
 
+/* A table's pick may be a variant the ranking keeps for calls off the
+** 16-byte grid (max_align): it runs an aligned call correctly, and the
+** tuner timed it there; the ranking still picks the other. */
+START_TEST(test_pick_max_align) {
+  kpk_entry e[] = {ent("v_odd", 2147483647ull, 2, 1), ent("v_any", 2147483647ull, 16, 0)};
+  e[0].max_align = 8;
+  kpk_pack pk = pack_of(e, 2);
+  kp_tune_table t;
+  ck_assert(kp_tune_parse(&t,
+                          "kernpack-tune 2\ndevice = X\nsm = 90\nsm_count = 1\n"
+                          "softmax bf16 4096x28672 16 v_odd 117.5\n"
+                          "softmax bf16 4096x28672 16 v_any 132.6\n",
+                          "t.tune", err, sizeof err) == KP_OK);
+  kp_devprops d = {90, 227 * 1024, 132};
+  kp_call c = {KP_FAM_SOFTMAX, KP_BF16, 16, 0, {4096, 28672, 1, 1}};
+  char how[512];
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 1);
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), 0);
+  ck_assert_msg(strstr(how, "exact key") != NULL, "%s", how);
+  ck_assert_int_eq(kp_tune_exact(&t, &pk, &c, &d), 0);
+  c.align = 2; /* off the grid: the ranking's own pick, the table has no key here */
+  ck_assert_int_eq(kp_select_variant(&pk, &c, &d, NULL, 0), 0);
+  ck_assert_int_eq(kp_tune_pick(&t, &pk, &c, &d, how, sizeof how), -1);
+  kp_tune_free(&t);
+}
+END_TEST
+
 /* The form column: parsed, written back, part of the key (merge keeps both
 ** forms' rows of one variant apart), and a row serves calls of its form only. */
 static const char *FORMS =
@@ -593,6 +620,7 @@ Suite *tune_suite(void) {
   tcase_add_test(tc, test_hostile_file);
   tcase_add_test(tc, test_pick);
   tcase_add_test(tc, test_pick_min_rows);
+  tcase_add_test(tc, test_pick_max_align);
   tcase_add_test(tc, test_gemm_key);
   tcase_add_test(tc, test_attention_key);
   tcase_add_test(tc, test_attention_forms);

@@ -54,7 +54,8 @@ static const char usage_list[] =
     "usage: kp list PACK [--json]\n"
     "Print every variant of PACK (a .kpk file): family, dtype, name, params,\n"
     "dims (in the family's dimensions: ranges such as cols=1..2048 or rows>=16384,\n"
-    "multiples such as k%8, the tiles the grid counts, persistent/cluster), alignment,\n"
+    "multiples such as k%8, the tiles the grid counts, persistent/cluster), alignment\n"
+    "(2r8: 2-byte aligned calls, ranked for those aligned to at most 8 bytes),\n"
     "rank, block, shared memory, registers, stack, spills and image, then a count\n"
     "per family and dtype.  (Forms, when set, are in params: form=...)\n"
     "--json prints a JSON array with one object per variant instead.\n";
@@ -317,7 +318,7 @@ static void print_table(const kpk_pack *pk) {
     char spills[24], fam[256], name[512], params[1024], align[24];
     dims_str(e, dims, sizeof dims);
     snprintf(spills, sizeof spills, "%u/%u", e->spill_stores, e->spill_loads);
-    if (e->max_align) snprintf(align, sizeof align, "%u-%u", e->align, e->max_align); /* "2-8" */
+    if (e->max_align) snprintf(align, sizeof align, "%ur%u", e->align, e->max_align); /* "2r8" */
     else snprintf(align, sizeof align, "%u", e->align);
     printf("%-14s %-5s %-*s %-*s %-*s %6s %6d %5u %6u %4u %5u %9s %s %" PRIu64 "\n",
            clean(e->family, fam, sizeof fam), dtype_str(e->dtype), wn,

@@ -41,7 +41,10 @@ static const char usage_explain[] =
     "+ 16 a decode call with a workspace (the split-KV decode's); default 0), a\n"
     "number or a form's name (erf, tanh, neox, gptj, nk, kn, nk+terms, kn+terms;\n"
     "attention's full or causal, then +stride0 +paged +varlen +ws as set:\n"
-    "causal+paged+ws is 21).\n";
+    "causal+paged+ws is 21).\n"
+    "Candidates: '*' the pick, '+' the ranking may pick it, 't' it runs the call\n"
+    "but the ranking keeps it for calls aligned to less (a tuning table or\n"
+    "KP_VARIANT may still pick it: kp tune times it).\n";
 
 /* "4096x11008x4096" -> c->dim in the family's order; missing trailing dims 1.
 ** 0 on success. */
@@ -141,12 +144,15 @@ int kp_cmd_explain(int argc, char **argv) {
     const kpk_entry *v = &ctx->pack.entries[i];
     if (strcmp(v->family, argv[1]) || v->dtype != (uint32_t)dt) continue;
     char no[300] = "";
-    int ok = kp_entry_applies(v, &c, &ctx->props, no, sizeof no);
+    /* '+': the ranking may pick it; 't': it runs the call, but is ranked for
+    ** other calls (max_align): the tuner's, a tuning table's or a pin's */
+    const int ok = kp_entry_applies(v, &c, &ctx->props, no, sizeof no);
+    const int ranked = ok && kp_entry_ranked(v, &c, &ctx->props, no, sizeof no);
     double tiles, work = ok ? kp_entry_fill(v, &c, &ctx->props, &tiles) : 0;
     char fill[80] = "";
     if (work > 0) snprintf(fill, sizeof fill, " (%.0f tiles; fill %.0f)", tiles, work);
-    printf("    %c %-42s rank %5d  %s%s\n", (int)i == e ? '*' : ok ? '+' : ' ', v->name,
-           kp_entry_rank(v, &c), ok ? "applies" : no, fill);
+    printf("    %c %-42s rank %5d  %s%s\n", (int)i == e ? '*' : ranked ? '+' : ok ? 't' : ' ',
+           v->name, kp_entry_rank(v, &c), ranked ? "applies" : no, fill);
   }
   kp_ctx_destroy(ctx);
   return e < 0;
