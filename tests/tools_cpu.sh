@@ -49,6 +49,14 @@ printf 'kernpack-tune 2\ndevice = NVIDIA H200\nsm = 90\nsm_count = 132\n%s\n%s\n
   'attention bf16 1x32768x32x128x4 16 attention_bf16_d128_dec_w4x16_s3_c16 47.6 full+ws' \
   'attention bf16 1x32768x32x128x4 16 attention_bf16_d128_dec_w4x16_s3_sk 48.3 full+ws' >"$work/ws.tune"
 expect 0 sh -c "'$kp' explain attention 1x32768x32x128x4 bf16 --pack '$pack' --form full+ws --tune '$work/ws.tune' | grep -q 'runs attention_bf16_d128_dec_w4x16_s3_c16 '"
+# a variant ranked for rows off the 16-byte grid (max_align) runs an aligned
+# call too: explain marks it 't', and a table's row picks it
+expect 0 sh -c "'$kp' explain rmsnorm_swiglu 8192x11008 bf16 --pack '$pack' | grep -q '^    t rmsnorm_swiglu_bf16_warps_r3_p1_u4_12k_img_w16_blk_k8 '"
+printf 'kernpack-tune 2\ndevice = NVIDIA H200\nsm = 90\nsm_count = 132\n%s\n%s\n' \
+  'rmsnorm_swiglu bf16 8192x11008 16 rmsnorm_swiglu_bf16_warps_r3_p1_u4_12k_img_w16_blk_k8 100.0' \
+  'rmsnorm_swiglu bf16 8192x11008 16 rmsnorm_swiglu_bf16_block_t512_v8_n3 128.8' >"$work/ma.tune"
+expect 0 sh -c "'$kp' explain rmsnorm_swiglu 8192x11008 bf16 --pack '$pack' --tune '$work/ma.tune' | grep -q 'runs rmsnorm_swiglu_bf16_warps_r3_p1_u4_12k_img_w16_blk_k8 '"
+expect 0 sh -c "'$kp' explain rmsnorm_swiglu 8192x11008 bf16 --pack '$pack' | grep -q 'runs rmsnorm_swiglu_bf16_block_t512_v8_n3 '"
 # a form by name: B as (k, n) must pick a (k, n) variant; an unknown name is a usage error
 expect 0 sh -c "'$kp' explain gemm 128x4096x4096 bf16 --pack '$pack' --form kn | grep -q 'runs gemm_bf16_.*_kn '"
 # a GLU over contiguous odd rows runs reshaped (ops.c glu_flatten): one row (16-bit), rows of a power of two (f32)
