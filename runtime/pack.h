@@ -33,8 +33,9 @@
 ** it needs, and a tile that the grid counts.  Version 6 (288-byte entries)
 ** made that five dimensions (attention's fifth: the query heads per KV
 ** head).  Version 7 added max_align (a variant the ranking picks for calls
-** off the 16-byte grid only).  Version 9 (296-byte entries) added the rate (a persistent
-** variant's throughput, per mille, that the fill tie-break divides by).
+** off the 16-byte grid only).  Version 9 (296-byte entries) added the rate
+** (a persistent variant's throughput, per mille, that the fill tie-break
+** divides by).
 ** Older versions are refused with a "rebuild the pack" message.
 */
 #ifndef KP_PACK_H

@@ -1103,7 +1103,7 @@ local function emit(dt, kind, p)
     call = call:gsub(">$", (kind == "loop" and ", false, " or ", ") .. p.cl .. ">")
   end
   if st then peel = true end -- (any residue: its call above)
-  if kind == "warps" then peel, max_align = true, 8 end -- (any residue of 2 bytes up to 8)
+  if kind == "warps" then peel, max_align = true, 8 end -- (any residue; ranked for rows off the grid)
   -- (sm_120's ptxas holds 512-thread blocks to 64 registers: the bf16
   -- peeling copy of 512 x 2, a shape for the tuner, spilled there, and 512
   -- x 3's whole-rows form 12 bytes: 512 x 3 and 512 x 4 are left out too)

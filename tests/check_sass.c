@@ -274,17 +274,18 @@ START_TEST(test_gemm_sass) {
                         fclose(f) == 0, "writing %s failed", file);
       sel[nsel++] = i;
     }
-    const int ran = nsel ? disassemble_dir(tool, tmp, err, sizeof err) : 0;
+    /* (dir_err: the xargs run itself failed, err says how) */
+    const int dir_err = nsel ? disassemble_dir(tool, tmp, err, sizeof err) : 0;
     snprintf(file, sizeof file, "%s/failed", tmp);
     char *failed = slurp(file);
     for (uint32_t k = 0; k < nsel; k++) {
       const kpk_entry *e = &pk.entries[sel[k]];
       const int attn = !strcmp(e->family, "attention"), st16 = st16_variant(e);
       snprintf(file, sizeof file, "%s/%u.cubin.sass", tmp, k);
-      char *text = ran == 0 && !listed(failed, k) ? slurp(file) : NULL;
+      char *text = !dir_err && !listed(failed, k) ? slurp(file) : NULL;
       if (!text) { /* which and why (its output, else the command's status) */
-        char *out = ran ? NULL : slurp(file);
-        const char *why = ran ? err : out ? out : "(no output)";
+        char *out = dir_err ? NULL : slurp(file);
+        const char *why = dir_err ? err : out ? out : "(no output)";
         fprintf(stderr, "sass: %s %s: cuobjdump -sass failed: %.300s\n", pk.target, e->name, why);
         if (!bad)
           snprintf(first_bad, sizeof first_bad, "%s %s: cuobjdump -sass failed: %.300s", pk.target,
