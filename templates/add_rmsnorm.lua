@@ -334,6 +334,7 @@ local function emit(dt, kind, p)
                          w_early(128, p.nv))
     max_cols = p.lanes * vec * p.nv
     rank = 300 - max_cols // 64
+    if p.min_cols then min_cols, rank, max_align = p.min_cols, 400, 8 end -- (odd rows: below)
   elseif kind == "block" then
     name = string.format("add_rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -414,6 +415,19 @@ for _, dt in ipairs(DTYPES) do
   -- sm_90a only (measured there; other targets keep the block a row)
   for _, p in ipairs(twins({ vec = vec, lanes = 32, nv = 4, only90 = true })) do
     emit(dt, "warp", p)
+  end
+  -- Odd 16-bit rows of 1025-4096 (max_align 8) ran one block a row of 128
+  -- / 256 threads x 2 vectors, never timed at odd lengths.  Fifty-first
+  -- session, call 3, kp tune, H200, bf16, one run, us (the block pick
+  -- before): a warp a row of 6 vectors a lane for 1025-1536 (65536 x 1501
+  -- 213.3, 86.8% of copy; 239.7), one-CTA stages of 128 x 2 below: 6 KiB for
+  -- 1537-3072 (65536 x 2001 278.9, 88.6%; 302.7 -- 2501 344.8, 89.5%; 397.5
+  -- -- 3001 411.2, 90.0%; 461.7), 8 KiB for 3073-4096 (65536 x 3501 478.8,
+  -- 90.2%; 522.7).  Call 4, side by side in turns with the pack before, %
+  -- of copy: 1501 86.6 (77.3), 2001 87.8 (81.0), 2501 89.0 (77.6), 3001
+  -- 89.7 (79.6), 3501 90.6 (83.0), 32768 x 4095 89.9 (86.9).
+  if esize(dt) == 2 then
+    emit(dt, "warp", { vec = vec, lanes = 32, nv = 6, only90 = true, min_cols = 1025 })
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row.  1024 x 4
   -- takes 16-bit rows from 24577 columns (min_cols, set in emit): below, the
@@ -517,6 +531,7 @@ for _, dt in ipairs(DTYPES) do
     -- over 2, within 1-2% of those (not kept).  Aligned rows there keep the
     -- loop's twin (4096 x 18944 156.3, 20480 167.9, 24576 198.9: the best).
     for _, c in ipairs({ { 128, 2, 9, nil, 4097, 4608, rank = 401 },
+                         { 128, 2, 6, nil, 1537, 3072 }, { 128, 2, 8, nil, 3073, 4096 },
                          { 256, 2, 20, 2, 16385, 20480 }, { 512, 2, 24, 2, 20481, 24576 },
                          { 128, 2, 22, nil, 8193, 11264, rank = 401, wc = true },
                          { 64, 4, 9 }, { 128, 4, 22 },

@@ -305,6 +305,7 @@ local function emit(dt, kind, p)
                          w_early(128, p.nv))
     max_cols = p.lanes * vec * p.nv
     rank = 300 - max_cols // 64
+    if p.min_cols then min_cols, rank = p.min_cols, 400 end -- (odd rows: ranked below)
   elseif kind == "block" then
     name = string.format("rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -387,7 +388,7 @@ local function emit(dt, kind, p)
     cluster = p.cl, split = p.cl,
     -- (cluster variants: sm_90a code; `only90` ones: measured there alone)
     smem = st and st.smem,
-    max_align = st and st.max_align,
+    max_align = st and st.max_align or (kind == "warp" and p.min_cols and 8) or nil,
     targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
     min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
     max_cols = max_cols, min_rows = p.min_rows, min_cols = min_cols,
@@ -411,6 +412,23 @@ for _, dt in ipairs(DTYPES) do
   -- the block a row)
   for _, p in ipairs(twins({ vec = vec, lanes = 32, nv = 4, only90 = true })) do
     emit(dt, "warp", p)
+  end
+  -- Odd 16-bit rows of 1025-4096 (off the 16-byte grid: max_align 8, the
+  -- aligned calls keep their picks) ran one block a row of 128 / 256
+  -- threads x 2 vectors, a third to a half of its lanes idle, and had never
+  -- been timed at odd lengths.  Fifty-first session, calls 2-3, kp tune,
+  -- H200, bf16, one run, us (the block pick before): a warp a row of 6
+  -- vectors a lane for 1025-1536 (65536 x 1501 101.1, 91.6% of copy;
+  -- 130.8), of 8 for 1537-2048 (65536 x 2001 131.1, 94.2%; 148.5); one-CTA
+  -- stages of 128 x 2 below: 6 KiB for 2049-3072 (65536 x 2501 175.5, 64 x
+  -- 2 172.5; 249.1 -- 65536 x 3001 197.6, 93.6%; 260.3), 8 KiB for
+  -- 3073-4096 (65536 x 3501 228.4, 94.5%; 280.6 -- 32768 x 4095 135.2;
+  -- 157.8).  Call 4, side by side in turns with the pack before, % of copy:
+  -- 1501 90.9 (69.3), 2001 92.2 (82.7), 2501 85.8 (61.5), 3001 92.2
+  -- (70.4), 3501 94.0 (76.7), 4095 92.7 (79.6).
+  if esize(dt) == 2 then
+    emit(dt, "warp", { vec = vec, lanes = 32, nv = 6, only90 = true, min_cols = 1025 })
+    emit(dt, "warp", { vec = vec, lanes = 32, nv = 8, only90 = true, min_cols = 1537 })
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row; 512x2 is the
   -- default (H100, bf16, 32768 rows of 8192: 0.8-1.1% faster, kp tune 2026-11-22)
@@ -528,6 +546,7 @@ for _, dt in ipairs(DTYPES) do
   -- 24577-32768 and over 8 of 38 KiB 131073-155648, all `_wc`.
   if vec > 1 and esize(dt) == 2 then
     for _, c in ipairs({ { 128, 2, 9, nil, 4097, 4608, rank = 401 },
+                         { 128, 2, 6, nil, 2049, 3072 }, { 128, 2, 8, nil, 3073, 4096 },
                          { 256, 2, 25, 4, 32769, 51200, wc = true },
                          { 64, 4, 9 }, { 128, 4, 22 },
                          { 256, 2, 32, 2, 24577, 32768, wc = true }, { 128, 4, 25, 4 },

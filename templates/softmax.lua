@@ -394,6 +394,7 @@ local function emit(dt, kind, p)
     call = string.format("softmax_regs<%s, %d, %d, 32, 4>", T, vec, p.nv)
     max_cols = 32 * vec * p.nv
     rank = 300 - p.nv
+    if p.min_cols then min_cols, rank = p.min_cols, 400 end -- (odd rows: ranked below)
   elseif kind == "block" then
     name = string.format("softmax_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -447,8 +448,8 @@ local function emit(dt, kind, p)
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb, min_cols = min_cols,
     cluster = p.cl, split = p.cl, smem = st and st.smem,
-    max_align = st and st.max_align,
-    targets = (p.cl or kind == "stage") and { "sm_90a" } or nil,
+    max_align = st and st.max_align or (kind == "warp" and p.min_cols and 8) or nil,
+    targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
     min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
     max_cols = max_cols,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
@@ -461,6 +462,22 @@ for _, dt in ipairs(DTYPES) do
   local vec = 16 // esize(dt)
   for _, nv in ipairs({ 1, 2, 4 }) do
     for _, p in ipairs(twins({ vec = vec, nv = nv })) do emit(dt, "warp", p) end
+  end
+  -- Odd 16-bit rows of 1025-4096 (max_align 8) ran one block a row of 128
+  -- / 256 threads x 2 vectors, never timed at odd lengths.  Fifty-first
+  -- session, call 2, kp tune, H200, bf16, one run, us (the block pick
+  -- before): a warp a row of 6 vectors a lane for 1025-1536 (65536 x 1501
+  -- 96.1, 96.3% of copy; 113.9; built for sm_90a, where measured), one-CTA
+  -- stages of 64 threads below: 2 x 6 KiB for 2049-3072 (65536 x 2501
+  -- 163.7, 94.2%; 224.1 -- 3001 195.3, 94.8%; 239.0), 4 x 9 KiB for
+  -- 3073-4096 (65536 x 3501 225.8, 95.6%; 254.9).  1537-2048 keep 128 x 2:
+  -- at 2001 the stage led by 2.5% under kp tune (131.7 against 135.1) and
+  -- trailed by 3% side by side (call 4: 89.9-90.6% of copy against
+  -- 92.6-93.7).  Call 4, side by side in turns with the pack before, %
+  -- of copy: 1501 95.4 (79.4), 2501 92.7 (68.2), 3001 94.4 (76.6), 3501
+  -- 95.2 (83.5), 32768 x 4095 93.2 (91.0).
+  if esize(dt) == 2 then
+    emit(dt, "warp", { vec = vec, nv = 6, only90 = true, min_cols = 1025 })
   end
   -- (n = 3: rows of 4K..6K and 8K..12K fill 3/4 of the threads' vectors or
   -- more, not half: H100, bf16, 2026-11-25, 16384 x 4097 99.3 us against
@@ -570,7 +587,8 @@ for _, dt in ipairs(DTYPES) do
     for _, c in ipairs({ { 128, 4, 25, 4, 40961, 51200, rank = 401 },
                          { 256, 2, 38, 8, 131073, 155648, rank = 401 },
                          { 256, 2, 50, 8, 155649, 204800, rank = 401 },
-                         { 64, 4, 9 }, { 128, 2, 9 }, { 128, 4, 22 }, { 256, 2, 25, 4 },
+                         { 64, 2, 6, nil, 2049, 3072 }, { 64, 4, 9, nil, 3073, 4096 },
+                         { 128, 2, 9 }, { 128, 4, 22 }, { 256, 2, 25, 4 },
                          { 128, 4, 38, 8 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))
     end

@@ -861,10 +861,40 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         /* 24577-32768 at any alignment: 512 x 2 in 64 KiB (fiftieth session) */
         {24577, 2, "_stage_t512_v8_u2_s64"},  {28672, 16, "_stage_t512_v8_u2_s64"},
         {32768, 16, "_stage_t512_v8_u2_s64"}, {32769, 16, "_block_t128_v8_n8_c8"},
+        /* odd 1025-1536: a warp a row of 6 vectors a lane, 2049-4096 one-CTA
+        ** stages of 64 threads (fifty-first session); 1537-2048 and aligned
+        ** rows keep the blocks */
+        {1001, 2, "_warp_v8_n4"},             {1025, 2, "_warp_v8_n6"},
+        {1536, 2, "_warp_v8_n6"},             {1537, 2, "_block_t128_v8_n2"},
+        {2048, 2, "_block_t128_v8_n2"},       {2049, 2, "_stage_t64_v8_u2_s6"},
+        {3072, 2, "_stage_t64_v8_u2_s6"},     {3073, 2, "_stage_t64_v8_u4_s9"},
+        {4096, 2, "_stage_t64_v8_u4_s9"},     {4097, 2, "_stage_t128_v8_u2_s16"},
+        {1536, 16, "_block_t128_v8_n2_w"},    {3072, 16, "_block_t256_v8_n2_w"},
     };
     for (size_t k = 0; k < sizeof S / sizeof S[0]; k++)
       expect_row_pick(&pk, &d, KP_FAM_SOFTMAX, (kp_dtype)dt, S[k].cols, S[k].align, S[k].pick, 0);
     static const struct { kp_family f; uint64_t cols; uint32_t align; const char *pick; } N[] = {
+        /* odd 1025-4096 (fifty-first session): a warp a row of 6 / 8
+        ** vectors a lane to 1536 / 2048 (add+RMSNorm: 6 to 1536), one-CTA
+        ** stages of 128 x 2 in 6 KiB to 3072, in 8 to 4096; aligned rows
+        ** keep the blocks */
+        {KP_FAM_RMSNORM, 1001, 2, "_warp_v8_n4"},
+        {KP_FAM_RMSNORM, 1025, 2, "_warp_v8_n6"},
+        {KP_FAM_RMSNORM, 1536, 2, "_warp_v8_n6"},
+        {KP_FAM_RMSNORM, 1537, 2, "_warp_v8_n8"},
+        {KP_FAM_RMSNORM, 2048, 2, "_warp_v8_n8"},
+        {KP_FAM_RMSNORM, 2049, 2, "_stage_t128_v8_u2_s6"},
+        {KP_FAM_RMSNORM, 3072, 2, "_stage_t128_v8_u2_s6"},
+        {KP_FAM_RMSNORM, 3073, 2, "_stage_t128_v8_u2_s8"},
+        {KP_FAM_RMSNORM, 4096, 2, "_stage_t128_v8_u2_s8"},
+        {KP_FAM_RMSNORM, 2048, 16, "_block_t128_v8_n2_w"},
+        {KP_FAM_ADD_RMSNORM, 1025, 2, "_warp_v8_n6"},
+        {KP_FAM_ADD_RMSNORM, 1536, 2, "_warp_v8_n6"},
+        {KP_FAM_ADD_RMSNORM, 1537, 2, "_stage_t128_v8_u2_s6"},
+        {KP_FAM_ADD_RMSNORM, 3072, 2, "_stage_t128_v8_u2_s6"},
+        {KP_FAM_ADD_RMSNORM, 3073, 2, "_stage_t128_v8_u2_s8"},
+        {KP_FAM_ADD_RMSNORM, 4096, 2, "_stage_t128_v8_u2_s8"},
+        {KP_FAM_ADD_RMSNORM, 4096, 16, "_block_t256_v8_n2_w"},
         /* RMSNorm's odd rows of 4097-8192: 128 x 2 (twenty-eighth session),
         ** 4097-4608 in 9 KiB (thirty-fourth) */
         {KP_FAM_RMSNORM, 4097, 2, "_stage_t128_v8_u2_s9"},
