@@ -322,6 +322,11 @@ local function w_early(threads, nv)
   return (threads < 1024 and 12 * nv <= 32) and "true" or "false"
 end
 
+-- The warps a row ranked for odd 16-bit rows (max_align 8) from min_cols
+-- to their max_cols, by vectors a lane (below, where measured); keyed by
+-- shape, not params, so that `kp regen`'s neighbours of them stay unranked
+local ODD_WARPS = { [6] = 1025 }
+
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
@@ -334,7 +339,9 @@ local function emit(dt, kind, p)
                          w_early(128, p.nv))
     max_cols = p.lanes * vec * p.nv
     rank = 300 - max_cols // 64
-    if p.min_cols then min_cols, rank, max_align = p.min_cols, 400, 8 end -- (odd rows: below)
+    local odd = esize(dt) == 2 and vec == 8 and p.lanes == 32 and p.only90 and not p.whole
+                and ODD_WARPS[p.nv]
+    if odd then min_cols, rank, max_align = odd, 400, 8 end
   elseif kind == "block" then
     name = string.format("add_rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -427,7 +434,7 @@ for _, dt in ipairs(DTYPES) do
   -- of copy: 1501 86.6 (77.3), 2001 87.8 (81.0), 2501 89.0 (77.6), 3001
   -- 89.7 (79.6), 3501 90.6 (83.0), 32768 x 4095 89.9 (86.9).
   if esize(dt) == 2 then
-    emit(dt, "warp", { vec = vec, lanes = 32, nv = 6, only90 = true, min_cols = 1025 })
+    emit(dt, "warp", { vec = vec, lanes = 32, nv = 6, only90 = true })
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row.  1024 x 4
   -- takes 16-bit rows from 24577 columns (min_cols, set in emit): below, the

@@ -293,10 +293,15 @@ end
 -- A block variant's rank: the smaller the row it holds the better, then alt.
 local function block_rank(max_cols, alt) return 200 - max_cols // 512 - alt end
 
+-- The warps a row ranked for odd 16-bit rows (max_align 8) from min_cols
+-- to their max_cols, by vectors a lane (below, where measured); keyed by
+-- shape, not params, so that `kp regen`'s neighbours of them stay unranked
+local ODD_WARPS = { [6] = 1025, [8] = 1537 }
+
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, block, rpb, rank, min_cols, st
+  local name, call, max_cols, block, rpb, rank, min_cols, st, odd
   if kind == "warp" then
     local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
     name = string.format("rmsnorm_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
@@ -305,7 +310,9 @@ local function emit(dt, kind, p)
                          w_early(128, p.nv))
     max_cols = p.lanes * vec * p.nv
     rank = 300 - max_cols // 64
-    if p.min_cols then min_cols, rank = p.min_cols, 400 end -- (odd rows: ranked below)
+    odd = esize(dt) == 2 and vec == 8 and p.lanes == 32 and p.only90 and not p.whole
+          and ODD_WARPS[p.nv]
+    if odd then min_cols, rank = odd, 400 end
   elseif kind == "block" then
     name = string.format("rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -388,7 +395,7 @@ local function emit(dt, kind, p)
     cluster = p.cl, split = p.cl,
     -- (cluster variants: sm_90a code; `only90` ones: measured there alone)
     smem = st and st.smem,
-    max_align = st and st.max_align or (kind == "warp" and p.min_cols and 8) or nil,
+    max_align = st and st.max_align or (odd and 8) or nil,
     targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
     min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
     max_cols = max_cols, min_rows = p.min_rows, min_cols = min_cols,
@@ -427,8 +434,9 @@ for _, dt in ipairs(DTYPES) do
   -- 1501 90.9 (69.3), 2001 92.2 (82.7), 2501 85.8 (61.5), 3001 92.2
   -- (70.4), 3501 94.0 (76.7), 4095 92.7 (79.6).
   if esize(dt) == 2 then
-    emit(dt, "warp", { vec = vec, lanes = 32, nv = 6, only90 = true, min_cols = 1025 })
-    emit(dt, "warp", { vec = vec, lanes = 32, nv = 8, only90 = true, min_cols = 1537 })
+    for _, nv in ipairs({ 6, 8 }) do
+      emit(dt, "warp", { vec = vec, lanes = 32, nv = nv, only90 = true })
+    end
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row; 512x2 is the
   -- default (H100, bf16, 32768 rows of 8192: 0.8-1.1% faster, kp tune 2026-11-22)

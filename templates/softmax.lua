@@ -384,17 +384,23 @@ local function ranked(dt, kind, p)
   return ({ ["loop t512 n- c4 u-"] = { 32769, 135 }, ["loop t512 n- c8 u-"] = { 65537, 136 } })[key]
 end
 
+-- The warps a row ranked for odd 16-bit rows (max_align 8) from min_cols
+-- to their max_cols, by vectors a lane (below, where measured); keyed by
+-- shape, not params, so that `kp regen`'s neighbours of them stay unranked
+local ODD_WARPS = { [6] = 1025 }
+
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, block, rpb, rank, min_cols, st
+  local name, call, max_cols, block, rpb, rank, min_cols, st, odd
   if kind == "warp" then
     name = string.format("softmax_%s_warp_v%d_n%d", dt, vec, p.nv)
     block, rpb = 128, 4
     call = string.format("softmax_regs<%s, %d, %d, 32, 4>", T, vec, p.nv)
     max_cols = 32 * vec * p.nv
     rank = 300 - p.nv
-    if p.min_cols then min_cols, rank = p.min_cols, 400 end -- (odd rows: ranked below)
+    odd = esize(dt) == 2 and vec == 8 and p.only90 and ODD_WARPS[p.nv]
+    if odd then min_cols, rank = odd, 400 end
   elseif kind == "block" then
     name = string.format("softmax_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -448,7 +454,7 @@ local function emit(dt, kind, p)
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb, min_cols = min_cols,
     cluster = p.cl, split = p.cl, smem = st and st.smem,
-    max_align = st and st.max_align or (kind == "warp" and p.min_cols and 8) or nil,
+    max_align = st and st.max_align or (odd and 8) or nil,
     targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
     min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
     max_cols = max_cols,
@@ -477,7 +483,7 @@ for _, dt in ipairs(DTYPES) do
   -- of copy: 1501 95.4 (79.4), 2501 92.7 (68.2), 3001 94.4 (76.6), 3501
   -- 95.2 (83.5), 32768 x 4095 93.2 (91.0).
   if esize(dt) == 2 then
-    emit(dt, "warp", { vec = vec, nv = 6, only90 = true, min_cols = 1025 })
+    emit(dt, "warp", { vec = vec, nv = 6, only90 = true })
   end
   -- (n = 3: rows of 4K..6K and 8K..12K fill 3/4 of the threads' vectors or
   -- more, not half: H100, bf16, 2026-11-25, 16384 x 4097 99.3 us against
