@@ -481,7 +481,10 @@ for _, dt in ipairs(DTYPES) do
   -- trailed by 3% side by side (call 4: 89.9-90.6% of copy against
   -- 92.6-93.7).  Call 4, side by side in turns with the pack before, %
   -- of copy: 1501 95.4 (79.4), 2501 92.7 (68.2), 3001 94.4 (76.6), 3501
-  -- 95.2 (83.5), 32768 x 4095 93.2 (91.0).
+  -- 95.2 (83.5), 32768 x 4095 93.2 (91.0).  (64 x 4 in 9 KiB, for the
+  -- tuner before, now stops at 4096: at 4097-4608 it would tie with the
+  -- ranked 128 x 2 in 16 KiB; the tuner no longer times it there, where it
+  -- ran level: 16384 x 4097 68.7 us against 68.3.)
   if esize(dt) == 2 then
     emit(dt, "warp", { vec = vec, nv = 6, only90 = true })
   end
