@@ -553,10 +553,22 @@ for _, dt in ipairs(DTYPES) do
   -- thirty-fifth session (above) 256 x 2 over 4 takes 32769-51200, over 2
   -- 24577-32768 and over 8 of 38 KiB 131073-155648, all `_wc`.
   if vec > 1 and esize(dt) == 2 then
+    -- Aligned rows of 2049-2560: a copy of 64 x 4 in 9 KiB (`_al`, rank 300
+    -- at any alignment: over the `_w` 256 x 2 block, half its lanes idle
+    -- there; under the odd rows' 128 x 2 in 6 KiB, rank 400) at 16384 rows
+    -- or more.  Fifty-second session, H200, bf16, us (call 1, kp tune, one
+    -- run): 65536 x 2304 144.0 (block 164.8), 2560 160.0 (174.3; fifty-first
+    -- session, call 7); at 3072 it led the block by 3% but the hinted loop of
+    -- 128 x 4 led it (188.5 against 192.9).  % of copy side by side in turns
+    -- with the block, two rounds (call 2): 65536 x 2056 93.2 (81.5), 2304
+    -- 97.5 (86.7), 2560 98.0 (89.8), 16384 x 2304 87.6 (82.9), x 2560 91.7
+    -- (86.7) -- but 4096 x 2560 66.0 (68.8): 1.3 waves, hence min_rows.
     for _, c in ipairs({ { 128, 2, 9, nil, 4097, 4608, rank = 401 },
                          { 128, 2, 6, nil, 2049, 3072 }, { 128, 2, 8, nil, 3073, 4096 },
                          { 256, 2, 25, 4, 32769, 51200, wc = true },
                          { 64, 4, 9 }, { 128, 4, 22 },
+                         { 64, 4, 9, nil, 2049, 2560, any = true, rank = 300, suffix = "al",
+                           min_rows = 16384 },
                          { 256, 2, 32, 2, 24577, 32768, wc = true }, { 128, 4, 25, 4 },
                          { 256, 2, 38, 8, 131073, 155648, rank = 401, wc = true },
                          { 256, 2, 50, 8 } }) do

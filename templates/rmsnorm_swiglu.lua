@@ -977,6 +977,115 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
     }
   }
 }
+
+// Long whole rows, persistent (`_pers`; sm_90a, 16-bit rows of whole
+// vectors at 16-byte row starts): a cluster of CL CTAs takes rows c, c + G,
+// ... (c its index, G the clusters that fit: one CTA an SM), each CTA one
+// slice of both halves (kp_cluster_slice).  w's slices stay in shared
+// memory for the whole grid (read once a CTA, not once a row: w through L2
+// was the staged kernels' largest write-pass cost, bench/NOTES.md 82); x's
+// slices come by bulk copies into NBUF buffers, rows NBUF ahead.  Row i's
+// sum of squares goes to every CTA of the cluster by st.async (slot i & 1,
+// completing on xbar[i & 1]); row i + 1's sum is taken before row i's write
+// pass, so that the exchange's round trip runs under the write pass.  Slot
+// reuse: a CTA sends row i + 2's sum only after every CTA's row i + 1 sum
+// has reached it, and each CTA sent that after reading row i's slot.  An
+// st.async may reach a barrier before its owner re-arms it for that row
+// (the transaction count goes negative meanwhile: the phase still waits for
+// the owner's arrival).  SMAX: the elements of a slice (max_cols CL SMAX).
+__device__ __forceinline__ void rmsnorm_swiglu_send(float *slot, unsigned long long *bar,
+                                                    kp_u32 cta, float v) {
+  asm volatile("{ .reg .b32 ra, rb;\n\tmapa.shared::cluster.u32 ra, %0, %2;\n\t"
+               "mapa.shared::cluster.u32 rb, %1, %2;\n\t"
+               "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [ra], %3, [rb]; }"
+               ::"r"(kp_smem_addr(slot)), "r"(kp_smem_addr(bar)), "r"(cta), "r"(__float_as_uint(v))
+               : "memory");
+}
+template <class T, int THREADS, int CL, int NBUF, int SMAX>
+__device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, long long ldx,
+                                                    const T *__restrict__ w, T *__restrict__ y,
+                                                    long long ldy, int rows, int cols, float eps) {
+  static_assert(sizeof(T) == 2 && CL > 1 && NBUF >= 2 && SMAX % 8 == 0, "16-bit slices");
+  constexpr int VEC = 8, IMG = 2 * SMAX; // (bytes of one half's slice)
+  typedef kp_raw_io<T, VEC> io;
+  extern __shared__ __align__(16) char kp_img[]; // w's gate and up slices, then NBUF of x's
+  __shared__ unsigned long long full[NBUF], wbar, xbar[2];
+  __shared__ float slot[2][CL], scratch[32];
+  const int t = threadIdx.x, rank = (int)kp_cluster_rank();
+  const long long c0 = blockIdx.x / CL, G = gridDim.x / CL, n = cols;
+  long long len;
+  const long long off = kp_cluster_slice<CL, VEC>(n, rank, &len);
+  const int nv = (int)(len / VEC);
+  const kp_u32 bytes = (kp_u32)len * 2u;
+  auto buf = [&](int b) { return kp_img + 2 * IMG + b * 2 * IMG; };
+  auto issue = [&](int b, long long r) { // (thread 0) row r's slices into buffer b
+    kp_mbar_expect_tx(&full[b], 2 * bytes);
+    if (bytes) {
+      kp_bulk_load(buf(b), x + r * ldx + off, bytes, &full[b]);
+      kp_bulk_load(buf(b) + IMG, x + r * ldx + n + off, bytes, &full[b]);
+    }
+  };
+  if (t == 0) {
+    for (int b = 0; b < NBUF; b++) kp_mbar_init(&full[b], 1);
+    kp_mbar_init(&wbar, 1), kp_mbar_init(&xbar[0], 1), kp_mbar_init(&xbar[1], 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    kp_mbar_expect_tx(&wbar, 2 * bytes);
+    if (bytes) {
+      kp_bulk_load(kp_img, w + off, bytes, &wbar);
+      kp_bulk_load(kp_img + IMG, w + n + off, bytes, &wbar);
+    }
+    for (int b = 0; b < NBUF && c0 + b * G < rows; b++) issue(b, c0 + b * G);
+    kp_mbar_expect_tx(&xbar[0], CL * 4u), kp_mbar_expect_tx(&xbar[1], CL * 4u);
+  }
+  // (every CTA's barriers initialised before any st.async reaches them)
+  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+  auto sum_send = [&](int i) { // row i's sum of squares, to every CTA of the cluster
+    const int b = i % NBUF;
+    kp_mbar_wait(&full[b], (i / NBUF) & 1);
+    const uint4 *pa = reinterpret_cast<const uint4 *>(buf(b));
+    const uint4 *pb = reinterpret_cast<const uint4 *>(buf(b) + IMG);
+    float s = 0.f;
+    for (int k = t; k < nv; k += THREADS) {
+      float u[VEC], v[VEC];
+      io::unpack(pa[k], u), io::unpack(pb[k], v);
+#pragma unroll
+      for (int j = 0; j < VEC; j++) s = fmaf(u[j], u[j], fmaf(v[j], v[j], s));
+    }
+    s = kp_block_sum<THREADS>(s, scratch);
+    if (t < CL) rmsnorm_swiglu_send(&slot[i & 1][rank], &xbar[i & 1], t, s);
+  };
+  if (c0 < rows) sum_send(0);
+  kp_mbar_wait(&wbar, 0);
+  const uint4 *wa = reinterpret_cast<const uint4 *>(kp_img);
+  const uint4 *wb = reinterpret_cast<const uint4 *>(kp_img + IMG);
+  int i = 0;
+#pragma unroll 1
+  for (long long r = c0; r < rows; r += G, i++) {
+    kp_mbar_wait(&xbar[i & 1], (i >> 1) & 1);
+    float s = 0.f;
+#pragma unroll
+    for (int k = 0; k < CL; k++) s += slot[i & 1][k]; // (rank order: the same bits everywhere)
+    const float rs = rsqrtf(s / (float)(2 * n) + eps);
+    if (r + G < rows) sum_send(i + 1);
+    const int b = i % NBUF;
+    const uint4 *pa = reinterpret_cast<const uint4 *>(buf(b));
+    const uint4 *pb = reinterpret_cast<const uint4 *>(buf(b) + IMG);
+    uint4 *yr = reinterpret_cast<uint4 *>(y + r * ldy + off);
+#pragma unroll 2
+    for (int k = t; k < nv; k += THREADS) {
+      float v[VEC];
+      rmsnorm_swiglu_out<T, VEC>(pa[k], pb[k], wa[k], wb[k], rs, v);
+      yr[k] = io::pack(v);
+    }
+    __syncthreads(); // (buffer b and slot i & 1 read by every thread)
+    if (t == 0) {
+      kp_mbar_expect_tx(&xbar[i & 1], CL * 4u); // (row i + 2's sums)
+      if (r + NBUF * G < rows) issue(b, r + NBUF * G);
+    }
+  }
+  // (none leaves while a CTA of its cluster may still read or send to it)
+  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+}
 ]]
 
 local ENTRY = [[
@@ -1048,6 +1157,17 @@ local function emit(dt, kind, p)
                          .. (p.blk and ", true" or "") .. (p.wpr and ", " .. p.wpr or ""))
     p.smem = smem
     rank = p.rank or 50
+  elseif kind == "pers" then -- persistent clusters, w's slices staged once (rmsnorm_swiglu_pers)
+    assert(esize(dt) == 2 and vec == 8 and p.cl and p.cl > 1, "16-bit rows over a cluster")
+    name = string.format("rmsnorm_swiglu_%s_pers_t%d_b%d_s%d_c%d", dt, p.threads, p.nbuf, p.kb,
+                         p.cl)
+    block, rpb = p.threads, 1
+    call = string.format("rmsnorm_swiglu_pers<%s, %d, %d, %d, %d>", T, p.threads, p.cl, p.nbuf,
+                         p.kb * 512)
+    max_cols = p.cl * p.kb * 512 -- (p.kb KiB a half's slice)
+    p.smem, p.persist = (1 + p.nbuf) * 2 * p.kb * 1024, 1
+    assert(smem_blocks(p.smem) >= 1, "a CTA's shared memory fits an SM")
+    rank = p.rank or 40
   else
     name = string.format("rmsnorm_swiglu_%s_loop_t%d_v%d", dt, p.threads, vec)
     block, rpb = p.threads, 1
@@ -1098,7 +1218,7 @@ local function emit(dt, kind, p)
     call = call:gsub(">$", p.rows and (", true, 1, " .. p.rows .. ">") or ", true>")
     max_align = 8
   end
-  if p.cl and kind ~= "stage" then
+  if p.cl and kind ~= "stage" and kind ~= "pers" then
     assert(peel, "a cluster variant peels")
     call = call:gsub(">$", (kind == "loop" and ", false, " or ", ") .. p.cl .. ">")
   end
@@ -1520,6 +1640,24 @@ for _, dt in ipairs(DTYPES) do
       end
     end
   end
+  -- Persistent clusters over whole 16-bit rows (rmsnorm_swiglu_pers: w's
+  -- slices read once a CTA, x's rows three ahead): { threads, buffers, KiB
+  -- a half's slice, cl[, min_cols, max_cols] }, ranked (402: over the
+  -- staged picks, which take any alignment) where min_cols is given.
+  -- Fifty-second session (calls 2-3, H200, bf16): a probe of the same
+  -- design (bench/results/2026-12-01-s52/call3/proto_rsw.cu, nvcc) against
+  -- the library's picks side by side, % of copy: 2048 x 50256 over 4 CTAs
+  -- 81.9 (59.8), 512 x 151936 over 16 71.2 (53.4), 512 x 200000 over 16
+  -- 75.6 (61.6), 1024 x 200000 78.1 (63.0); 4096 x 32000 level (78.8 /
+  -- 78.9), 4096 x 18944 over 2 with 4 buffers 86.5 (83.3).  w from global
+  -- memory instead: 55-58% (it is the point); two buffers 51%.
+  if esize(dt) == 2 and vec == 8 then
+    for _, c in ipairs({ { 512, 3, 25, 4, 40961, 51200 }, { 512, 3, 25, 16, 131073, 204800 },
+                         { 512, 3, 25, 8 }, { 512, 4, 20, 4 }, { 512, 4, 19, 2 } }) do
+      emit(dt, "pers", { vec = vec, threads = c[1], nbuf = c[2], kb = c[3], cl = c[4],
+                         min_cols = c[5], max_cols = c[6], rank = c[5] and 402 or nil })
+    end
+  end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
 end
 
@@ -1534,6 +1672,14 @@ family_space {
   -- the raw vectors of gate, up and both halves of w: 4 per n or unroll step
   neighbours = function(dt, p)
     if p.kind == "stage" then return stage_neighbours(p) end
+    if p.kind == "pers" then -- (buffers: as many as shared memory holds; unranked)
+      local out = {}
+      for _, q in ipairs(steps(p, { threads = { 256, 512, 1024 }, nbuf = { 2, 3, 4 } })) do
+        q.min_cols, q.max_cols, q.rank, q.smem, q.persist = nil, nil, nil, nil, nil
+        if smem_blocks((1 + q.nbuf) * 2 * q.kb * 1024) >= 1 then out[#out + 1] = q end
+      end
+      return out
+    end
     if p.kind == "warps" then
       -- persistent: no more blocks an SM than fit sm_90a's registers (56-60
       -- at U 4, 80 at U 8, 117 with images) and its 227 KiB of shared memory

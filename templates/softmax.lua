@@ -457,7 +457,7 @@ local function emit(dt, kind, p)
     max_align = st and st.max_align or (odd and 8) or nil,
     targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
     min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
-    max_cols = max_cols,
+    max_cols = max_cols, min_rows = p.min_rows,
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call }),
@@ -591,12 +591,23 @@ for _, dt in ipairs(DTYPES) do
   -- 85.8), 512 x 199999 256 x 2 over 8 of 50 KiB 109.1 (110.2), 2048 x 50257
   -- 128 x 4 over 4 of 25 KiB 105.6 (512 x 2 over 2 of 64 KiB: 107.5);
   -- ranked (rank 401) for odd 16-bit rows of 40961-51200 and 131073-204800.
-  -- 16384 x 4097: level (64 x 4 in 9 KiB 68.7, the pick 68.3).
+  -- 16384 x 4097: level (64 x 4 in 9 KiB 68.7, the pick 68.3).  Aligned
+  -- rows of 2049-2560 take a copy of the odd rows' 64 x 2 in 6 KiB (`_al`,
+  -- rank 300 at any alignment: over the `_w` 256 x 2 block, half its lanes
+  -- idle there) at 16384 rows or more: fifty-second session, H200, bf16, us
+  -- (call 1, kp tune, one run): 65536 x 2304 151.2 (block 168.4), 2560
+  -- 160.9 (172.8; fifty-first session, call 7), at 3072 level (194.9
+  -- against 194.4); % of copy side by side in turns with the block, two
+  -- rounds (call 2): 65536 x 2056 81.3 (78.0), 2304 91.0 (83.8), 2560 97.0
+  -- (90.0), 16384 x 2304 83.8 (81.5), x 2560 88.5 (86.6) -- but 4096 x
+  -- 2560 56.2 (68.2): 1.3 waves of small CTAs, hence min_rows.
   if vec > 1 and esize(dt) == 2 then
     for _, c in ipairs({ { 128, 4, 25, 4, 40961, 51200, rank = 401 },
                          { 256, 2, 38, 8, 131073, 155648, rank = 401 },
                          { 256, 2, 50, 8, 155649, 204800, rank = 401 },
                          { 64, 2, 6, nil, 2049, 3072 }, { 64, 4, 9, nil, 3073, 4096 },
+                         { 64, 2, 6, nil, 2049, 2560, any = true, rank = 300, suffix = "al",
+                           min_rows = 16384 },
                          { 128, 2, 9 }, { 128, 4, 22 }, { 256, 2, 25, 4 },
                          { 128, 4, 38, 8 } }) do
       emit(dt, "stage", stage_params(dt, vec, c))

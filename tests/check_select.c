@@ -642,8 +642,9 @@ START_TEST(test_real_pack_gemm_fill) {
 }
 END_TEST
 
-/* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variant
-** (16-bit, rows >= 16384, 4096 < cols <= 8192) exactly where it is meant to,
+/* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variants
+** (16-bit, rows >= 16384: 6144 < cols <= 8192, and the one-CTA stage `_al`
+** for aligned 2049-2560) exactly where they are meant to,
 ** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048 (aligned)
 ** or at any length (odd), or SwiGLU's of >= 8192 (odd), and every
 ** min_rows in the pack is a power of two. */
@@ -661,11 +662,14 @@ START_TEST(test_real_pack_min_rows) {
     with_min_rows += e->dmin[KP_ROWS] > 1;
     chunked += e->tile[KP_COLS] != 0;
   }
-  ck_assert_int_eq(with_min_rows, 4);  /* rmsnorm bf16 and f16, and their whole-rows twins */
+  /* rmsnorm bf16 and f16, and their whole-rows twins; the `_al` stages of
+  ** rmsnorm and softmax, bf16 and f16 */
+  ck_assert_int_eq(with_min_rows, 8);
   /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls, aligned and peeling;
   ** the geglu 16-bit default's erf and tanh copies */
   ck_assert_int_eq(chunked, 2 * 3 * 6 * 2 + 2 * 2);
-  static const uint64_t cols[] = {1, 7, 1000, 4096, 4097, 5120, 6145, 8192, 8193, 14336, 65537};
+  static const uint64_t cols[] = {1,    7,    1000, 2048, 2056, 2560, 2568, 4096,
+                                  4097, 5120, 6145, 8192, 8193, 14336, 65537};
   static const uint64_t rows[] = {1, 5, 64, 65, 128, 129, 1000, 8192, 16383, 16384, 16385, 32768,
                                   1u << 20, 2147483647u};
   for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
@@ -675,7 +679,8 @@ START_TEST(test_real_pack_min_rows) {
         int i = kp_select_variant(&pk, &c, &d, NULL, 0);
         ck_assert_int_ge(i, 0);
         /* (4097..6144 columns: 256 threads x 3 vectors, ranked above it) */
-        const int want = dt != KP_F32 && rows[r] >= 16384 && cols[k] > 6144 && cols[k] <= 8192;
+        const int want = dt != KP_F32 && rows[r] >= 16384 &&
+                         ((cols[k] > 6144 && cols[k] <= 8192) || (cols[k] > 2048 && cols[k] <= 2560));
         const int got = pk.entries[i].dmin[KP_ROWS] == 16384;
         ck_assert_msg(want == got, "rmsnorm %s %llu x %llu: %s", kp_dtype_name((kp_dtype)dt),
                       (unsigned long long)rows[r], (unsigned long long)cols[k], pk.entries[i].name);
@@ -759,16 +764,22 @@ END_TEST
 ** the real pack `pk` is the entry whose name holds `pick` at its end (or,
 ** with p_twin, followed by "_p" alone): not a longer name that starts with
 ** it (s50_c2 vs s50_c2_pairs). */
-static void expect_row_pick(const kpk_pack *pk, const kp_devprops *d, kp_family f, kp_dtype dt,
-                            uint64_t cols, uint32_t align, const char *pick, int p_twin) {
-  const kp_call c = {f, dt, align, 0, {2048, cols, 1, 1}};
+static void expect_rows_pick(const kpk_pack *pk, const kp_devprops *d, kp_family f, kp_dtype dt,
+                             uint64_t rows, uint64_t cols, uint32_t align, const char *pick,
+                             int p_twin) {
+  const kp_call c = {f, dt, align, 0, {rows, cols, 1, 1}};
   const int i = kp_select_variant(pk, &c, d, NULL, 0);
   ck_assert_int_ge(i, 0);
   const char *name = pk->entries[i].name, *at = strstr(name, pick);
   const char *rest = at ? at + strlen(pick) : NULL;
   ck_assert_msg(rest && (*rest == '\0' || (p_twin && !strcmp(rest, "_p"))),
-                "%s %s 2048 x %llu at align %u: %s, expected %s", kp_family_name(f),
-                kp_dtype_name(dt), (unsigned long long)cols, align, name, pick);
+                "%s %s %llu x %llu at align %u: %s, expected %s", kp_family_name(f),
+                kp_dtype_name(dt), (unsigned long long)rows, (unsigned long long)cols, align,
+                name, pick);
+}
+static void expect_row_pick(const kpk_pack *pk, const kp_devprops *d, kp_family f, kp_dtype dt,
+                            uint64_t cols, uint32_t align, const char *pick, int p_twin) {
+  expect_rows_pick(pk, d, f, dt, 2048, cols, align, pick, p_twin);
 }
 
 /* On the real sm_90a pack, the twenty-fifth session's rankings (bench/NOTES.md
@@ -824,7 +835,12 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       {36001, 2, "_stage_t512_v8_u2_s36_c2_pairs"}, {40001, 2, "_stage_t512_v8_u2_s50_c2_pairs"},
       {50257, 2, "_stage_t256_v8_u2_s25_c4_pairs"}, /* (thirty-fourth session) */
       {51201, 2, "_stage_t512_v8_u2_s32_c4"},    {32000, 16, "_loop_t512_v8"},
-      {50256, 16, "_stage_t512_v8_u2_s32_c4"},   {65536, 16, "_stage_t512_v8_u2_s32_c4"},
+      /* whole rows of 40961-51200 and 131073-204800: persistent clusters of 4
+      ** and 16 with w's slices staged once (fifty-second session) */
+      {50256, 16, "_pers_t512_b3_s25_c4"},       {51200, 16, "_pers_t512_b3_s25_c4"},
+      {51208, 16, "_stage_t512_v8_u2_s32_c4"},   {65536, 16, "_stage_t512_v8_u2_s32_c4"},
+      {131080, 16, "_pers_t512_b3_s25_c16"},     {200000, 16, "_pers_t512_b3_s25_c16"},
+      {204808, 16, "_loop_t256_v8_u4_c16"},
       {66000, 16, "_loop_t256_v8_u4_c8"},
       /* whole rows of 8193-16384 in registers: 512 x 3, 512 x 4 (fiftieth
       ** session); odd ones keep the image warps (above) */
@@ -946,6 +962,25 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
     };
     for (size_t k = 0; k < sizeof N / sizeof N[0]; k++)
       expect_row_pick(&pk, &d, N[k].f, (kp_dtype)dt, N[k].cols, N[k].align, N[k].pick, 0);
+    /* aligned rows of 2049-2560 at 16384 rows or more: one-CTA stages of 64
+    ** threads (`_al`, fifty-second session); fewer rows, and 2561 on, keep
+    ** the block; odd rows their own stages */
+    static const struct { kp_family f; uint64_t rows, cols; uint32_t align; const char *pick; } A[] = {
+        {KP_FAM_RMSNORM, 16384, 2056, 16, "_stage_t64_v8_u4_s9_al"},
+        {KP_FAM_RMSNORM, 65536, 2560, 16, "_stage_t64_v8_u4_s9_al"},
+        {KP_FAM_RMSNORM, 16383, 2304, 16, "_block_t256_v8_n2_w"},
+        {KP_FAM_RMSNORM, 65536, 2568, 16, "_block_t256_v8_n2_w"},
+        {KP_FAM_RMSNORM, 65536, 2501, 2, "_stage_t128_v8_u2_s6"},
+        {KP_FAM_SOFTMAX, 16384, 2056, 16, "_stage_t64_v8_u2_s6_al"},
+        {KP_FAM_SOFTMAX, 65536, 2560, 16, "_stage_t64_v8_u2_s6_al"},
+        {KP_FAM_SOFTMAX, 8192, 2304, 16, "_block_t256_v8_n2_w"},
+        {KP_FAM_SOFTMAX, 65536, 2568, 16, "_block_t256_v8_n2_w"},
+        {KP_FAM_SOFTMAX, 65536, 2501, 2, "_stage_t64_v8_u2_s6"},
+        {KP_FAM_ADD_RMSNORM, 65536, 2304, 16, "_block_t256_v8_n2_w"},
+    };
+    for (size_t k = 0; k < sizeof A / sizeof A[0]; k++)
+      expect_rows_pick(&pk, &d, A[k].f, (kp_dtype)dt, A[k].rows, A[k].cols, A[k].align,
+                       A[k].pick, 0);
     static const struct { uint64_t m, n, k; const char *pick; } G[] = {
         /* 64 columns a block to n = 32767, 128 past it (thirty-ninth session) */
         {1, 11008, 4096, "_gemv_m16_n48_s5_tma_nk"},  /* 8449..12672: 48 columns */

@@ -7,7 +7,9 @@
 ** length it takes up to 64K (256K for a row over a cluster; odd where possible, so the vector tail runs:
 ** with one row only the base pointers set the alignment), and 5 rows at a
 ** length that keeps every row start 16-byte aligned (and for a column-chunk
-** entry, 3 rows of two chunks and a partial third).  An entry with a
+** entry, 3 rows of two chunks and a partial third; for a persistent grid
+** of clusters, 4 rows a cluster or more, at the shortest length in range,
+** so that every buffer and exchange slot is reused).  An entry with a
 ** min_rows above those gets min_rows and min_rows + 1 rows instead, at
 ** lengths (multiples of 8, about 2^23 elements in all) that keep the
 ** reference quick.  Rows at every residue mod 16 bytes (odd strides,
@@ -133,10 +135,15 @@ START_TEST(test_every_variant) {
     } else {
       const int64_t odd = hi % 2 || hi - 1 < lo ? hi : hi - 1;
       const int64_t even = hi / 8 * 8 >= lo ? hi / 8 * 8 : hi;
-      shape sh[3] = {{1, odd, 0, 0, 0, 0}, {5, even, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}};
+      shape sh[4] = {{1, odd, 0, 0, 0, 0}, {5, even, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}};
       int nsh = 2;
       if (e->tile[KP_COLS] && 2 * (int64_t)e->tile[KP_COLS] + 8 <= hi) /* rows of 2 chunks and */
         sh[nsh++] = (shape){3, 2 * (int64_t)e->tile[KP_COLS] + 8, 0, 0, 0, 0}; /* a partial one */
+      if (e->persist && e->cluster > 1) { /* a persistent grid of clusters: rows past what */
+        const int64_t c = ((lo > 1 ? lo : hi / 2) + 8) / 8 * 8; /* fits at once, each cluster */
+        sh[nsh++] = (shape){4 * (int64_t)g.ctx->props.sm_count / e->cluster + 3, /* 4 or more */
+                            c <= hi ? c : even, 0, 0, 0, 0}; /* (its buffers reused) */
+      }
       if (min_rows > 5) { /* min_rows and one more, at lengths in range (multiples of 8) */
         int64_t c = (1 << 23) / min_rows / 8 * 8;
         c = c < lo ? (lo + 7) / 8 * 8 : c;
