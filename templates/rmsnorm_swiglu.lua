@@ -1071,6 +1071,9 @@ __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, lon
     const uint4 *pa = reinterpret_cast<const uint4 *>(buf(b));
     const uint4 *pb = reinterpret_cast<const uint4 *>(buf(b) + IMG);
     uint4 *yr = reinterpret_cast<uint4 *>(y + r * ldy + off);
+    // (unrolled twice: 32 registers; a vector a step, 40, ran 5-6% faster
+    // under kp tune -- fifty-second session, call 5 -- but had no device
+    // time left for its every-variant checks: bench/NOTES.md 87)
 #pragma unroll 2
     for (int k = t; k < nv; k += THREADS) {
       float v[VEC];
@@ -1650,7 +1653,15 @@ for _, dt in ipairs(DTYPES) do
   -- 81.9 (59.8), 512 x 151936 over 16 71.2 (53.4), 512 x 200000 over 16
   -- 75.6 (61.6), 1024 x 200000 78.1 (63.0); 4096 x 32000 level (78.8 /
   -- 78.9), 4096 x 18944 over 2 with 4 buffers 86.5 (83.3).  w from global
-  -- memory instead: 55-58% (it is the point); two buffers 51%.
+  -- memory instead: 55-58% (it is the point); two buffers 51%.  In the
+  -- library (call 4, the write loop unrolled twice then), side by side in
+  -- turns with main's pack, two rounds, % of copy: 2048 x 40968 76.5
+  -- (54.3), 50256 76.9 (59.5), 512 x 131080 63.2 (57.4), 151936 68.8
+  -- (53.8), 200000 69.7 (61.4), 1024 x 200000 72.5 (63.5); kp tune (call
+  -- 5): a vector a step 173.1 us against 183.4 at 2048 x 50256, 190.7
+  -- against 201.8 at 512 x 200000 (a twin's; not landed yet: the write
+  -- loop's comment); over 8 CTAs at 1024 x 100000 189.5 against the
+  -- pick's 202.8 (call 4, the tuner's).
   if esize(dt) == 2 and vec == 8 then
     for _, c in ipairs({ { 512, 3, 25, 4, 40961, 51200 }, { 512, 3, 25, 16, 131073, 204800 },
                          { 512, 3, 25, 8 }, { 512, 4, 20, 4 }, { 512, 4, 19, 2 } }) do
