@@ -1120,6 +1120,10 @@ local function warps_smem(p)
   return gb + p.rows * img, gb, img
 end
 
+-- A `pers` variant's shared memory: w's two slices and nbuf buffers of x's
+-- two, kb KiB each
+local function pers_smem(p) return (1 + p.nbuf) * 2 * p.kb * 1024 end
+
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
@@ -1168,7 +1172,7 @@ local function emit(dt, kind, p)
     call = string.format("rmsnorm_swiglu_pers<%s, %d, %d, %d, %d>", T, p.threads, p.cl, p.nbuf,
                          p.kb * 512)
     max_cols = p.cl * p.kb * 512 -- (p.kb KiB a half's slice)
-    p.smem, p.persist = (1 + p.nbuf) * 2 * p.kb * 1024, 1
+    p.smem, p.persist = pers_smem(p), 1
     assert(smem_blocks(p.smem) >= 1, "a CTA's shared memory fits an SM")
     rank = p.rank or 40
   else
@@ -1687,7 +1691,7 @@ family_space {
       local out = {}
       for _, q in ipairs(steps(p, { threads = { 256, 512, 1024 }, nbuf = { 2, 3, 4 } })) do
         q.min_cols, q.max_cols, q.rank, q.smem, q.persist = nil, nil, nil, nil, nil
-        if smem_blocks((1 + q.nbuf) * 2 * q.kb * 1024) >= 1 then out[#out + 1] = q end
+        if smem_blocks(pers_smem(q)) >= 1 then out[#out + 1] = q end
       end
       return out
     end
