@@ -17,18 +17,26 @@ B := $(O)
 PREFIX ?= /usr/local
 ARCHS ?= sm_80 sm_86 sm_89 sm_90a sm_120 compute_80 compute_100 compute_103
 # The targets whose cubin packs hold only the variants the ranking picks for
-# some call (gen/ranked.h): nobody tunes on those GPUs here, and the rest of
-# the space costs a third of their compiles.  sm_90a (measured, tuned) and
-# compute_80, compute_100 and compute_103 (PTX: a GPU without a cubin pack
-# of its own JIT-compiles from it -- an sm_80-sm_9x from compute_80's, an
-# sm_100 or sm_110 from compute_100's, an sm_103 from compute_103's, by
-# ptxas alone: runtime/jit.c) stay whole.  compute_120 and compute_121 are
-# routes too (an sm_120 / sm_121 from its own PTX) but left out by default:
-# the sm_120 cubin pack serves both GPUs (ARCHS+=compute_120 for a set of
-# packs without it, +55 s of make -j2 each); `make
-# RANKED_ARCHS=` builds every pack whole, for tuning on
-# those GPUs (`kp tune` times what the pack holds; `kp regen` adds neighbours).
-RANKED_ARCHS ?= sm_80 sm_86 sm_89 sm_120
+# some call (gen/ranked.h): every cubin target.  The rest of the template
+# space is for tuning: `kp tune` times what the pack holds, so tune on a GPU
+# with its target built whole, `make WHOLE_ARCHS=sm_90a` (or `make
+# RANKED_ARCHS=`, every pack whole); `kp regen` and first-use JIT reach the
+# rest from any pack.  compute_80, compute_100 and compute_103 (PTX: a GPU
+# without a cubin pack of its own JIT-compiles from it -- an sm_80-sm_9x
+# from compute_80's, an sm_100 or sm_110 from compute_100's, an sm_103 from
+# compute_103's, by ptxas alone: runtime/jit.c) stay whole.  compute_120 and
+# compute_121 are routes too (an sm_120 / sm_121 from its own PTX) but left
+# out by default: the sm_120 cubin pack serves both GPUs (ARCHS+=compute_120
+# for a set of packs without it, +55 s of make -j2 each).  sm_90a was whole
+# until the default build reached its 10 minutes (bench/NOTES.md, build
+# time): its 805 tuner-only variants were 223 s of its 434 s of NVRTC.
+WHOLE_ARCHS ?=
+RANKED_ARCHS ?= $(filter-out $(WHOLE_ARCHS),sm_80 sm_86 sm_89 sm_90a sm_120)
+# The targets `make test` also builds whole, in $(B)/packs-whole (the other
+# targets' packs linked there as they are), and runs the suites over: every
+# variant of the space is checked -- float64 on a GPU, SASS on any machine --
+# not only the shipped picks.  sm_90a: the target measured and tuned here.
+TEST_WHOLE_ARCHS ?= sm_90a
 # NVRTC_EXTRA: one extra NVRTC option for every compile, build time and JIT
 # (experiments: make O=build/ofc NVRTC_EXTRA=--Ofast-compile=mid)
 NVRTC_EXTRA ?=
@@ -66,8 +74,8 @@ Q := @
 say = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
-.PHONY: all deps lib packs test bench fuzz install clean build-all run-tests build-bench \
-        run-fuzz do-install
+.PHONY: all deps lib packs packs-whole test bench fuzz install clean build-all run-tests \
+        build-bench run-fuzz do-install
 .SUFFIXES:
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -80,6 +88,7 @@ all: deps
 	+$(Q)$(SUBMAKE) build-all
 test: deps
 	+$(Q)$(SUBMAKE) build-all
+	+$(Q)$(SUBMAKE) packs-whole
 	+$(Q)$(SUBMAKE) run-tests
 bench: deps
 	+$(Q)$(SUBMAKE) build-bench
@@ -182,7 +191,8 @@ PROGRESS := $(B)/.progress
 PROGRESS_MODE = $(if $(findstring s,$(firstword -$(MAKEFLAGS))),2,$(if $(filter 1,$(V)),1,0))
 .PHONY: progress-init
 progress-init: | $(KPGEN) $(foreach f,$(KP_FAMILIES),$(SRCDIR)/.$(f).stamp)
-	$(file >$(PROGRESS).bins,$(foreach t,$(ARCHS),$(call variant_bins,$(t))))
+	$(file >$(PROGRESS).bins,$(foreach t,$(ARCHS),$(call variant_bins,$(t))) \
+	  $(if $(filter packs-whole,$(MAKECMDGOALS)),$(foreach t,$(TEST_WHOLE_ARCHS),$(call all_bins,$(t)))))
 	$(Q)$(KPGEN) progress-init $(PROGRESS) $(PROGRESS_MODE) $(SRCDIR) $(B)/obj/gen/nvrtc_compile.o \
 	  @$(PROGRESS).bins
 $(eval $(call kp_compile_rule,sm_))
@@ -201,6 +211,18 @@ $(B)/packs/%.kpk: $$(call variant_bins,$$*) $(TEMPLATES) $(KPGEN) $(RANKED_STAMP
 
 PACKS := $(ARCHS:%=$(B)/packs/%.kpk)
 packs: $(PACKS)
+
+# $(B)/packs-whole: the packs of TEST_WHOLE_ARCHS' targets with every variant
+# (where the default pack holds the ranking's picks), links to the others
+all_bins = $(foreach v,$(KP_VARIANTS) $(KP_VARIANTS_$(1)),$(B)/obj/$(1)/$(v).bin)
+whole_extra = $(filter $(TEST_WHOLE_ARCHS),$(call ranked,$(1)))
+WHOLE_DIR := $(B)/packs-whole
+WHOLE_PACKS := $(ARCHS:%=$(WHOLE_DIR)/%.kpk)
+$(WHOLE_DIR)/%.kpk: $$(if $$(call whole_extra,$$*),$$(call all_bins,$$*) $(TEMPLATES) $(KPGEN),$(B)/packs/$$*.kpk)
+	@mkdir -p $(@D)
+	$(Q)$(if $(call whole_extra,$*),KP_PROGRESS=$(PROGRESS) $(KPGEN) pack $* $(B)/obj/$* $(SRCDIR) $@ \
+	  $(TEMPLATES),rm -f $@ && ln -s ../packs/$*.kpk $@)
+packs-whole: $(WHOLE_PACKS)
 
 # ---- CLI --------------------------------------------------------------------
 TOOL_SRC := $(wildcard tools/*.c)
@@ -224,12 +246,13 @@ $(TEST_BIN): $(TEST_SRC:%.c=$(B)/obj/%.o) $(GEN_LIB_OBJ) $(B)/lib/libkernpack.a
 CUOBJDUMP_PIP = $(shell python3 -c 'import glob, nvidia; h = sorted(x for p in nvidia.__path__ for x in glob.glob(p + "/*/bin/cuobjdump")); print(h[0] if h else "")' 2>/dev/null)
 CUOBJDUMP ?= $(or $(wildcard $(CUDA_HOME)/bin/cuobjdump),$(shell command -v cuobjdump 2>/dev/null),$(CUOBJDUMP_PIP))
 TEST_ENV = KP_PACK_DIR=$(abspath $(PACK_DIR)) KP_TEMPLATE_DIR=$(abspath templates) CUOBJDUMP=$(CUOBJDUMP)
-PACK_DIR ?= $(B)/packs
+# (the suites run over $(B)/packs-whole: every variant, make test builds it)
+PACK_DIR ?= $(WHOLE_DIR)
 
 # Then the Python binding's tests, when python3 is there: the CPU ones
 # (import, "no GPU", argument checks) need neither torch nor pytest; the GPU
 # ones skip visibly without torch or a GPU.  Nothing is built with Python.
-run-tests: $(TEST_BIN)
+run-tests: $(TEST_BIN) $(if $(filter $(WHOLE_DIR),$(PACK_DIR)),$(WHOLE_PACKS))
 	$(Q)$(TEST_ENV) $(TEST_BIN)
 	$(Q)if command -v python3 >/dev/null 2>&1; then \
 	  KP_LIB=$(abspath $(B)/lib/libkernpack.so) KP_PACK_DIR=$(abspath $(PACK_DIR)) \
@@ -293,8 +316,9 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:protect_shad
 .PHONY: sanitize run-sanitize
 sanitize: deps
 	+$(Q)$(SUBMAKE) build-all
+	+$(Q)$(SUBMAKE) packs-whole
 	+$(Q)$(MAKE) --no-print-directory O=$(SAN_O) CFLAGS="$(SAN_CFLAGS)" \
-	  PACK_DIR=$(abspath $(B)/packs) run-sanitize
+	  PACK_DIR=$(abspath $(WHOLE_DIR)) run-sanitize
 run-sanitize: $(TEST_BIN) $(B)/bin/kp $(KPGEN)
 	$(Q)$(SAN_ENV) $(TEST_ENV) $(TEST_BIN)
 	$(Q)$(SAN_ENV) tests/tools_cpu.sh $(B)/bin $(PACK_DIR) templates $(B)/tools-cpu

@@ -7,8 +7,10 @@
 #     lanes_finish
 #
 # A call script lives in build/carry/ (git-ignored; carried with build/lib,
-# build/bin, build/tests and the packs as build/carry/packs.tar.xz, made by
-# `tar -C build -cf - packs | xz -T2 -3 > build/carry/packs.tar.xz`); the
+# build/bin, build/tests and the packs as build/carry/packs.tar.xz: the
+# whole ones, sm_90a's every variant (make packs-whole), under the name packs,
+# `tar -C build -chf - --transform 's,^packs-whole,packs,' packs-whole |
+# xz -T2 -3 > build/carry/packs.tar.xz`); the
 # results go to $OUT/r and come back as one file, $OUT/r.tar.xz (the device
 # tool returns only a few files).  Copy the script as run, and its results,
 # to bench/results/<date>-<name>/ afterwards.

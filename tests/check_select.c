@@ -385,7 +385,7 @@ END_TEST
 
 static int open_built(kpk_pack *pk, const char *target) {
   const char *dir = getenv("KP_PACK_DIR");
-  ck_assert_msg(dir != NULL, "KP_PACK_DIR must point at the built packs (make test sets it)");
+  ck_assert_msg(dir != NULL, "KP_PACK_DIR must point at the built packs (make test sets it: build/packs-whole)");
   char path[1024], err[600];
   snprintf(path, sizeof path, "%s/%s.kpk", dir, target);
   kp_status s = kpk_open(pk, path, err, sizeof err);
@@ -667,7 +667,10 @@ START_TEST(test_real_pack_min_rows) {
   ck_assert_int_eq(with_min_rows, 8);
   /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls, aligned and peeling;
   ** the geglu 16-bit default's erf and tanh copies */
-  ck_assert_int_eq(chunked, 2 * 3 * 6 * 2 + 2 * 2);
+  ck_assert_msg(chunked == 2 * 3 * 6 * 2 + 2 * 2,
+                "%d column-chunk entries, not %d: KP_PACK_DIR's sm_90a pack is to hold the "
+                "whole space (make packs-whole: build/packs-whole), not the ranking's picks alone",
+                chunked, 2 * 3 * 6 * 2 + 2 * 2);
   static const uint64_t cols[] = {1,    7,    1000, 2048, 2056, 2560, 2568, 4096,
                                   4097, 5120, 6145, 8192, 8193, 14336, 65537};
   static const uint64_t rows[] = {1, 5, 64, 65, 128, 129, 1000, 8192, 16383, 16384, 16385, 32768,
