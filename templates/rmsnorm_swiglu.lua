@@ -1001,7 +1001,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_send(float *slot, unsigned long l
                ::"r"(kp_smem_addr(slot)), "r"(kp_smem_addr(bar)), "r"(cta), "r"(__float_as_uint(v))
                : "memory");
 }
-template <class T, int THREADS, int CL, int NBUF, int SMAX>
+template <class T, int THREADS, int CL, int NBUF, int SMAX, int WU>
 __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, long long ldx,
                                                     const T *__restrict__ w, T *__restrict__ y,
                                                     long long ldy, int rows, int cols, float eps) {
@@ -1010,7 +1010,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, lon
   typedef kp_raw_io<T, VEC> io;
   extern __shared__ __align__(16) char kp_img[]; // w's gate and up slices, then NBUF of x's
   __shared__ unsigned long long full[NBUF], wbar, xbar[2];
-  __shared__ float slot[2][CL], scratch[32];
+  __shared__ float slot[2][CL], scratch[2][32];
   const int t = threadIdx.x, rank = (int)kp_cluster_rank();
   const long long c0 = blockIdx.x / CL, G = gridDim.x / CL, n = cols;
   long long len;
@@ -1051,8 +1051,16 @@ __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, lon
 #pragma unroll
       for (int j = 0; j < VEC; j++) s = fmaf(u[j], u[j], fmaf(v[j], v[j], s));
     }
-    s = kp_block_sum<THREADS>(s, scratch);
-    if (t < CL) rmsnorm_swiglu_send(&slot[i & 1][rank], &xbar[i & 1], t, s);
+    // (one block barrier: the first warp sums the warps' and sends; row i's
+    // scratch is i & 1's, so that row i + 1's writes meet no read of row i's
+    // -- rows i and i + 2 have the row loop's barrier between them)
+    s = kp_warp_sum(s);
+    if ((t & 31) == 0) scratch[i & 1][t >> 5] = s;
+    __syncthreads();
+    if (t < 32) {
+      s = kp_warp_sum(t < THREADS / 32 ? scratch[i & 1][t] : 0.f);
+      if (t < CL) rmsnorm_swiglu_send(&slot[i & 1][rank], &xbar[i & 1], t, s);
+    }
   };
   if (c0 < rows) sum_send(0);
   kp_mbar_wait(&wbar, 0);
@@ -1071,10 +1079,10 @@ __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, lon
     const uint4 *pa = reinterpret_cast<const uint4 *>(buf(b));
     const uint4 *pb = reinterpret_cast<const uint4 *>(buf(b) + IMG);
     uint4 *yr = reinterpret_cast<uint4 *>(y + r * ldy + off);
-    // (unrolled twice: 32 registers; a vector a step, 40, ran 5-6% faster
-    // under kp tune -- fifty-second session, call 5 -- but had no device
-    // time left for its every-variant checks: bench/NOTES.md 87)
-#pragma unroll 2
+    // (WU: unrolled twice, 32 registers, or a vector a step, 40: a step led
+    // where a thread takes 4 vectors, 2-4%, and lost at 3, 1-2.5%;
+    // fifty-third session, call 1, bench/NOTES.md 88)
+#pragma unroll(WU)
     for (int k = t; k < nv; k += THREADS) {
       float v[VEC];
       rmsnorm_swiglu_out<T, VEC>(pa[k], pb[k], wa[k], wb[k], rs, v);
@@ -1166,11 +1174,12 @@ local function emit(dt, kind, p)
     rank = p.rank or 50
   elseif kind == "pers" then -- persistent clusters, w's slices staged once (rmsnorm_swiglu_pers)
     assert(esize(dt) == 2 and vec == 8 and p.cl and p.cl > 1, "16-bit rows over a cluster")
-    name = string.format("rmsnorm_swiglu_%s_pers_t%d_b%d_s%d_c%d", dt, p.threads, p.nbuf, p.kb,
-                         p.cl)
+    p.unroll = p.unroll or 2 -- (the write loop's; `_u1`: a vector a step)
+    name = string.format("rmsnorm_swiglu_%s_pers_t%d_b%d_s%d_c%d%s", dt, p.threads, p.nbuf, p.kb,
+                         p.cl, p.unroll ~= 2 and "_u" .. p.unroll or "")
     block, rpb = p.threads, 1
-    call = string.format("rmsnorm_swiglu_pers<%s, %d, %d, %d, %d>", T, p.threads, p.cl, p.nbuf,
-                         p.kb * 512)
+    call = string.format("rmsnorm_swiglu_pers<%s, %d, %d, %d, %d, %d>", T, p.threads, p.cl,
+                         p.nbuf, p.kb * 512, p.unroll)
     max_cols = p.cl * p.kb * 512 -- (p.kb KiB a half's slice)
     p.smem, p.persist = pers_smem(p), 1
     assert(smem_blocks(p.smem) >= 1, "a CTA's shared memory fits an SM")
@@ -1665,12 +1674,22 @@ for _, dt in ipairs(DTYPES) do
   -- 5): a vector a step 173.1 us against 183.4 at 2048 x 50256, 190.7
   -- against 201.8 at 512 x 200000 (a twin's; not landed yet: the write
   -- loop's comment); over 8 CTAs at 1024 x 100000 189.5 against the
-  -- pick's 202.8 (call 4, the tuner's).
+  -- pick's 202.8 (call 4, the tuner's).  Fifty-third session: one block
+  -- barrier a row's sum (two scratch arrays), and the write loop a vector a
+  -- step (`_u1`) where a thread takes 4 (calls 1-2, side by side in turns
+  -- with main's pack, two rounds, % of copy): 2048 x 40968 80.2 (76.7),
+  -- 45000 85.7 (81.5), 50256 (`_u1`) 77.8 (76.3), 512 x 131080 64.9
+  -- (63.1), 151936 71.5 (68.5), 180000 79.8 (75.7), 200000 (`_u1`) 72.6
+  -- (69.9), 1024 x 200000 75.6 (72.4); `_u1` at 3 vectors a thread lost
+  -- 1-2.5% (call 1).
   if esize(dt) == 2 and vec == 8 then
-    for _, c in ipairs({ { 512, 3, 25, 4, 40961, 51200 }, { 512, 3, 25, 16, 131073, 204800 },
+    for _, c in ipairs({ { 512, 3, 25, 4, 40961, 49152 }, { 512, 3, 25, 4, 49153, 51200, 1 },
+                         { 512, 3, 25, 16, 131073, 196608 },
+                         { 512, 3, 25, 16, 196609, 204800, 1 },
                          { 512, 3, 25, 8 }, { 512, 4, 20, 4 }, { 512, 4, 19, 2 } }) do
       emit(dt, "pers", { vec = vec, threads = c[1], nbuf = c[2], kb = c[3], cl = c[4],
-                         min_cols = c[5], max_cols = c[6], rank = c[5] and 402 or nil })
+                         min_cols = c[5], max_cols = c[6], unroll = c[7],
+                         rank = c[5] and 402 or nil })
     end
   end
   emit(dt, "loop", { vec = 1, threads = 256, unroll = 8 })
@@ -1689,7 +1708,8 @@ family_space {
     if p.kind == "stage" then return stage_neighbours(p) end
     if p.kind == "pers" then -- (buffers: as many as shared memory holds; unranked)
       local out = {}
-      for _, q in ipairs(steps(p, { threads = { 256, 512, 1024 }, nbuf = { 2, 3, 4 } })) do
+      for _, q in ipairs(steps(p, { threads = { 256, 512, 1024 }, nbuf = { 2, 3, 4 },
+                                     unroll = { 1, 2 } })) do
         q.min_cols, q.max_cols, q.rank, q.smem, q.persist = nil, nil, nil, nil, nil
         if smem_blocks(pers_smem(q)) >= 1 then out[#out + 1] = q end
       end

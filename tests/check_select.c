@@ -644,7 +644,7 @@ END_TEST
 
 /* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variants
 ** (16-bit, rows >= 16384: 6144 < cols <= 8192, and the one-CTA stage `_al`
-** for aligned 2049-2560) exactly where they are meant to,
+** for aligned 2049-3072) exactly where they are meant to,
 ** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048 (aligned)
 ** or at any length (odd), or SwiGLU's of >= 8192 (odd), and every
 ** min_rows in the pack is a power of two. */
@@ -683,7 +683,7 @@ START_TEST(test_real_pack_min_rows) {
         ck_assert_int_ge(i, 0);
         /* (4097..6144 columns: 256 threads x 3 vectors, ranked above it) */
         const int want = dt != KP_F32 && rows[r] >= 16384 &&
-                         ((cols[k] > 6144 && cols[k] <= 8192) || (cols[k] > 2048 && cols[k] <= 2560));
+                         ((cols[k] > 6144 && cols[k] <= 8192) || (cols[k] > 2048 && cols[k] <= 3072));
         const int got = pk.entries[i].dmin[KP_ROWS] == 16384;
         ck_assert_msg(want == got, "rmsnorm %s %llu x %llu: %s", kp_dtype_name((kp_dtype)dt),
                       (unsigned long long)rows[r], (unsigned long long)cols[k], pk.entries[i].name);
@@ -839,10 +839,13 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       {50257, 2, "_stage_t256_v8_u2_s25_c4_pairs"}, /* (thirty-fourth session) */
       {51201, 2, "_stage_t512_v8_u2_s32_c4"},    {32000, 16, "_loop_t512_v8"},
       /* whole rows of 40961-51200 and 131073-204800: persistent clusters of 4
-      ** and 16 with w's slices staged once (fifty-second session) */
-      {50256, 16, "_pers_t512_b3_s25_c4"},       {51200, 16, "_pers_t512_b3_s25_c4"},
+      ** and 16 with w's slices staged once (fifty-second session), their
+      ** write loop a vector a step where a thread takes 4 (fifty-third) */
+      {40968, 16, "_pers_t512_b3_s25_c4"},       {49152, 16, "_pers_t512_b3_s25_c4"},
+      {49160, 16, "_pers_t512_b3_s25_c4_u1"},    {51200, 16, "_pers_t512_b3_s25_c4_u1"},
       {51208, 16, "_stage_t512_v8_u2_s32_c4"},   {65536, 16, "_stage_t512_v8_u2_s32_c4"},
-      {131080, 16, "_pers_t512_b3_s25_c16"},     {200000, 16, "_pers_t512_b3_s25_c16"},
+      {131080, 16, "_pers_t512_b3_s25_c16"},     {196608, 16, "_pers_t512_b3_s25_c16"},
+      {196616, 16, "_pers_t512_b3_s25_c16_u1"},  {200000, 16, "_pers_t512_b3_s25_c16_u1"},
       {204808, 16, "_loop_t256_v8_u4_c16"},
       {66000, 16, "_loop_t256_v8_u4_c8"},
       /* whole rows of 8193-16384 in registers: 512 x 3, 512 x 4 (fiftieth
@@ -966,13 +969,17 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
     for (size_t k = 0; k < sizeof N / sizeof N[0]; k++)
       expect_row_pick(&pk, &d, N[k].f, (kp_dtype)dt, N[k].cols, N[k].align, N[k].pick, 0);
     /* aligned rows of 2049-2560 at 16384 rows or more: one-CTA stages of 64
-    ** threads (`_al`, fifty-second session); fewer rows, and 2561 on, keep
-    ** the block; odd rows their own stages */
+    ** threads (`_al`, fifty-second session; RMSNorm's to 3072 since the
+    ** fifty-third); fewer rows, and past them, keep the block; odd rows
+    ** their own stages */
     static const struct { kp_family f; uint64_t rows, cols; uint32_t align; const char *pick; } A[] = {
         {KP_FAM_RMSNORM, 16384, 2056, 16, "_stage_t64_v8_u4_s9_al"},
         {KP_FAM_RMSNORM, 65536, 2560, 16, "_stage_t64_v8_u4_s9_al"},
         {KP_FAM_RMSNORM, 16383, 2304, 16, "_block_t256_v8_n2_w"},
-        {KP_FAM_RMSNORM, 65536, 2568, 16, "_block_t256_v8_n2_w"},
+        {KP_FAM_RMSNORM, 65536, 2568, 16, "_stage_t64_v8_u4_s9_al"},
+        {KP_FAM_RMSNORM, 16384, 3072, 16, "_stage_t64_v8_u4_s9_al"},
+        {KP_FAM_RMSNORM, 65536, 3080, 16, "_block_t256_v8_n2_w"},
+        {KP_FAM_RMSNORM, 16383, 3072, 16, "_block_t256_v8_n2_w"},
         {KP_FAM_RMSNORM, 65536, 2501, 2, "_stage_t128_v8_u2_s6"},
         {KP_FAM_SOFTMAX, 16384, 2056, 16, "_stage_t64_v8_u2_s6_al"},
         {KP_FAM_SOFTMAX, 65536, 2560, 16, "_stage_t64_v8_u2_s6_al"},
