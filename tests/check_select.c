@@ -644,7 +644,7 @@ END_TEST
 
 /* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variants
 ** (16-bit, rows >= 16384: 6144 < cols <= 8192, and the one-CTA stage `_al`
-** for aligned 2049-3072) exactly where they are meant to,
+** for aligned 2049-2560, bf16 to 3072) exactly where they are meant to,
 ** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048 (aligned)
 ** or at any length (odd), or SwiGLU's of >= 8192 (odd), and every
 ** min_rows in the pack is a power of two. */
@@ -683,7 +683,8 @@ START_TEST(test_real_pack_min_rows) {
         ck_assert_int_ge(i, 0);
         /* (4097..6144 columns: 256 threads x 3 vectors, ranked above it) */
         const int want = dt != KP_F32 && rows[r] >= 16384 &&
-                         ((cols[k] > 6144 && cols[k] <= 8192) || (cols[k] > 2048 && cols[k] <= 3072));
+                         ((cols[k] > 6144 && cols[k] <= 8192) ||
+                          (cols[k] > 2048 && cols[k] <= (dt == KP_BF16 ? 3072u : 2560u)));
         const int got = pk.entries[i].dmin[KP_ROWS] == 16384;
         ck_assert_msg(want == got, "rmsnorm %s %llu x %llu: %s", kp_dtype_name((kp_dtype)dt),
                       (unsigned long long)rows[r], (unsigned long long)cols[k], pk.entries[i].name);
@@ -970,14 +971,15 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
       expect_row_pick(&pk, &d, N[k].f, (kp_dtype)dt, N[k].cols, N[k].align, N[k].pick, 0);
     /* aligned rows of 2049-2560 at 16384 rows or more: one-CTA stages of 64
     ** threads (`_al`, fifty-second session; RMSNorm's to 3072 since the
-    ** fifty-third); fewer rows, and past them, keep the block; odd rows
-    ** their own stages */
+    ** fifty-third, bf16's alone: f16's block was faster there); fewer
+    ** rows, and past them, keep the block; odd rows their own stages.  A
+    ** pick "bf16: X, f16: Y" differs by dtype. */
     static const struct { kp_family f; uint64_t rows, cols; uint32_t align; const char *pick; } A[] = {
         {KP_FAM_RMSNORM, 16384, 2056, 16, "_stage_t64_v8_u4_s9_al"},
         {KP_FAM_RMSNORM, 65536, 2560, 16, "_stage_t64_v8_u4_s9_al"},
         {KP_FAM_RMSNORM, 16383, 2304, 16, "_block_t256_v8_n2_w"},
-        {KP_FAM_RMSNORM, 65536, 2568, 16, "_stage_t64_v8_u4_s9_al"},
-        {KP_FAM_RMSNORM, 16384, 3072, 16, "_stage_t64_v8_u4_s9_al"},
+        {KP_FAM_RMSNORM, 65536, 2568, 16, "bf16: _stage_t64_v8_u4_s9_al, f16: _block_t256_v8_n2_w"},
+        {KP_FAM_RMSNORM, 16384, 3072, 16, "bf16: _stage_t64_v8_u4_s9_al, f16: _block_t256_v8_n2_w"},
         {KP_FAM_RMSNORM, 65536, 3080, 16, "_block_t256_v8_n2_w"},
         {KP_FAM_RMSNORM, 16383, 3072, 16, "_block_t256_v8_n2_w"},
         {KP_FAM_RMSNORM, 65536, 2501, 2, "_stage_t128_v8_u2_s6"},
@@ -988,9 +990,16 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {KP_FAM_SOFTMAX, 65536, 2501, 2, "_stage_t64_v8_u2_s6"},
         {KP_FAM_ADD_RMSNORM, 65536, 2304, 16, "_block_t256_v8_n2_w"},
     };
-    for (size_t k = 0; k < sizeof A / sizeof A[0]; k++)
-      expect_rows_pick(&pk, &d, A[k].f, (kp_dtype)dt, A[k].rows, A[k].cols, A[k].align,
-                       A[k].pick, 0);
+    for (size_t k = 0; k < sizeof A / sizeof A[0]; k++) {
+      char pick[96];
+      const char *bf = strstr(A[k].pick, "bf16: "), *f = strstr(A[k].pick, ", f16: ");
+      if (bf && f)
+        snprintf(pick, sizeof pick, "%.*s", dt == KP_BF16 ? (int)(f - bf - 6) : (int)strlen(f + 7),
+                 dt == KP_BF16 ? bf + 6 : f + 7);
+      else
+        snprintf(pick, sizeof pick, "%s", A[k].pick);
+      expect_rows_pick(&pk, &d, A[k].f, (kp_dtype)dt, A[k].rows, A[k].cols, A[k].align, pick, 0);
+    }
     static const struct { uint64_t m, n, k; const char *pick; } G[] = {
         /* 64 columns a block to n = 32767, 128 past it (thirty-ninth session) */
         {1, 11008, 4096, "_gemv_m16_n48_s5_tma_nk"},  /* 8449..12672: 48 columns */
