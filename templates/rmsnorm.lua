@@ -459,6 +459,10 @@ for _, dt in ipairs(DTYPES) do
     -- full occupancy (32 registers): more rows in flight per SM (256x4 at
     -- 32 registers spills)
     emit(dt, "block", { vec = vec, threads = 512, nv = 2, alt = 6, minb = 4 })
+    -- (bf16's 128 / 256 x 2 blocks take 40 registers where f16's take 32,
+    -- 6 blocks of 256 an SM, not 8: capped at 32 -- `_o8`, `_o16` -- they
+    -- ran level with them at aligned 2048-4096 but for 16384 x 3584, 3.7%;
+    -- not kept, bench/NOTES.md 88)
   end
   -- Long rows over a cluster of CTAs (sm_90a, kp_cluster_gather): the row in
   -- registers (for the tuner), or a loop over each CTA's slice, its second
