@@ -218,10 +218,13 @@ all_bins = $(foreach v,$(KP_VARIANTS) $(KP_VARIANTS_$(1)),$(B)/obj/$(1)/$(v).bin
 whole_extra = $(filter $(TEST_WHOLE_ARCHS),$(call ranked,$(1)))
 WHOLE_DIR := $(B)/packs-whole
 WHOLE_PACKS := $(ARCHS:%=$(WHOLE_DIR)/%.kpk)
-$(WHOLE_DIR)/%.kpk: $$(if $$(call whole_extra,$$*),$$(call all_bins,$$*) $(TEMPLATES) $(KPGEN),$(B)/packs/$$*.kpk)
+# (a link left by a build where the target was whole in $(B)/packs is
+# replaced, never written through)
+$(WHOLE_DIR)/%.kpk: $$(if $$(call whole_extra,$$*),$$(call all_bins,$$*) $(TEMPLATES) $(KPGEN) \
+                    $$(shell test -L $$@ && echo FORCE),$(B)/packs/$$*.kpk)
 	@mkdir -p $(@D)
-	$(Q)$(if $(call whole_extra,$*),KP_PROGRESS=$(PROGRESS) $(KPGEN) pack $* $(B)/obj/$* $(SRCDIR) $@ \
-	  $(TEMPLATES),rm -f $@ && ln -s ../packs/$*.kpk $@)
+	$(Q)rm -f $@ && $(if $(call whole_extra,$*),KP_PROGRESS=$(PROGRESS) $(KPGEN) pack $* \
+	  $(B)/obj/$* $(SRCDIR) $@ $(TEMPLATES),ln -s ../packs/$*.kpk $@)
 packs-whole: $(WHOLE_PACKS)
 
 # ---- CLI --------------------------------------------------------------------
