@@ -225,7 +225,13 @@ $(WHOLE_DIR)/%.kpk: $$(if $$(call whole_extra,$$*),$$(call all_bins,$$*) $(TEMPL
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && $(if $(call whole_extra,$*),KP_PROGRESS=$(PROGRESS) $(KPGEN) pack $* \
 	  $(B)/obj/$* $(SRCDIR) $@ $(TEMPLATES),ln -s ../packs/$*.kpk $@)
+ifeq ($(KP_SUB),1)
 packs-whole: $(WHOLE_PACKS)
+else # (from the top, as `make test` runs it: the variants' rules are the sub-make's)
+packs-whole: deps
+	+$(Q)$(SUBMAKE) build-all
+	+$(Q)$(SUBMAKE) packs-whole
+endif
 
 # ---- CLI --------------------------------------------------------------------
 TOOL_SRC := $(wildcard tools/*.c)
