@@ -100,6 +100,8 @@ template <class T> struct kp_bits;
 template <> struct kp_bits<float> { enum : kp_u32 { NEG_INF = 0xff800000u }; };
 template <> struct kp_bits<kp_bf16> { enum : kp_u32 { NEG_INF = 0xff80ff80u }; };
 template <> struct kp_bits<kp_f16> { enum : kp_u32 { NEG_INF = 0xfc00fc00u }; };
+template <class T> struct kp_is_bf16 { enum { value = 0 }; };
+template <> struct kp_is_bf16<kp_bf16> { enum { value = 1 }; };
 
 // ---- packed pairs: one 32-bit word <-> two floats ----------------------------
 
@@ -335,6 +337,30 @@ template <class T> __device__ __forceinline__ void kp_st16_elems(T *p, uint4 r, 
 #pragma unroll
   for (int i = 0; i < 16 / (int)sizeof(T); i++)
     if (i < cnt) {
+      if constexpr (sizeof(T) == 2) reinterpret_cast<kp_u16 *>(p)[i] = u.h[i];
+      else reinterpret_cast<kp_u32 *>(p)[i] = u.w[i];
+    }
+}
+// r unchanged, its registers opaque where T is bf16: a packed row held
+// across a reduction stays packed, unpacked again where it is used --
+// bf16's unpack (an integer op an element) was otherwise hoisted out of the
+// write pass and held as floats across the reduction: RMSNorm's 256 x 2
+// block took 40 registers to f16's 32 (6 blocks an SM, not 8; bench/NOTES.md
+// 89).  Not f16 (its registers were already f32's; held packed, RMSNorm+
+// SwiGLU's peeling blocks spilled on sm_80-89) nor f32 (nothing to unpack).
+template <class T> __device__ __forceinline__ void kp_keep(uint4 &r) {
+  if constexpr (kp_is_bf16<T>::value)
+    asm volatile("" : "+r"(r.x), "+r"(r.y), "+r"(r.z), "+r"(r.w));
+}
+template <class T> __device__ __forceinline__ void kp_keep(float &) {}
+// Elements i0 <= i < i1 of the packed vector r stored one by one at p + i
+// (a row's partial end chunk: p its 16-byte chunk)
+template <class T> __device__ __forceinline__ void kp_st16_range(T *p, uint4 r, int i0, int i1) {
+  union { uint4 r; kp_u32 w[4]; kp_u16 h[8]; } u;
+  u.r = r;
+#pragma unroll
+  for (int i = 0; i < 16 / (int)sizeof(T); i++)
+    if (i >= i0 && i < i1) {
       if constexpr (sizeof(T) == 2) reinterpret_cast<kp_u16 *>(p)[i] = u.h[i];
       else reinterpret_cast<kp_u32 *>(p)[i] = u.w[i];
     }
@@ -1275,6 +1301,238 @@ __device__ __forceinline__ long long kp_cluster_slice(long long n, int rank, lon
   const long long c = min(n, (long long)rank * w);
   *len = min(w, n - c);
   return c;
+}
+// v into `slot`'s counterpart in cluster CTA `cta` by st.async, completing
+// on that CTA's barrier at `bar`'s offset (a persistent kernel's per-row
+// exchange: the `_pers` variants)
+__device__ __forceinline__ void kp_cluster_send(float *slot, unsigned long long *bar, kp_u32 cta,
+                                                float v) {
+  asm volatile("{ .reg .b32 ra, rb;\n\tmapa.shared::cluster.u32 ra, %0, %2;\n\t"
+               "mapa.shared::cluster.u32 rb, %1, %2;\n\t"
+               "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [ra], %3, [rb]; }"
+               ::"r"(kp_smem_addr(slot)), "r"(kp_smem_addr(bar)), "r"(cta), "r"(__float_as_uint(v))
+               : "memory");
+}
+// ---- persistent clusters over rows (the row families' `_pers` variants) --------
+//
+// A cluster of CL CTAs takes rows c, c + G, ... (c its index, G the clusters
+// that fit, one CTA an SM), each CTA a slice of every row: x's slices come
+// by bulk copies into NBUF buffers, rows NBUF ahead (full[b]); row i's sum
+// of squares goes to every CTA of the cluster by st.async (slot i & 1,
+// completing on xbar[i & 1]: kp_pers_send), and row i + 1's sum is sent
+// before row i's write pass, so that the exchange's round trip runs under
+// that pass.  Slot reuse: a CTA sends row i + 2's sum only after every CTA's
+// row i + 1 sum has reached it, and each CTA sent that after reading row
+// i's slot.  An st.async may reach a barrier before its owner re-arms it
+// for that row (the transaction count goes negative meanwhile: the phase
+// still waits for the owner's arrival).
+// kp_pers_init (thread 0): the barriers initialised, seen so by the cluster.
+template <int NBUF>
+__device__ __forceinline__ void kp_pers_init(unsigned long long *full, unsigned long long *wbar,
+                                             unsigned long long *xbar) {
+  for (int b = 0; b < NBUF; b++) kp_mbar_init(&full[b], 1);
+  kp_mbar_init(wbar, 1), kp_mbar_init(&xbar[0], 1), kp_mbar_init(&xbar[1], 1);
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+// every CTA of the cluster at this point (a relaxed cluster barrier: no
+// memory ordering, the barriers' initialisation's fence aside)
+__device__ __forceinline__ void kp_cluster_meet() {
+  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+}
+// Row i's block sum (one block barrier: rows i and i + 1 use scratch[i & 1]
+// and scratch[(i + 1) & 1]; rows i and i + 2 have the row loop's barrier
+// between them) to slot[i & 1][rank] of every CTA of the cluster
+template <int THREADS, int CL>
+__device__ __forceinline__ void kp_pers_send(float s, int i, int rank, float (*scratch)[32],
+                                             float (*slot)[CL], unsigned long long *xbar) {
+  const int t = threadIdx.x;
+  s = kp_warp_sum(s);
+  if ((t & 31) == 0) scratch[i & 1][t >> 5] = s;
+  __syncthreads();
+  if (t < 32) {
+    s = kp_warp_sum(t < THREADS / 32 ? scratch[i & 1][t] : 0.f);
+    if (t < CL) kp_cluster_send(&slot[i & 1][rank], &xbar[i & 1], t, s);
+  }
+}
+// Row i's sum over the cluster, once every CTA's has arrived (in rank
+// order: the same bits everywhere)
+template <int CL>
+__device__ __forceinline__ float kp_pers_sum(int i, const float (*slot)[CL], unsigned long long *xbar) {
+  kp_mbar_wait(&xbar[i & 1], (i >> 1) & 1);
+  float s = 0.f;
+#pragma unroll
+  for (int k = 0; k < CL; k++) s += slot[i & 1][k];
+  return s;
+}
+// The end of row i (row r of rows, in buffer b): every thread done with
+// buffer b and slot i & 1, the slot re-armed for row i + 2's sums and row r
+// + NBUF G's slices issued into b (issue(b, row), thread 0)
+template <int CL, int NBUF, class Issue>
+__device__ __forceinline__ void kp_pers_next(int i, int b, long long r, long long G, int rows,
+                                             unsigned long long *xbar, Issue issue) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    kp_mbar_expect_tx(&xbar[i & 1], CL * 4u);
+    if (r + NBUF * G < rows) issue(b, r + NBUF * G);
+  }
+}
+
+// ---- persistent rows at any residue
+//
+// The persistent clusters above, rows at any residue: a row is cut on y's
+// 16-byte grid: CTA `rank`
+// writes y's chunks m0 = rank W .. m0 + W - 1 of the row (W: the most chunks
+// a row can have, over CL), whole 16-byte stores but at the row's two ends,
+// so that the cut moves with y's residue oy from row to row (kp_prow).  An
+// input row's bytes for them (x, or a half of it: kp_pin) come by one bulk
+// copy a row into a buffer: the 16-byte chunks that hold them, the bytes
+// around them inside the tensor (the row's own, a neighbour row's, the gap
+// between rows) -- but an end chunk reaching outside the tensor (the first
+// row's first, the last row's last), filled element by element
+// (kp_pin_edges) -- so that y's chunk j reads the buffer at 16 j + dx, dx =
+// (x - oy) mod 16: kp_stage_vec(buffer, dx, j, dx == 0).  The sums take the
+// buffer's raw chunks, the two end ones masked to the CTA's bytes
+// (kp_pin_sumsq).  A weight's bytes for any row's chunks are staged once
+// (kp_pw_*): from 16 bytes before the CTA's first chunk to 16 past its last
+// (oy moves the window by up to 14 bytes), y's chunk j read at 16 j + dw, dw
+// = 16 + (w - oy) mod 16 (kp_pw_off).  Addresses are byte addresses
+// (kp_u64); rb: a row's (half's) bytes.
+typedef unsigned long long kp_u64;
+struct kp_prow {
+  kp_u64 ya;        // y's row
+  long long nj;     // y's chunks this CTA writes (0 past the row's end)
+  long long b0, b1; // their bytes of the row, [b0, b1)
+  int oy;           // y's residue
+  bool ph, pt;      // the row's first / last chunk among them, partial
+};
+__device__ __forceinline__ kp_prow kp_prow_of(kp_u64 ya, long long rb, long long m0, long long w) {
+  kp_prow g;
+  g.ya = ya, g.oy = (int)(ya & 15);
+  const long long ny = (g.oy + rb + 15) >> 4, m1 = min(m0 + w, ny);
+  g.nj = max(0ll, m1 - m0);
+  g.b0 = min(rb, max(0ll, 16 * m0 - g.oy)), g.b1 = max(g.b0, min(rb, 16 * m1 - g.oy));
+  g.ph = g.nj > 0 && m0 == 0 && g.oy, g.pt = g.nj > 0 && m0 + g.nj == ny && ((g.oy + rb) & 15);
+  return g;
+}
+// An input row at xa for the CTA's bytes: its buffer's base (xa's chunk for
+// y's chunk m0), the chunks [cs, ce) that hold the bytes, the window dx
+struct kp_pin {
+  kp_u64 xa, base, cs, ce;
+  int dx;
+};
+__device__ __forceinline__ kp_pin kp_pin_of(const kp_prow &g, kp_u64 xa, long long m0) {
+  kp_pin p;
+  p.xa = xa, p.base = (xa + 16 * m0 - g.oy) & ~15ull, p.dx = (int)((xa - g.oy) & 15);
+  p.cs = (xa + g.b0) & ~15ull, p.ce = g.b1 > g.b0 ? (xa + g.b1 + 15) & ~15ull : p.cs;
+  return p;
+}
+// The chunks of p a bulk copy reads ([cs, ce) less an end chunk outside the
+// tensor's bytes [lo, hi)): their first at *src, their bytes returned
+__device__ __forceinline__ kp_u32 kp_pin_bytes(const kp_pin &p, kp_u64 lo, kp_u64 hi, kp_u64 *src) {
+  const kp_u64 cs = p.cs < lo ? p.cs + 16 : p.cs, ce = p.ce > hi ? p.ce - 16 : p.ce;
+  *src = cs;
+  return ce > cs ? (kp_u32)(ce - cs) : 0u;
+}
+// (one thread) those chunks into the buffer at img, completing on bar
+__device__ __forceinline__ void kp_pin_load(const kp_pin &p, char *img, kp_u64 lo, kp_u64 hi,
+                                            unsigned long long *bar) {
+  kp_u64 src;
+  const kp_u32 n = kp_pin_bytes(p, lo, hi, &src);
+  if (n) kp_bulk_load(img + (src - p.base), (const void *)src, n, bar);
+}
+// The end chunks kp_pin_bytes leaves out, the CTA's elements of them one by
+// one (threads t < 2 VEC); whether there were any (the same in every thread:
+// the caller then needs a block barrier before the buffer is read)
+template <class T>
+__device__ __forceinline__ bool kp_pin_edges(const kp_pin &p, const kp_prow &g, char *img,
+                                             kp_u64 lo, kp_u64 hi) {
+  constexpr int VEC = 16 / (int)sizeof(T);
+  if (!(p.cs < lo || p.ce > hi)) return false;
+  const int t = threadIdx.x;
+  const bool head = t < VEC; // (one chunk at both ends: the head's threads)
+  if (t < 2 * VEC && (head ? p.cs < lo : p.ce > hi && (p.ce - 16 != p.cs || p.cs >= lo))) {
+    const kp_u64 a = (head ? p.cs : p.ce - 16) + (kp_u64)((t % VEC) * (int)sizeof(T));
+    if (a >= p.xa + g.b0 && a < p.xa + g.b1)
+      *reinterpret_cast<T *>(img + (a - p.base)) = *reinterpret_cast<const T *>(a);
+  }
+  return true;
+}
+// s += the squares of the CTA's elements of p in the buffer at img: the raw
+// chunks, the end ones masked to the CTA's bytes (thread THREADS - 1)
+template <class T, int THREADS>
+__device__ __forceinline__ void kp_pin_sumsq(const kp_pin &p, const kp_prow &g, const char *img,
+                                             float &s) {
+  constexpr int VEC = 16 / (int)sizeof(T), ES = (int)sizeof(T);
+  const uint4 *c = reinterpret_cast<const uint4 *>(img + (p.cs - p.base));
+  const int nc = (int)((p.ce - p.cs) >> 4), t = threadIdx.x;
+  auto sq = [&](uint4 v, int lo, int hi) { // bytes [lo, hi) of chunk v
+    float f[VEC];
+    kp_raw_io<T, VEC>::unpack(v, f);
+#pragma unroll
+    for (int e = 0; e < VEC; e++)
+      if (e * ES >= lo && e * ES < hi) s = fmaf(f[e], f[e], s);
+  };
+  for (int k = 1 + t; k < nc - 1; k += THREADS) sq(c[k], 0, 16);
+  if (t == THREADS - 1 && nc > 0) {
+    const int lo = (int)((p.xa + g.b0) & 15), hi = (int)((p.xa + g.b1 - 1) & 15) + 1;
+    sq(c[0], lo, nc > 1 ? 16 : hi);
+    if (nc > 1) sq(c[nc - 1], 0, hi);
+  }
+}
+// A weight (or a half of it) at wa, rb bytes, staged for y's chunks m0 ..
+// m0 + w - 1 of any row: the image's first chunk's address, the chunks
+// wholly inside the weight [*fs, *fe) (one bulk copy: kp_pw_load), and y's
+// chunk j of row g read at kp_pw_off(g.oy, wa) + 16 j
+__device__ __forceinline__ kp_u64 kp_pw_base(kp_u64 wa, long long m0) {
+  return ((wa + 16 * m0) & ~15ull) - 16;
+}
+__device__ __forceinline__ kp_u32 kp_pw_span(kp_u64 wa, long long rb, long long m0, long long w,
+                                             kp_u64 *fs) {
+  const kp_u64 sw = kp_pw_base(wa, m0);
+  *fs = max(sw, (wa + 15) & ~15ull);
+  const kp_u64 fe = max(*fs, min(sw + 16 * (w + 2), (wa + rb) & ~15ull));
+  return (kp_u32)(fe - *fs);
+}
+__device__ __forceinline__ void kp_pw_load(char *img, kp_u64 wa, long long rb, long long m0,
+                                           long long w, unsigned long long *bar) {
+  kp_u64 fs;
+  const kp_u32 n = kp_pw_span(wa, rb, m0, w, &fs);
+  if (n) kp_bulk_load(img + (fs - kp_pw_base(wa, m0)), (const void *)fs, n, bar);
+}
+// (every thread) the image's other chunks element by element, zeros outside
+// the weight (a block barrier after it, by the caller)
+template <class T, int THREADS>
+__device__ __forceinline__ void kp_pw_fill(char *img, kp_u64 wa, long long rb, long long m0,
+                                           long long w) {
+  constexpr int VEC = 16 / (int)sizeof(T), ES = (int)sizeof(T);
+  kp_u64 fs;
+  const kp_u32 n = kp_pw_span(wa, rb, m0, w, &fs);
+  const kp_u64 sw = kp_pw_base(wa, m0), fe = fs + n;
+  for (int k = threadIdx.x; k < w + 2; k += THREADS) {
+    const kp_u64 ca = sw + 16 * (kp_u64)k;
+    if (ca >= fs && ca < fe) continue;
+    union { uint4 r; kp_u16 h[8]; kp_u32 e[4]; } u;
+    u.r = make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) {
+      const kp_u64 a = ca + (kp_u64)(i * ES);
+      if (a >= wa && a < wa + rb) {
+        if constexpr (ES == 2) u.h[i] = *reinterpret_cast<const kp_u16 *>(a);
+        else u.e[i] = *reinterpret_cast<const kp_u32 *>(a);
+      }
+    }
+    *reinterpret_cast<uint4 *>(img + 16 * k) = u.r;
+  }
+}
+__device__ __forceinline__ int kp_pw_off(int oy, kp_u64 wa) { return 16 + (int)(wa & 15) - oy; }
+// Row g's partial end chunk j (g.ph: 0, g.pt: nj - 1) of the packed vector o
+// at yc[j], the elements inside the row (rb bytes from y's chunk m0)
+template <class T>
+__device__ __forceinline__ void kp_prow_store_end(const kp_prow &g, uint4 *yc, int j, long long m0,
+                                                  long long rb, uint4 o) {
+  const long long e0 = 16 * (m0 + j) - g.oy; // (the chunk's first byte in the row)
+  kp_st16_range(reinterpret_cast<T *>(yc + j), o, (int)(max(0ll, -e0) / (long long)sizeof(T)),
+                (int)(min(16ll, rb - e0) / (long long)sizeof(T)));
 }
 // arrive on the barrier at `b`'s offset in cluster CTA `cta` (this one
 // included; the default .release.cta semantics, as a cluster-scope release

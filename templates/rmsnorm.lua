@@ -87,6 +87,7 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
     io::unpack(xv[n], v);
 #pragma unroll
     for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+    kp_keep<T>(xv[n]); // (x packed across the reduction: kp_keep)
   }
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
   if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
@@ -271,6 +272,109 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
   kp_stage_norm_out<T, VEC, THREADS, U, WC>(
       [&](int k) { return kp_stage_vec(kp_img, off, k, al); }, w, wal, yr, true, nv, rs);
 }
+
+// Long rows at any residue, persistent (`_pers`; sm_90a): persistent
+// clusters (kp_pers_*, kp_device.cuh) whose CTAs cut each row on y's
+// 16-byte grid, x's bytes for a CTA's chunks by one bulk copy a row into
+// NBUF buffers (rows NBUF ahead), w's staged once (kp_prow and kp_pin have
+// the layout).  Where x and y
+// share their residue (the common case) y's chunk j is x's buffer chunk j,
+// and w's window is read by one loop a residue (kp_shift16c).  WMAX: y's
+// chunks a CTA holds (max_cols); WU: the write loop's unroll.
+template <class T, int THREADS, int WU, int S>
+__device__ __forceinline__ void rmsnorm_pers_out(const uint4 *xc, const uint4 *wc, uint4 *yc,
+                                                 int j0, int j1, float rs) {
+#pragma unroll(WU)
+  for (int j = j0 + (int)threadIdx.x; j < j1; j += THREADS) {
+    uint4 wv;
+    if constexpr (S == 0) wv = wc[j];
+    else wv = kp_shift16c<S>(wc[j], wc[j + 1]);
+    yc[j] = kp_norm_scale<T, 16 / (int)sizeof(T)>(xc[j], wv, rs);
+  }
+}
+template <class T, int THREADS, int CL, int NBUF, int WMAX, int WU>
+__device__ __forceinline__ void rmsnorm_pers(const T *__restrict__ x, long long ldx,
+                                             const T *__restrict__ w, T *__restrict__ y,
+                                             long long ldy, int rows, int cols, float eps) {
+  static_assert(CL > 1 && NBUF >= 2, "a cluster, rows ahead");
+  constexpr int VEC = 16 / (int)sizeof(T), ES = (int)sizeof(T), IMG = 16 * (WMAX + 2);
+  extern __shared__ __align__(16) char kp_img[]; // w's image, then NBUF buffers of x's
+  __shared__ unsigned long long full[NBUF], wbar, xbar[2];
+  __shared__ float slot[2][CL], scratch[2][32];
+  const int t = threadIdx.x, rank = (int)kp_cluster_rank();
+  const long long c0 = blockIdx.x / CL, G = gridDim.x / CL, RB = (long long)cols * ES;
+  const long long W = ((RB + 16 - ES + 15) / 16 + CL - 1) / CL, m0 = rank * W;
+  const kp_u64 lo = (kp_u64)x, hi = (kp_u64)(x + (rows - 1) * ldx) + RB, wa = (kp_u64)w;
+  auto buf = [&](int b) { return kp_img + IMG + b * IMG; };
+  auto row = [&](long long r) { return kp_prow_of((kp_u64)(y + r * ldy), RB, m0, W); };
+  auto xin = [&](const kp_prow &g, long long r) { return kp_pin_of(g, (kp_u64)(x + r * ldx), m0); };
+  auto issue = [&](int b, long long r) { // (thread 0) row r's chunks into buffer b
+    const kp_prow g = row(r);
+    const kp_pin p = xin(g, r);
+    kp_u64 src;
+    kp_mbar_expect_tx(&full[b], kp_pin_bytes(p, lo, hi, &src));
+    kp_pin_load(p, buf(b), lo, hi, &full[b]);
+  };
+  if (t == 0) {
+    kp_pers_init<NBUF>(full, &wbar, xbar);
+    kp_u64 fs;
+    kp_mbar_expect_tx(&wbar, kp_pw_span(wa, RB, m0, W, &fs));
+    kp_pw_load(kp_img, wa, RB, m0, W, &wbar);
+    for (int b = 0; b < NBUF && c0 + b * G < rows; b++) issue(b, c0 + b * G);
+    kp_mbar_expect_tx(&xbar[0], CL * 4u), kp_mbar_expect_tx(&xbar[1], CL * 4u);
+  }
+  kp_pw_fill<T, THREADS>(kp_img, wa, RB, m0, W);
+  __syncthreads(); // (w's other chunks written, the barriers initialised)
+  kp_cluster_meet(); // (every CTA's barriers initialised before any st.async reaches them)
+  auto sum_send = [&](int i, long long r) { // row r's sum of squares, to every CTA of the cluster
+    const int b = i % NBUF;
+    const kp_prow g = row(r);
+    const kp_pin p = xin(g, r);
+    kp_mbar_wait(&full[b], (i / NBUF) & 1);
+    if (kp_pin_edges<T>(p, g, buf(b), lo, hi)) __syncthreads();
+    float s = 0.f;
+    kp_pin_sumsq<T, THREADS>(p, g, buf(b), s);
+    kp_pers_send<THREADS, CL>(s, i, rank, scratch, slot, xbar);
+  };
+  if (c0 < rows) sum_send(0, c0);
+  kp_mbar_wait(&wbar, 0);
+  int i = 0;
+#pragma unroll 1
+  for (long long r = c0; r < rows; r += G, i++) {
+    const float rs = rsqrtf(kp_pers_sum<CL>(i, slot, xbar) / (float)cols + eps);
+    if (r + G < rows) sum_send(i + 1, r + G);
+    const int b = i % NBUF;
+    const kp_prow g = row(r);
+    const int dx = xin(g, r).dx, dw = kp_pw_off(g.oy, wa), nj = (int)g.nj;
+    const uint4 *xc = reinterpret_cast<const uint4 *>(buf(b));
+    const uint4 *wc = reinterpret_cast<const uint4 *>(kp_img + (dw & 16));
+    uint4 *yc = reinterpret_cast<uint4 *>(g.ya - g.oy + 16 * m0);
+    const int j0 = g.ph ? 1 : 0, j1 = nj - (g.pt ? 1 : 0); // (whole chunks)
+    if (dx == 0) {
+      switch (dw & 15) {
+#define KP_PERS_OUT(o) case o: rmsnorm_pers_out<T, THREADS, WU, o>(xc, wc, yc, j0, j1, rs); break;
+        KP_PERS_OUT(0) KP_PERS_OUT(4) KP_PERS_OUT(8) KP_PERS_OUT(12)
+      }
+      if constexpr (ES == 2) switch (dw & 15) {
+        KP_PERS_OUT(2) KP_PERS_OUT(6) KP_PERS_OUT(10) KP_PERS_OUT(14)
+#undef KP_PERS_OUT
+      }
+    } else {
+#pragma unroll 1
+      for (int j = j0 + t; j < j1; j += THREADS)
+        yc[j] = kp_norm_scale<T, VEC>(kp_stage_vec(buf(b), dx, j, false),
+                                      kp_stage_vec(kp_img + (dw & 16), dw & 15, j, false), rs);
+    }
+    // the row's partial end chunks, one thread each (one chunk both ends: the first's)
+    const int j = t == THREADS - 1 && g.ph ? 0 : t == THREADS - 2 && g.pt && !(g.ph && nj == 1) ? nj - 1 : -1;
+    if (j >= 0)
+      kp_prow_store_end<T>(g, yc, j, m0, RB,
+                           kp_norm_scale<T, VEC>(kp_stage_vec(buf(b), dx, j, dx == 0),
+                                                 kp_stage_vec(kp_img + (dw & 16), dw & 15, j, !(dw & 15)), rs));
+    kp_pers_next<CL, NBUF>(i, b, r, G, rows, xbar, issue);
+  }
+  kp_cluster_meet(); // (none leaves while a CTA of its cluster may still read or send to it)
+}
 ]]
 
 local ENTRY = [[
@@ -335,6 +439,17 @@ local function emit(dt, kind, p)
         min_cols, rank = p.cl == 8 and 32769 or 65537, p.cl == 8 and 102 or 103
       end
     end
+  elseif kind == "pers" then -- persistent clusters, w staged once (rmsnorm_pers; any residue)
+    p.unroll = p.unroll or 2 -- (the write loop's)
+    name = string.format("rmsnorm_%s_pers_t%d_b%d_w%d_c%d%s", dt, p.threads, p.nbuf, p.wmax,
+                         p.cl, p.unroll ~= 2 and "_u" .. p.unroll or "")
+    block, rpb = p.threads, 1
+    call = string.format("rmsnorm_pers<%s, %d, %d, %d, %d, %d>", T, p.threads, p.cl, p.nbuf,
+                         p.wmax, p.unroll)
+    max_cols = (16 * p.wmax * p.cl - 16 + esize(dt)) // esize(dt) -- (y's chunks a CTA: wmax)
+    p.smem, p.persist = (p.nbuf + 1) * 16 * (p.wmax + 2), 1
+    assert(smem_blocks(p.smem) >= 1, "a CTA's shared memory fits an SM")
+    min_cols, rank, odd = p.min_cols, p.rank or 40, p.max_align
   elseif kind == "stage" then -- (sm_90a: bulk copies; peels; for the tuner unless ranked)
     st = stage_fields("rmsnorm", dt, p, T, vec, 1)
     name, call, max_cols, min_cols, rank = st.name, st.call, st.max_cols, st.min_cols, st.rank
@@ -380,11 +495,11 @@ local function emit(dt, kind, p)
   -- of the element size, vectorised; the twins and the tuner's shapes keep
   -- the 16-byte requirement and their code as it was
   local peel = vec * esize(dt) == 16 and not whole and not p.hint and not p.minb and not p.u2
-  if (kind == "loop" and p.cl) or kind == "stage" then peel = true -- (its call above)
+  if (kind == "loop" and p.cl) or kind == "stage" or kind == "pers" then peel = true -- (its call above)
   elseif peel then
     call = call:gsub(">$", kind == "loop" and ", false, " .. p.unroll .. ", true>" or ", 0, 0, true>")
   end
-  if p.cl and kind ~= "loop" and kind ~= "stage" then
+  if p.cl and kind ~= "loop" and kind ~= "stage" and kind ~= "pers" then
     assert(peel, "a cluster variant peels")
     call = call:gsub(">$", ", " .. p.cl .. ">")
   end
@@ -394,7 +509,7 @@ local function emit(dt, kind, p)
     block = block, rows_per_block = rpb,
     cluster = p.cl, split = p.cl,
     -- (cluster variants: sm_90a code; `only90` ones: measured there alone)
-    smem = st and st.smem,
+    smem = st and st.smem or p.smem, persistent = p.persist,
     max_align = st and st.max_align or (odd and 8) or nil,
     targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
     min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
@@ -586,6 +701,32 @@ for _, dt in ipairs(DTYPES) do
       for _, p in ipairs(stage_forms(dt, vec, c)) do emit(dt, "stage", p) end
     end
   end
+  -- Persistent clusters, w's slices staged once, rows at any residue
+  -- (rmsnorm_pers): { threads, buffers, y's 16-byte chunks a CTA, cl[,
+  -- min_cols] }, ranked (402, over the staged picks) where min_cols is
+  -- given.  Fifty-fourth session (calls 2-3, H200, bf16, kp tune, us, the
+  -- pick before in brackets): 512 x 3 over 8 CTAs of 3200 chunks 512 x
+  -- 199999 111.0 (115.6), 512 x 151937 86.9 (88.8; 2400 chunks 85.7 and
+  -- 87.0 in two runs), aligned 512 x 151936 85.6 (91.0); at 1024 x 128257
+  -- 2048 chunks over 8 lost (152.9 against 141.2), and clusters of 16
+  -- (one CTA an SM: 7 clusters, each row's sum a round trip the short write
+  -- pass does not cover) lost everywhere (512 x 199999 144.5), as clusters
+  -- of 4 did at 2048 x 50257 (134.3 against 111.2).  Ranked for rows off
+  -- the 16-byte grid of 155649-204793 (max_align 8): side by side in turns
+  -- with main's pack, two rounds, % of copy (call 4): bf16 512 x 199999
+  -- 86.1 (81.7), 1024 x 180001 89.1 (84.0), 256 x 199999 81.2 (76.1), 768 x
+  -- 160001 86.6 (81.2); f16 85.8 (82.2), 89.0 (84.7), 80.4 (76.5), 85.2
+  -- (81.6) -- but aligned 512 x 200000 82.9 (83.9; f16 82.0 against 84.4),
+  -- odd 151937 83.0 (81.9; f16 80.9 against 82.3) and 1024 x 147457 84.6
+  -- (84.7; f16 82.1 against 85.0), which keep the stages.
+  if vec > 1 and esize(dt) == 2 then
+    for _, c in ipairs({ { 512, 3, 2400, 8 }, { 512, 3, 3200, 8, 155649 }, { 512, 4, 2048, 8 },
+                         { 256, 4, 1600, 16 } }) do
+      emit(dt, "pers", { vec = vec, threads = c[1], nbuf = c[2], wmax = c[3], cl = c[4],
+                         min_cols = c[5], rank = c[5] and 402 or nil,
+                         max_align = c[5] and 8 or nil })
+    end
+  end
   -- the loop over a cluster: { threads, unroll, cl, hint }
   if vec > 1 then
     for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8 }, { 512, 4, 16 }, { 512, 2, 8, true },
@@ -650,6 +791,15 @@ family_space {
   -- the raw vectors of x and w: 2 per n or unroll step
   neighbours = function(dt, p)
     if p.kind == "stage" then return stage_neighbours(p) end
+    if p.kind == "pers" then -- (buffers: as many as shared memory holds)
+      local out = {}
+      for _, q in ipairs(steps(p, { threads = { 256, 512, 1024 }, nbuf = { 2, 3, 4, 6 },
+                                     unroll = { 1, 2 } })) do
+        q.min_cols, q.rank, q.smem, q.persist = nil, nil, nil, nil
+        if smem_blocks((q.nbuf + 1) * 16 * (q.wmax + 2)) >= 1 then out[#out + 1] = q end
+      end
+      return out
+    end
     return norm_neighbours(p, 2)
   end,
 }

@@ -164,6 +164,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_regs(const T *__restrict__ x, lon
     io::unpack(bv[n], b);
 #pragma unroll
     for (int i = 0; i < VEC; i++) s = fmaf(b[i], b[i], fmaf(a[i], a[i], s));
+    kp_keep<T>(av[n]), kp_keep<T>(bv[n]); // (x packed across the reduction: kp_keep)
   }
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
   if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
@@ -980,27 +981,12 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
 
 // Long whole rows, persistent (`_pers`; sm_90a, 16-bit rows of whole
 // vectors at 16-byte row starts): a cluster of CL CTAs takes rows c, c + G,
-// ... (c its index, G the clusters that fit: one CTA an SM), each CTA one
-// slice of both halves (kp_cluster_slice).  w's slices stay in shared
-// memory for the whole grid (read once a CTA, not once a row: w through L2
-// was the staged kernels' largest write-pass cost, bench/NOTES.md 82); x's
-// slices come by bulk copies into NBUF buffers, rows NBUF ahead.  Row i's
-// sum of squares goes to every CTA of the cluster by st.async (slot i & 1,
-// completing on xbar[i & 1]); row i + 1's sum is taken before row i's write
-// pass, so that the exchange's round trip runs under the write pass.  Slot
-// reuse: a CTA sends row i + 2's sum only after every CTA's row i + 1 sum
-// has reached it, and each CTA sent that after reading row i's slot.  An
-// st.async may reach a barrier before its owner re-arms it for that row
-// (the transaction count goes negative meanwhile: the phase still waits for
-// the owner's arrival).  SMAX: the elements of a slice (max_cols CL SMAX).
-__device__ __forceinline__ void rmsnorm_swiglu_send(float *slot, unsigned long long *bar,
-                                                    kp_u32 cta, float v) {
-  asm volatile("{ .reg .b32 ra, rb;\n\tmapa.shared::cluster.u32 ra, %0, %2;\n\t"
-               "mapa.shared::cluster.u32 rb, %1, %2;\n\t"
-               "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [ra], %3, [rb]; }"
-               ::"r"(kp_smem_addr(slot)), "r"(kp_smem_addr(bar)), "r"(cta), "r"(__float_as_uint(v))
-               : "memory");
-}
+// ... (c its index, G the clusters that fit: one CTA an SM; kp_pers_*,
+// kp_device.cuh, has the rows' pipeline and sums), each CTA one slice of
+// both halves (kp_cluster_slice).  w's slices stay in shared memory for the
+// whole grid (read once a CTA, not once a row: w through L2 was the staged
+// kernels' largest write-pass cost, bench/NOTES.md 82).  SMAX: the elements
+// of a slice (max_cols CL SMAX).
 template <class T, int THREADS, int CL, int NBUF, int SMAX, int WU>
 __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, long long ldx,
                                                     const T *__restrict__ w, T *__restrict__ y,
@@ -1026,9 +1012,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, lon
     }
   };
   if (t == 0) {
-    for (int b = 0; b < NBUF; b++) kp_mbar_init(&full[b], 1);
-    kp_mbar_init(&wbar, 1), kp_mbar_init(&xbar[0], 1), kp_mbar_init(&xbar[1], 1);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    kp_pers_init<NBUF>(full, &wbar, xbar);
     kp_mbar_expect_tx(&wbar, 2 * bytes);
     if (bytes) {
       kp_bulk_load(kp_img, w + off, bytes, &wbar);
@@ -1037,8 +1021,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, lon
     for (int b = 0; b < NBUF && c0 + b * G < rows; b++) issue(b, c0 + b * G);
     kp_mbar_expect_tx(&xbar[0], CL * 4u), kp_mbar_expect_tx(&xbar[1], CL * 4u);
   }
-  // (every CTA's barriers initialised before any st.async reaches them)
-  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+  kp_cluster_meet(); // (every CTA's barriers initialised before any st.async reaches them)
   auto sum_send = [&](int i) { // row i's sum of squares, to every CTA of the cluster
     const int b = i % NBUF;
     kp_mbar_wait(&full[b], (i / NBUF) & 1);
@@ -1051,16 +1034,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, lon
 #pragma unroll
       for (int j = 0; j < VEC; j++) s = fmaf(u[j], u[j], fmaf(v[j], v[j], s));
     }
-    // (one block barrier: the first warp sums the warps' and sends; row i's
-    // scratch is i & 1's, so that row i + 1's writes meet no read of row i's
-    // -- rows i and i + 2 have the row loop's barrier between them)
-    s = kp_warp_sum(s);
-    if ((t & 31) == 0) scratch[i & 1][t >> 5] = s;
-    __syncthreads();
-    if (t < 32) {
-      s = kp_warp_sum(t < THREADS / 32 ? scratch[i & 1][t] : 0.f);
-      if (t < CL) rmsnorm_swiglu_send(&slot[i & 1][rank], &xbar[i & 1], t, s);
-    }
+    kp_pers_send<THREADS, CL>(s, i, rank, scratch, slot, xbar);
   };
   if (c0 < rows) sum_send(0);
   kp_mbar_wait(&wbar, 0);
@@ -1069,11 +1043,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, lon
   int i = 0;
 #pragma unroll 1
   for (long long r = c0; r < rows; r += G, i++) {
-    kp_mbar_wait(&xbar[i & 1], (i >> 1) & 1);
-    float s = 0.f;
-#pragma unroll
-    for (int k = 0; k < CL; k++) s += slot[i & 1][k]; // (rank order: the same bits everywhere)
-    const float rs = rsqrtf(s / (float)(2 * n) + eps);
+    const float rs = rsqrtf(kp_pers_sum<CL>(i, slot, xbar) / (float)(2 * n) + eps);
     if (r + G < rows) sum_send(i + 1);
     const int b = i % NBUF;
     const uint4 *pa = reinterpret_cast<const uint4 *>(buf(b));
@@ -1088,14 +1058,9 @@ __device__ __forceinline__ void rmsnorm_swiglu_pers(const T *__restrict__ x, lon
       rmsnorm_swiglu_out<T, VEC>(pa[k], pb[k], wa[k], wb[k], rs, v);
       yr[k] = io::pack(v);
     }
-    __syncthreads(); // (buffer b and slot i & 1 read by every thread)
-    if (t == 0) {
-      kp_mbar_expect_tx(&xbar[i & 1], CL * 4u); // (row i + 2's sums)
-      if (r + NBUF * G < rows) issue(b, r + NBUF * G);
-    }
+    kp_pers_next<CL, NBUF>(i, b, r, G, rows, xbar, issue);
   }
-  // (none leaves while a CTA of its cluster may still read or send to it)
-  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+  kp_cluster_meet(); // (none leaves while a CTA of its cluster may still read or send to it)
 }
 ]]
 

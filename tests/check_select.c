@@ -732,15 +732,16 @@ END_TEST
 ** alignment (ranked for aligned rows too: the list entries' `any`), shorter
 ** aligned rows do not but softmax's of 12289-32768 (one CTA, forty-ninth and
 ** fiftieth sessions), and odd rows of the lengths the stage ranking
-** covers do; f32 keeps its register variants (its stage variants are for
-** the tuner). */
+** covers do -- but RMSNorm's odd 155649-204793, persistent clusters
+** (`_pers_`, fifty-fourth session); f32 keeps its register variants (its stage
+** variants are for the tuner). */
 START_TEST(test_real_pack_stage_ranking) {
   kpk_pack pk;
   open_built(&pk, "sm_90a");
   const kp_devprops d = {90, 227 * 1024, 132};
-  /* stage[f]: whether family F[f] takes a stage variant (16-bit) */
+  /* stage[f]: whether family F[f] takes a stage variant (16-bit; 2: `_pers_`) */
   static const struct { uint64_t cols; uint32_t align; int stage[2]; } K[] = {
-      {151936, 16, {1, 1}}, {200000, 16, {1, 1}}, {151937, 2, {1, 1}}, {199999, 2, {1, 1}},
+      {151936, 16, {1, 1}}, {200000, 16, {1, 1}}, {151937, 2, {1, 1}}, {199999, 2, {1, 2}},
       {128256, 16, {1, 0}}, {98304, 16, {0, 0}},  {32000, 16, {1, 0}},  {4096, 16, {0, 0}},
       {32769, 16, {0, 0}},
       {50257, 2, {1, 1}}, /* (softmax since the twenty-seventh session: NOTES 61) */
@@ -754,8 +755,9 @@ START_TEST(test_real_pack_stage_ranking) {
         const kp_call c = {F[f], (kp_dtype)dt, al, 0, {512, K[k].cols, 1, 1}};
         const int i = kp_select_variant(&pk, &c, &d, NULL, 0);
         ck_assert_int_ge(i, 0);
-        const int want = es == 2 && K[k].stage[f];
-        ck_assert_msg((strstr(pk.entries[i].name, "_stage_") != NULL) == want,
+        const int want = es == 2 ? K[k].stage[f] : 0;
+        ck_assert_msg((strstr(pk.entries[i].name, "_stage_") != NULL) == (want == 1) &&
+                          (strstr(pk.entries[i].name, "_pers_") != NULL) == (want == 2),
                       "%s %s 512 x %llu at align %u: %s", kp_family_name(F[f]),
                       kp_dtype_name((kp_dtype)dt), (unsigned long long)K[k].cols, al,
                       pk.entries[i].name);
@@ -936,10 +938,15 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {KP_FAM_RMSNORM, 65537, 2, "_stage_t256_v8_u2_s32_c8_wc"},
         {KP_FAM_RMSNORM, 131073, 2, "_stage_t256_v8_u2_s38_c8_wc"},
         {KP_FAM_RMSNORM, 155648, 2, "_stage_t256_v8_u2_s38_c8_wc"},
-        {KP_FAM_RMSNORM, 155649, 2, "_stage_t256_v8_u2_s26_c16_wc"},
+        /* 155649-204793 off the grid: persistent clusters of 8, w staged
+        ** once (fifty-fourth session) */
+        {KP_FAM_RMSNORM, 155649, 2, "_pers_t512_b3_w3200_c8"},
+        {KP_FAM_RMSNORM, 204793, 2, "_pers_t512_b3_w3200_c8"},
+        {KP_FAM_RMSNORM, 204794, 2, "_stage_t256_v8_u2_s26_c16_wc"},
         {KP_FAM_RMSNORM, 212992, 2, "_stage_t256_v8_u2_s26_c16_wc"},
         {KP_FAM_RMSNORM, 212993, 2, "_loop_t512_v8_u4_c4"},
         {KP_FAM_RMSNORM, 151936, 16, "_stage_t512_v8_u2_s50_c8"}, /* (aligned: plain) */
+        {KP_FAM_RMSNORM, 200000, 16, "_stage_t512_v8_u2_s50_c8"},
         {KP_FAM_RMSNORM, 32768, 16, "_block_t1024_v8_n4_w"}, /* (aligned: unchanged) */
         {KP_FAM_ADD_RMSNORM, 4097, 2, "_stage_t128_v8_u2_s9"},
         {KP_FAM_ADD_RMSNORM, 4609, 2, "_stage_t256_v8_u1_s16"},

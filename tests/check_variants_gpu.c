@@ -9,7 +9,8 @@
 ** length that keeps every row start 16-byte aligned (and for a column-chunk
 ** entry, 3 rows of two chunks and a partial third; for a persistent grid
 ** of clusters, 4 rows a cluster or more, at the shortest length in range,
-** so that every buffer and exchange slot is reused).  An entry with a
+** so that every buffer and exchange slot is reused -- and again at an odd
+** length, rows at every residue, where the entry takes them).  An entry with a
 ** min_rows above those gets min_rows and min_rows + 1 rows instead, at
 ** lengths (multiples of 8, about 2^23 elements in all) that keep the
 ** reference quick.  Rows at every residue mod 16 bytes (odd strides,
@@ -182,6 +183,21 @@ START_TEST(test_every_variant) {
                        {(uint64_t)un[k].rows, (uint64_t)un[k].cols, 1, 1}};
           if (!kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) continue;
           run_row_case(&g, (kp_family)f, dt, &un[k], form);
+          runs++;
+        }
+      }
+      /* a persistent grid of clusters off the grid too: 4 rows a cluster or
+      ** more at an odd length, each buffer and exchange slot reused by rows
+      ** at every residue -- x at y's (the common case), and x at another */
+      if (e->persist && e->cluster > 1) {
+        const int64_t pr = 4 * (int64_t)g.ctx->props.sm_count / e->cluster + 3;
+        const int64_t c = ((lo > 1 ? lo : hi / 2) + 8) / 8 * 8 + 1;
+        const shape pu[2] = {{pr, c, 0, 0, 1, 1}, {pr, c, 2, 0, 5, 2}};
+        for (int k = 0; k < 2 && c <= hi; k++) {
+          kp_call cc = {(kp_family)f, dt, shape_align((kp_family)f, es, &pu[k]), 0,
+                        {(uint64_t)pu[k].rows, (uint64_t)pu[k].cols, 1, 1}};
+          if (!kp_entry_applies(e, &cc, &g.ctx->props, NULL, 0)) continue;
+          run_row_case(&g, (kp_family)f, dt, &pu[k], 0);
           runs++;
         }
       }
