@@ -1379,10 +1379,10 @@ __device__ __forceinline__ void kp_pers_next(int i, int b, long long r, long lon
 
 // ---- persistent rows at any residue
 //
-// The persistent clusters above, rows at any residue: a row is cut on y's
-// 16-byte grid: CTA `rank`
-// writes y's chunks m0 = rank W .. m0 + W - 1 of the row (W: the most chunks
-// a row can have, over CL), whole 16-byte stores but at the row's two ends,
+// The persistent clusters above at any residue: a row is cut on y's 16-byte
+// grid, CTA `rank` writing y's chunks m0 = rank W .. m0 + W - 1 of the row
+// (W: the most chunks a row can have, over CL), whole 16-byte stores but at
+// the row's two ends,
 // so that the cut moves with y's residue oy from row to row (kp_prow).  An
 // input row's bytes for them (x, or a half of it: kp_pin) come by one bulk
 // copy a row into a buffer: the 16-byte chunks that hold them, the bytes
