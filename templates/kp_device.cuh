@@ -329,18 +329,6 @@ template <class T> __device__ __forceinline__ uint4 kp_ld16_elems(const T *p, in
     }
   return u.r;
 }
-// Its twin for an output at another residue than the grid's: the first cnt
-// (<= 16 / sizeof(T)) elements of the packed vector r stored one by one.
-template <class T> __device__ __forceinline__ void kp_st16_elems(T *p, uint4 r, int cnt) {
-  union { uint4 r; kp_u32 w[4]; kp_u16 h[8]; } u;
-  u.r = r;
-#pragma unroll
-  for (int i = 0; i < 16 / (int)sizeof(T); i++)
-    if (i < cnt) {
-      if constexpr (sizeof(T) == 2) reinterpret_cast<kp_u16 *>(p)[i] = u.h[i];
-      else reinterpret_cast<kp_u32 *>(p)[i] = u.w[i];
-    }
-}
 // r unchanged, its registers opaque where T is bf16: a packed row held
 // across a reduction stays packed, unpacked again where it is used --
 // bf16's unpack (an integer op an element) was otherwise hoisted out of the
@@ -364,6 +352,12 @@ template <class T> __device__ __forceinline__ void kp_st16_range(T *p, uint4 r, 
       if constexpr (sizeof(T) == 2) reinterpret_cast<kp_u16 *>(p)[i] = u.h[i];
       else reinterpret_cast<kp_u32 *>(p)[i] = u.w[i];
     }
+}
+// kp_ld16_elems's twin for an output at another residue than the grid's:
+// the first cnt (<= 16 / sizeof(T)) elements of the packed vector r stored
+// one by one.
+template <class T> __device__ __forceinline__ void kp_st16_elems(T *p, uint4 r, int cnt) {
+  kp_st16_range(p, r, 0, cnt);
 }
 // The 16 bytes from byte `off` (0..15) of the 32 bytes a, b (two neighbouring
 // 16-byte chunks): the five words that hold them picked by off / 4 (selects:
@@ -1247,6 +1241,11 @@ __device__ __forceinline__ const void *kp_map_rank(const void *p, kp_u32 r) {
 // order, the same result everywhere).  A CTA waits for every value sent to
 // it before it reads, so none leaves while another still writes to it; one
 // call a kernel.
+// every CTA of the cluster at this point (a relaxed cluster barrier: no
+// memory ordering, the barriers' initialisation's fence aside)
+__device__ __forceinline__ void kp_cluster_meet() {
+  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+}
 __device__ __forceinline__ unsigned long long *kp_cluster_xbar() {
   __shared__ unsigned long long b;
   return &b;
@@ -1256,7 +1255,7 @@ __device__ __forceinline__ void kp_cluster_begin() {
     kp_mbar_init(kp_cluster_xbar(), 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
-  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+  kp_cluster_meet();
 }
 template <int CL, int N, bool BEGUN = false>
 __device__ __forceinline__ const volatile float *kp_cluster_gather(const float (&v)[N]) {
@@ -1334,11 +1333,6 @@ __device__ __forceinline__ void kp_pers_init(unsigned long long *full, unsigned 
   kp_mbar_init(wbar, 1), kp_mbar_init(&xbar[0], 1), kp_mbar_init(&xbar[1], 1);
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
-// every CTA of the cluster at this point (a relaxed cluster barrier: no
-// memory ordering, the barriers' initialisation's fence aside)
-__device__ __forceinline__ void kp_cluster_meet() {
-  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
-}
 // Row i's block sum (one block barrier: rows i and i + 1 use scratch[i & 1]
 // and scratch[(i + 1) & 1]; rows i and i + 2 have the row loop's barrier
 // between them) to slot[i & 1][rank] of every CTA of the cluster
@@ -1382,8 +1376,8 @@ __device__ __forceinline__ void kp_pers_next(int i, int b, long long r, long lon
 // The persistent clusters above at any residue: a row is cut on y's 16-byte
 // grid, CTA `rank` writing y's chunks m0 = rank W .. m0 + W - 1 of the row
 // (W: the most chunks a row can have, over CL), whole 16-byte stores but at
-// the row's two ends,
-// so that the cut moves with y's residue oy from row to row (kp_prow).  An
+// the row's two ends, so that the cut moves with y's residue oy from row to
+// row (kp_prow).  An
 // input row's bytes for them (x, or a half of it: kp_pin) come by one bulk
 // copy a row into a buffer: the 16-byte chunks that hold them, the bytes
 // around them inside the tensor (the row's own, a neighbour row's, the gap

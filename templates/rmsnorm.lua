@@ -277,10 +277,10 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
 // clusters (kp_pers_*, kp_device.cuh) whose CTAs cut each row on y's
 // 16-byte grid, x's bytes for a CTA's chunks by one bulk copy a row into
 // NBUF buffers (rows NBUF ahead), w's staged once (kp_prow and kp_pin have
-// the layout).  Where x and y
-// share their residue (the common case) y's chunk j is x's buffer chunk j,
-// and w's window is read by one loop a residue (kp_shift16c).  WMAX: y's
-// chunks a CTA holds (max_cols); WU: the write loop's unroll.
+// the layout).  Where x and y share their residue (the common case) y's
+// chunk j is x's buffer chunk j, and w's window is read by one loop a
+// residue (kp_shift16c).  WMAX: y's chunks a CTA holds (max_cols); WU: the
+// write loop's unroll.
 template <class T, int THREADS, int WU, int S>
 __device__ __forceinline__ void rmsnorm_pers_out(const uint4 *xc, const uint4 *wc, uint4 *yc,
                                                  int j0, int j1, float rs) {
@@ -346,8 +346,9 @@ __device__ __forceinline__ void rmsnorm_pers(const T *__restrict__ x, long long 
     const int b = i % NBUF;
     const kp_prow g = row(r);
     const int dx = xin(g, r).dx, dw = kp_pw_off(g.oy, wa), nj = (int)g.nj;
+    const char *wi = kp_img + (dw & 16); // (w's window: wi + 16 j + (dw & 15))
     const uint4 *xc = reinterpret_cast<const uint4 *>(buf(b));
-    const uint4 *wc = reinterpret_cast<const uint4 *>(kp_img + (dw & 16));
+    const uint4 *wc = reinterpret_cast<const uint4 *>(wi);
     uint4 *yc = reinterpret_cast<uint4 *>(g.ya - g.oy + 16 * m0);
     const int j0 = g.ph ? 1 : 0, j1 = nj - (g.pt ? 1 : 0); // (whole chunks)
     if (dx == 0) {
@@ -363,14 +364,14 @@ __device__ __forceinline__ void rmsnorm_pers(const T *__restrict__ x, long long 
 #pragma unroll 1
       for (int j = j0 + t; j < j1; j += THREADS)
         yc[j] = kp_norm_scale<T, VEC>(kp_stage_vec(buf(b), dx, j, false),
-                                      kp_stage_vec(kp_img + (dw & 16), dw & 15, j, false), rs);
+                                      kp_stage_vec(wi, dw & 15, j, false), rs);
     }
     // the row's partial end chunks, one thread each (one chunk both ends: the first's)
     const int j = t == THREADS - 1 && g.ph ? 0 : t == THREADS - 2 && g.pt && !(g.ph && nj == 1) ? nj - 1 : -1;
     if (j >= 0)
       kp_prow_store_end<T>(g, yc, j, m0, RB,
                            kp_norm_scale<T, VEC>(kp_stage_vec(buf(b), dx, j, dx == 0),
-                                                 kp_stage_vec(kp_img + (dw & 16), dw & 15, j, !(dw & 15)), rs));
+                                                 kp_stage_vec(wi, dw & 15, j, !(dw & 15)), rs));
     kp_pers_next<CL, NBUF>(i, b, r, G, rows, xbar, issue);
   }
   kp_cluster_meet(); // (none leaves while a CTA of its cluster may still read or send to it)
@@ -449,7 +450,7 @@ local function emit(dt, kind, p)
     max_cols = (16 * p.wmax * p.cl - 16 + esize(dt)) // esize(dt) -- (y's chunks a CTA: wmax)
     p.smem, p.persist = (p.nbuf + 1) * 16 * (p.wmax + 2), 1
     assert(smem_blocks(p.smem) >= 1, "a CTA's shared memory fits an SM")
-    min_cols, rank, odd = p.min_cols, p.rank or 40, p.max_align
+    min_cols, rank = p.min_cols, p.rank or 40 -- (p.max_align: rows off the grid alone)
   elseif kind == "stage" then -- (sm_90a: bulk copies; peels; for the tuner unless ranked)
     st = stage_fields("rmsnorm", dt, p, T, vec, 1)
     name, call, max_cols, min_cols, rank = st.name, st.call, st.max_cols, st.min_cols, st.rank
@@ -510,7 +511,7 @@ local function emit(dt, kind, p)
     cluster = p.cl, split = p.cl,
     -- (cluster variants: sm_90a code; `only90` ones: measured there alone)
     smem = st and st.smem or p.smem, persistent = p.persist,
-    max_align = st and st.max_align or (odd and 8) or nil,
+    max_align = st and st.max_align or (odd and 8) or p.max_align,
     targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
     min_sm = (p.cl or kind == "stage") and 90 or nil, max_sm = (p.cl or kind == "stage") and 90 or nil,
     max_cols = max_cols, min_rows = p.min_rows, min_cols = min_cols,
@@ -795,7 +796,7 @@ family_space {
       local out = {}
       for _, q in ipairs(steps(p, { threads = { 256, 512, 1024 }, nbuf = { 2, 3, 4, 6 },
                                      unroll = { 1, 2 } })) do
-        q.min_cols, q.rank, q.smem, q.persist = nil, nil, nil, nil
+        q.min_cols, q.rank, q.smem, q.persist, q.max_align = nil, nil, nil, nil, nil
         if smem_blocks((q.nbuf + 1) * 16 * (q.wmax + 2)) >= 1 then out[#out + 1] = q end
       end
       return out

@@ -140,11 +140,11 @@ START_TEST(test_every_variant) {
       int nsh = 2;
       if (e->tile[KP_COLS] && 2 * (int64_t)e->tile[KP_COLS] + 8 <= hi) /* rows of 2 chunks and */
         sh[nsh++] = (shape){3, 2 * (int64_t)e->tile[KP_COLS] + 8, 0, 0, 0, 0}; /* a partial one */
-      if (e->persist && e->cluster > 1) { /* a persistent grid of clusters: rows past what */
-        const int64_t c = ((lo > 1 ? lo : hi / 2) + 8) / 8 * 8; /* fits at once, each cluster */
-        sh[nsh++] = (shape){4 * (int64_t)g.ctx->props.sm_count / e->cluster + 3, /* 4 or more */
-                            c <= hi ? c : even, 0, 0, 0, 0}; /* (its buffers reused) */
-      }
+      /* a persistent grid of clusters: rows past what fits at once, each
+      ** cluster 4 or more (its buffers reused), at pc columns */
+      const int64_t pr = 4 * (int64_t)g.ctx->props.sm_count / (e->cluster ? e->cluster : 1) + 3;
+      const int64_t pc = ((lo > 1 ? lo : hi / 2) + 8) / 8 * 8;
+      if (e->persist && e->cluster > 1) sh[nsh++] = (shape){pr, pc <= hi ? pc : even, 0, 0, 0, 0};
       if (min_rows > 5) { /* min_rows and one more, at lengths in range (multiples of 8) */
         int64_t c = (1 << 23) / min_rows / 8 * 8;
         c = c < lo ? (lo + 7) / 8 * 8 : c;
@@ -190,8 +190,7 @@ START_TEST(test_every_variant) {
       ** more at an odd length, each buffer and exchange slot reused by rows
       ** at every residue -- x at y's (the common case), and x at another */
       if (e->persist && e->cluster > 1) {
-        const int64_t pr = 4 * (int64_t)g.ctx->props.sm_count / e->cluster + 3;
-        const int64_t c = ((lo > 1 ? lo : hi / 2) + 8) / 8 * 8 + 1;
+        const int64_t c = pc + 1;
         const shape pu[2] = {{pr, c, 0, 0, 1, 1}, {pr, c, 2, 0, 5, 2}};
         for (int k = 0; k < 2 && c <= hi; k++) {
           kp_call cc = {(kp_family)f, dt, shape_align((kp_family)f, es, &pu[k]), 0,
