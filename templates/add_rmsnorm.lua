@@ -303,6 +303,120 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
   kp_stage_norm_out<T, VEC, THREADS, U, WC>(
       [&](int k) { return reinterpret_cast<const uint4 *>(ri)[k]; }, w, wal, yr, yal, nv, rs);
 }
+
+// Long rows at any residue, persistent (`_pers`; sm_90a): rmsnorm_pers's
+// persistent clusters and layout (kp_pers_*, kp_prow / kp_pin, kp_device.cuh)
+// on res's 16-byte grid -- res is read and written: each CTA's h = x + res
+// for the next row, stored whole to res and kept in res's buffer, while the
+// previous row's y is written from it -- x through its window, w staged
+// once; y stored whole where it shares res's residue (the common case),
+// else element by element.  WMAX: res's chunks a CTA holds (max_cols); WU:
+// the write loop's unroll.
+template <class T, int THREADS, int CL, int NBUF, int WMAX, int WU>
+__device__ __forceinline__ void add_rmsnorm_pers(const T *__restrict__ x, long long ldx,
+                                                 T *__restrict__ res, long long ldr,
+                                                 const T *__restrict__ w, T *__restrict__ y,
+                                                 long long ldy, int rows, int cols, float eps) {
+  static_assert(CL > 1 && NBUF >= 2, "a cluster, rows ahead");
+  constexpr int VEC = 16 / (int)sizeof(T), ES = (int)sizeof(T), IMG = 16 * (WMAX + 2);
+  typedef kp_raw_io<T, VEC> io;
+  extern __shared__ __align__(16) char kp_img[]; // w's image, then NBUF of x's and res's
+  __shared__ unsigned long long full[NBUF], wbar, xbar[2];
+  __shared__ float slot[2][CL], scratch[2][32];
+  const int t = threadIdx.x, rank = (int)kp_cluster_rank();
+  const long long c0 = blockIdx.x / CL, G = gridDim.x / CL, RB = (long long)cols * ES;
+  const long long W = ((RB + 16 - ES + 15) / 16 + CL - 1) / CL, m0 = rank * W;
+  const kp_u64 xlo = (kp_u64)x, xhi = (kp_u64)(x + (rows - 1) * ldx) + RB, wa = (kp_u64)w;
+  const kp_u64 rlo = (kp_u64)res, rhi = (kp_u64)(res + (rows - 1) * ldr) + RB;
+  auto xbuf = [&](int b) { return kp_img + IMG + b * 2 * IMG; };
+  auto rbuf = [&](int b) { return kp_img + 2 * IMG + b * 2 * IMG; };
+  auto row = [&](long long r) { return kp_prow_of((kp_u64)(res + r * ldr), RB, m0, W); };
+  auto xin = [&](const kp_prow &g, long long r) { return kp_pin_of(g, (kp_u64)(x + r * ldx), m0); };
+  auto issue = [&](int b, long long r) { // (thread 0) row r's chunks into buffer b
+    const kp_prow g = row(r);
+    const kp_pin px = xin(g, r), pr = kp_pin_of(g, g.ya, m0); // (res's: its chunk j at j)
+    kp_u64 src;
+    kp_mbar_expect_tx(&full[b], kp_pin_bytes(px, xlo, xhi, &src) + kp_pin_bytes(pr, rlo, rhi, &src));
+    kp_pin_load(px, xbuf(b), xlo, xhi, &full[b]);
+    kp_pin_load(pr, rbuf(b), rlo, rhi, &full[b]);
+  };
+  if (t == 0) {
+    kp_pers_init<NBUF>(full, &wbar, xbar);
+    kp_u64 fs;
+    kp_mbar_expect_tx(&wbar, kp_pw_span(wa, RB, m0, W, &fs));
+    kp_pw_load(kp_img, wa, RB, m0, W, &wbar);
+    for (int b = 0; b < NBUF && c0 + b * G < rows; b++) issue(b, c0 + b * G);
+    kp_mbar_expect_tx(&xbar[0], CL * 4u), kp_mbar_expect_tx(&xbar[1], CL * 4u);
+  }
+  kp_pw_fill<T, THREADS>(kp_img, wa, RB, m0, W);
+  __syncthreads(); // (w's other chunks written, the barriers initialised)
+  kp_cluster_meet(); // (every CTA's barriers initialised before any st.async reaches them)
+  // row r's h, stored to res and kept in res's buffer (each thread keeps the
+  // chunks its write pass reads), its sum of squares to every CTA
+  auto add_send = [&](int i, long long r) {
+    const int b = i % NBUF;
+    const kp_prow g = row(r);
+    const kp_pin px = xin(g, r), pr = kp_pin_of(g, g.ya, m0);
+    kp_mbar_wait(&full[b], (i / NBUF) & 1);
+    const bool ex = kp_pin_edges<T>(px, g, xbuf(b), xlo, xhi);
+    if (kp_pin_edges<T>(pr, g, rbuf(b), rlo, rhi) || ex) __syncthreads();
+    uint4 *rc = reinterpret_cast<uint4 *>(rbuf(b));
+    uint4 *hc = reinterpret_cast<uint4 *>(g.ya - g.oy + 16 * m0);
+    const int nj = (int)g.nj, j0 = g.ph ? 1 : 0, j1 = nj - (g.pt ? 1 : 0);
+    float s = 0.f;
+    for (int j = j0 + t; j < j1; j += THREADS) {
+      const uint4 hk = add_rmsnorm_add<T, VEC>(kp_stage_vec(xbuf(b), px.dx, j, px.dx == 0), rc[j], s);
+      hc[j] = hk, rc[j] = hk;
+    }
+    // the row's partial end chunks, one thread each (one chunk both ends:
+    // the first's): h's elements inside the row stored, their squares added
+    const int j = t == THREADS - 1 && g.ph ? 0 : t == THREADS - 2 && g.pt && !(g.ph && nj == 1) ? nj - 1 : -1;
+    if (j >= 0) {
+      float all = 0.f, f[VEC];
+      const uint4 hk = add_rmsnorm_add<T, VEC>(kp_stage_vec(xbuf(b), px.dx, j, px.dx == 0), rc[j], all);
+      const long long e0 = 16 * (m0 + j) - g.oy; // (the chunk's first byte in the row)
+      io::unpack(hk, f);
+#pragma unroll
+      for (int e = 0; e < VEC; e++)
+        if (e0 + e * ES >= 0 && e0 + e * ES < RB) s = fmaf(f[e], f[e], s);
+      kp_prow_store_end<T>(g, hc, j, m0, RB, hk);
+      rc[j] = hk;
+    }
+    kp_pers_send<THREADS, CL>(s, i, rank, scratch, slot, xbar);
+  };
+  if (c0 < rows) add_send(0, c0);
+  kp_mbar_wait(&wbar, 0);
+  int i = 0;
+#pragma unroll 1
+  for (long long r = c0; r < rows; r += G, i++) {
+    const float rs = rsqrtf(kp_pers_sum<CL>(i, slot, xbar) / (float)cols + eps);
+    if (r + G < rows) add_send(i + 1, r + G);
+    const int b = i % NBUF;
+    const kp_prow g = row(r);
+    const int dw = kp_pw_off(g.oy, wa), nj = (int)g.nj;
+    const uint4 *rc = reinterpret_cast<const uint4 *>(rbuf(b));
+    const uint4 *wc = reinterpret_cast<const uint4 *>(kp_img + (dw & 16));
+    const kp_u64 ya = (kp_u64)(y + r * ldy);
+    uint4 *yc = reinterpret_cast<uint4 *>(ya - g.oy + 16 * m0); // (16-byte aligned where yal)
+    const bool yal = ((ya - g.ya) & 15) == 0;
+    const int j0 = g.ph ? 1 : 0, j1 = nj - (g.pt ? 1 : 0); // (whole chunks)
+    if (yal) {
+      kp_pers_norm_outs<T, THREADS, WU>(dw & 15, rc, wc, yc, j0, j1, rs);
+    } else {
+#pragma unroll 1
+      for (int j = j0 + t; j < j1; j += THREADS)
+        kp_st16_range(reinterpret_cast<T *>(yc + j),
+                      kp_norm_scale<T, VEC>(rc[j], kp_stage_vec(kp_img + (dw & 16), dw & 15, j, false), rs),
+                      0, VEC);
+    }
+    const int j = t == THREADS - 1 && g.ph ? 0 : t == THREADS - 2 && g.pt && !(g.ph && nj == 1) ? nj - 1 : -1;
+    if (j >= 0)
+      kp_prow_store_end<T>(g, yc, j, m0, RB,
+                           kp_norm_scale<T, VEC>(rc[j], kp_stage_vec(kp_img + (dw & 16), dw & 15, j, !(dw & 15)), rs));
+    kp_pers_next<CL, NBUF>(i, b, r, G, rows, xbar, issue);
+  }
+  kp_cluster_meet(); // (none leaves while a CTA of its cluster may still read or send to it)
+}
 ]]
 
 local ENTRY = [[
@@ -361,6 +475,17 @@ local function emit(dt, kind, p)
       if p.threads == 512 and p.nv == 3 and not p.whole then max_align = 8 -- (aligned: 512 x 4_w)
       elseif p.threads == 1024 and p.nv == 4 then min_cols = 24577 end -- (16K..24K: the loop)
     end
+  elseif kind == "pers" then -- persistent clusters, w staged once (add_rmsnorm_pers; any residue)
+    p.unroll = p.unroll or 2 -- (the write loop's)
+    name = string.format("add_rmsnorm_%s_pers_t%d_b%d_w%d_c%d%s", dt, p.threads, p.nbuf, p.wmax,
+                         p.cl, p.unroll ~= 2 and "_u" .. p.unroll or "")
+    block, rpb = p.threads, 1
+    call = string.format("add_rmsnorm_pers<%s, %d, %d, %d, %d, %d>", T, p.threads, p.cl, p.nbuf,
+                         p.wmax, p.unroll)
+    max_cols = p.max_cols or (16 * p.wmax * p.cl - 16 + esize(dt)) // esize(dt) -- (res's chunks a CTA: wmax)
+    p.smem, p.persist = (2 * p.nbuf + 1) * 16 * (p.wmax + 2), 1
+    assert(smem_blocks(p.smem) >= 1, "a CTA's shared memory fits an SM")
+    min_cols, rank, max_align = p.min_cols, p.rank or 40, p.max_align
   elseif kind == "stage" then -- (sm_90a: bulk copies; peels; for the tuner unless ranked)
     st = stage_fields("add_rmsnorm", dt, p, T, vec, 2)
     name, call, max_cols, min_cols, rank = st.name, st.call, st.max_cols, st.min_cols, st.rank
@@ -386,9 +511,9 @@ local function emit(dt, kind, p)
   -- each row (PEEL): any alignment of the element size, vectorised; the
   -- twins and the hinted ones keep the 16-byte requirement and their code
   local peel = vec * esize(dt) == 16 and not whole and not p.hint
-  if kind == "stage" then peel = true -- (its call above)
+  if kind == "stage" or kind == "pers" then peel = true -- (its call above)
   elseif peel then call = call:gsub(">$", kind == "loop" and ", true>" or ", 0, 0, true>") end
-  if p.cl and kind ~= "stage" then
+  if p.cl and kind ~= "stage" and kind ~= "pers" then
     assert(peel, "a cluster variant peels")
     call = call:gsub(">$", ", " .. p.cl .. ">")
   end
@@ -396,7 +521,7 @@ local function emit(dt, kind, p)
     name = name, dtype = dt, params = p,
     block = block, rows_per_block = rpb, min_cols = min_cols,
     cluster = p.cl, split = p.cl,
-    smem = st and st.smem,
+    smem = st and st.smem or p.smem, persistent = p.persist,
     max_align = st and st.max_align or max_align,
     -- (cluster and stage variants: sm_90a code; `only90` ones: measured there alone)
     targets = (p.cl or p.only90 or kind == "stage") and { "sm_90a" } or nil,
@@ -546,6 +671,28 @@ for _, dt in ipairs(DTYPES) do
                          { 128, 2, 13, 8 } }) do
       for _, p in ipairs(stage_forms(dt, vec, c)) do emit(dt, "stage", p) end
     end
+    -- Persistent clusters, w staged once, rows at any residue
+    -- (add_rmsnorm_pers, RMSNorm's `_pers` layout on res's grid): { threads,
+    -- buffers, res's 16-byte chunks a CTA, cl[, min_cols, max_cols] },
+    -- ranked (402, over the staged picks) where min_cols is given.
+    -- Fifty-fifth session (H200, bf16; bench/results/2026-12-02-s55): kp
+    -- tune, us (call 1; the stage pick in brackets): 512 x 151937 256 x 3
+    -- over 16 CTAs 174.4 (181.9), 512 x 199999 512 x 3 over 16 224.8
+    -- (231.0), 1024 x 180001 398.4 (408.0), but 1024 x 128257 328.7 (284.2).
+    -- Ranked for rows off the 16-byte grid of 147457-204793 (max_align 8):
+    -- side by side in turns with main's pack, % of copy, bf16 two rounds
+    -- (call 2): 512 x 147457 78.6 / 78.7 -> 81.4 / 81.9, 151937 78.9 / 79.6
+    -- -> 82.8 / 82.8, 768 x 160001 81.9 / 81.8 -> 84.6 / 84.5, 1024 x 180001
+    -- 83.8 / 84.3 -> 86.6 / 86.7, 512 x 199999 82.3 / 82.8 -> 85.0 / 84.6,
+    -- 256 x 199999 79.3 / 79.9 -> 82.2 / 82.6; f16 one round +2.9 to +3.2
+    -- points to 1024 x 180001 (+1.2, +1.0 at 512 x 199999), 256 x 199999
+    -- 79.8 -> 79.4.
+    for _, c in ipairs({ { 512, 3, 1600, 16, 163841 }, { 512, 2, 2400, 8 },
+                         { 256, 3, 1600, 16, 147457, 163840 } }) do
+      emit(dt, "pers", { vec = vec, threads = c[1], nbuf = c[2], wmax = c[3], cl = c[4],
+                         min_cols = c[5], max_cols = c[6], rank = c[5] and 402 or nil,
+                         max_align = c[5] and 8 or nil })
+    end
   end
 end
 
@@ -560,6 +707,15 @@ family_space {
   -- the raw vectors of x, res and w: 3 per n or unroll step
   neighbours = function(dt, p)
     if p.kind == "stage" then return stage_neighbours(p) end
+    if p.kind == "pers" then -- (buffers: as many as shared memory holds)
+      local out = {}
+      for _, q in ipairs(steps(p, { threads = { 256, 512, 1024 }, nbuf = { 2, 3, 4 },
+                                     unroll = { 1, 2 } })) do
+        q.min_cols, q.max_cols, q.rank, q.smem, q.persist, q.max_align = nil, nil, nil, nil, nil, nil
+        if smem_blocks((2 * q.nbuf + 1) * 16 * (q.wmax + 2)) >= 1 then out[#out + 1] = q end
+      end
+      return out
+    end
     return norm_neighbours(p, 3)
   end,
 }

@@ -1519,6 +1519,33 @@ __device__ __forceinline__ void kp_pw_fill(char *img, kp_u64 wa, long long rb, l
   }
 }
 __device__ __forceinline__ int kp_pw_off(int oy, kp_u64 wa) { return 16 + (int)(wa & 15) - oy; }
+// A norm's whole chunks [j0, j1) of a row: y = x * rs * w from x's buffer
+// chunks xc (at y's residue) and w's window at wc + 16 j + S (S: the
+// window's residue, 0..15, a constant: one loop a residue), y's chunks yc
+template <class T, int THREADS, int WU, int S>
+__device__ __forceinline__ void kp_pers_norm_out(const uint4 *xc, const uint4 *wc, uint4 *yc,
+                                                 int j0, int j1, float rs) {
+#pragma unroll(WU)
+  for (int j = j0 + (int)threadIdx.x; j < j1; j += THREADS) {
+    uint4 wv;
+    if constexpr (S == 0) wv = wc[j];
+    else wv = kp_shift16c<S>(wc[j], wc[j + 1]);
+    yc[j] = kp_norm_scale<T, 16 / (int)sizeof(T)>(xc[j], wv, rs);
+  }
+}
+// the same with S a row's value (a switch over the residues T's elements can have)
+template <class T, int THREADS, int WU>
+__device__ __forceinline__ void kp_pers_norm_outs(int s, const uint4 *xc, const uint4 *wc,
+                                                  uint4 *yc, int j0, int j1, float rs) {
+  switch (s) {
+#define KP_PERS_OUT(o) case o: kp_pers_norm_out<T, THREADS, WU, o>(xc, wc, yc, j0, j1, rs); return;
+    KP_PERS_OUT(0) KP_PERS_OUT(4) KP_PERS_OUT(8) KP_PERS_OUT(12)
+  }
+  if constexpr (sizeof(T) == 2) switch (s) {
+    KP_PERS_OUT(2) KP_PERS_OUT(6) KP_PERS_OUT(10) KP_PERS_OUT(14)
+#undef KP_PERS_OUT
+  }
+}
 // Row g's partial end chunk j (g.ph: 0, g.pt: nj - 1) of the packed vector o
 // at yc[j], the elements inside the row (rb bytes from y's chunk m0)
 template <class T>

@@ -279,19 +279,8 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
 // NBUF buffers (rows NBUF ahead), w's staged once (kp_prow and kp_pin have
 // the layout).  Where x and y share their residue (the common case) y's
 // chunk j is x's buffer chunk j, and w's window is read by one loop a
-// residue (kp_shift16c).  WMAX: y's chunks a CTA holds (max_cols); WU: the
-// write loop's unroll.
-template <class T, int THREADS, int WU, int S>
-__device__ __forceinline__ void rmsnorm_pers_out(const uint4 *xc, const uint4 *wc, uint4 *yc,
-                                                 int j0, int j1, float rs) {
-#pragma unroll(WU)
-  for (int j = j0 + (int)threadIdx.x; j < j1; j += THREADS) {
-    uint4 wv;
-    if constexpr (S == 0) wv = wc[j];
-    else wv = kp_shift16c<S>(wc[j], wc[j + 1]);
-    yc[j] = kp_norm_scale<T, 16 / (int)sizeof(T)>(xc[j], wv, rs);
-  }
-}
+// residue (kp_pers_norm_outs).  WMAX: y's chunks a CTA holds (max_cols); WU:
+// the write loop's unroll.
 template <class T, int THREADS, int CL, int NBUF, int WMAX, int WU>
 __device__ __forceinline__ void rmsnorm_pers(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
@@ -352,14 +341,7 @@ __device__ __forceinline__ void rmsnorm_pers(const T *__restrict__ x, long long 
     uint4 *yc = reinterpret_cast<uint4 *>(g.ya - g.oy + 16 * m0);
     const int j0 = g.ph ? 1 : 0, j1 = nj - (g.pt ? 1 : 0); // (whole chunks)
     if (dx == 0) {
-      switch (dw & 15) {
-#define KP_PERS_OUT(o) case o: rmsnorm_pers_out<T, THREADS, WU, o>(xc, wc, yc, j0, j1, rs); break;
-        KP_PERS_OUT(0) KP_PERS_OUT(4) KP_PERS_OUT(8) KP_PERS_OUT(12)
-      }
-      if constexpr (ES == 2) switch (dw & 15) {
-        KP_PERS_OUT(2) KP_PERS_OUT(6) KP_PERS_OUT(10) KP_PERS_OUT(14)
-#undef KP_PERS_OUT
-      }
+      kp_pers_norm_outs<T, THREADS, WU>(dw & 15, xc, wc, yc, j0, j1, rs);
     } else {
 #pragma unroll 1
       for (int j = j0 + t; j < j1; j += THREADS)
