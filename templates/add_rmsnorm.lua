@@ -340,17 +340,7 @@ __device__ __forceinline__ void add_rmsnorm_pers(const T *__restrict__ x, long l
     kp_pin_load(px, xbuf(b), xlo, xhi, &full[b]);
     kp_pin_load(pr, rbuf(b), rlo, rhi, &full[b]);
   };
-  if (t == 0) {
-    kp_pers_init<NBUF>(full, &wbar, xbar);
-    kp_u64 fs;
-    kp_mbar_expect_tx(&wbar, kp_pw_span(wa, RB, m0, W, &fs));
-    kp_pw_load(kp_img, wa, RB, m0, W, &wbar);
-    for (int b = 0; b < NBUF && c0 + b * G < rows; b++) issue(b, c0 + b * G);
-    kp_mbar_expect_tx(&xbar[0], CL * 4u), kp_mbar_expect_tx(&xbar[1], CL * 4u);
-  }
-  kp_pw_fill<T, THREADS>(kp_img, wa, RB, m0, W);
-  __syncthreads(); // (w's other chunks written, the barriers initialised)
-  kp_cluster_meet(); // (every CTA's barriers initialised before any st.async reaches them)
+  kp_pers_start<T, THREADS, CL, NBUF>(full, &wbar, xbar, kp_img, wa, RB, m0, W, c0, G, rows, issue);
   // row r's h, stored to res and kept in res's buffer (each thread keeps the
   // chunks its write pass reads), its sum of squares to every CTA
   auto add_send = [&](int i, long long r) {

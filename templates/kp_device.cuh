@@ -1519,6 +1519,29 @@ __device__ __forceinline__ void kp_pw_fill(char *img, kp_u64 wa, long long rb, l
   }
 }
 __device__ __forceinline__ int kp_pw_off(int oy, kp_u64 wa) { return 16 + (int)(wa & 15) - oy; }
+// The start of a persistent any-residue kernel with a weight: thread 0
+// initialises the barriers (kp_pers_init), stages w (kp_pw_load), issues the
+// cluster's first NBUF rows c0, c0 + G, ... (issue(b, row)) and arms both
+// sum slots; every thread writes w's other chunks (kp_pw_fill); then the
+// block, and the cluster, meet (no st.async reaches a barrier before it is
+// initialised).  img: w's image (kp_pw_*), rb: a row's bytes.
+template <class T, int THREADS, int CL, int NBUF, class Issue>
+__device__ __forceinline__ void kp_pers_start(unsigned long long *full, unsigned long long *wbar,
+                                              unsigned long long *xbar, char *img, kp_u64 wa,
+                                              long long rb, long long m0, long long w,
+                                              long long c0, long long G, int rows, Issue issue) {
+  if (threadIdx.x == 0) {
+    kp_pers_init<NBUF>(full, wbar, xbar);
+    kp_u64 fs;
+    kp_mbar_expect_tx(wbar, kp_pw_span(wa, rb, m0, w, &fs));
+    kp_pw_load(img, wa, rb, m0, w, wbar);
+    for (int b = 0; b < NBUF && c0 + b * G < rows; b++) issue(b, c0 + b * G);
+    kp_mbar_expect_tx(&xbar[0], CL * 4u), kp_mbar_expect_tx(&xbar[1], CL * 4u);
+  }
+  kp_pw_fill<T, THREADS>(img, wa, rb, m0, w);
+  __syncthreads(); // (w's other chunks written, the barriers initialised)
+  kp_cluster_meet();
+}
 // A norm's whole chunks [j0, j1) of a row: y = x * rs * w from x's buffer
 // chunks xc (at y's residue) and w's window at wc + 16 j + S (S: the
 // window's residue, 0..15, a constant: one loop a residue), y's chunks yc

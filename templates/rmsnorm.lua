@@ -304,17 +304,7 @@ __device__ __forceinline__ void rmsnorm_pers(const T *__restrict__ x, long long 
     kp_mbar_expect_tx(&full[b], kp_pin_bytes(p, lo, hi, &src));
     kp_pin_load(p, buf(b), lo, hi, &full[b]);
   };
-  if (t == 0) {
-    kp_pers_init<NBUF>(full, &wbar, xbar);
-    kp_u64 fs;
-    kp_mbar_expect_tx(&wbar, kp_pw_span(wa, RB, m0, W, &fs));
-    kp_pw_load(kp_img, wa, RB, m0, W, &wbar);
-    for (int b = 0; b < NBUF && c0 + b * G < rows; b++) issue(b, c0 + b * G);
-    kp_mbar_expect_tx(&xbar[0], CL * 4u), kp_mbar_expect_tx(&xbar[1], CL * 4u);
-  }
-  kp_pw_fill<T, THREADS>(kp_img, wa, RB, m0, W);
-  __syncthreads(); // (w's other chunks written, the barriers initialised)
-  kp_cluster_meet(); // (every CTA's barriers initialised before any st.async reaches them)
+  kp_pers_start<T, THREADS, CL, NBUF>(full, &wbar, xbar, kp_img, wa, RB, m0, W, c0, G, rows, issue);
   auto sum_send = [&](int i, long long r) { // row r's sum of squares, to every CTA of the cluster
     const int b = i % NBUF;
     const kp_prow g = row(r);
@@ -357,6 +347,95 @@ __device__ __forceinline__ void rmsnorm_pers(const T *__restrict__ x, long long 
     kp_pers_next<CL, NBUF>(i, b, r, G, rows, xbar, issue);
   }
   kp_cluster_meet(); // (none leaves while a CTA of its cluster may still read or send to it)
+}
+
+// Rows a warp each with w staged at every residue (`_ws`; 16-bit rows,
+// persistent): a peeling row reads w shifted where w's residue is not y's
+// row's -- kp_ld16_shift, five 4-byte loads and four byte permutes a
+// vector, from L1 -- and rows of odd length put it at every residue in
+// turn: at 131072 x 1001 (bf16, H200) the warp rows ran at 87-88% of copy
+// against 97% on aligned 1000 (softmax, without a weight, at 94%).  Here
+// each CTA stages w once as VEC images, image h holding w's elements from
+// h on as 16-byte chunks (zeros past the row: kp_shift16c of w's aligned
+// chunks, or element by element where w is off the grid), then takes rows
+// c, c + G, ... a warp each (G: the grid's warps): a row whose y starts h
+// elements before its first 16-byte boundary reads w's vectors from image
+// h, one aligned shared-memory read each.  NV vectors a lane (rows up to
+// 32 NV VEC); K chunks an image.
+template <int ES, int H = 1>
+__device__ __forceinline__ void rmsnorm_ws_fill(uint4 *img, int K, int k, uint4 a, uint4 b) {
+  if constexpr (H * ES < 16) {
+    img[H * K + k] = kp_shift16c<H * ES>(a, b);
+    rmsnorm_ws_fill<ES, H + 1>(img, K, k, a, b);
+  }
+}
+template <class T, int NV, int WARPS>
+__device__ __forceinline__ void rmsnorm_ws(const T *__restrict__ x, long long ldx,
+                                           const T *__restrict__ w, T *__restrict__ y,
+                                           long long ldy, int rows, int cols, float eps) {
+  typedef kp_raw_io<T, 16 / sizeof(T)> io;
+  constexpr int VEC = 16 / (int)sizeof(T), ES = (int)sizeof(T), S = 32 * VEC, K = 32 * NV;
+  extern __shared__ __align__(16) uint4 kp_wimg[]; // image h: kp_wimg[h K + k]
+  const int t = threadIdx.x, lane = t & 31;
+  auto wchunk = [&](int k) { // w's elements [VEC k, VEC k + VEC), zeros past cols (w aligned)
+    const int e0 = k * VEC;
+    return e0 + VEC <= cols ? kp_ld16_hint<0>(w + e0)
+           : e0 < cols      ? kp_ld16_elems<T>(w + e0, cols - e0, 0u)
+                            : make_uint4(0u, 0u, 0u, 0u);
+  };
+  if (kp_al16(w)) {
+    for (int k = t; k < K; k += WARPS * 32) {
+      const uint4 a = wchunk(k), b = wchunk(k + 1);
+      kp_wimg[k] = a;
+      rmsnorm_ws_fill<ES>(kp_wimg, K, k, a, b);
+    }
+  } else {
+    for (int i = t; i < VEC * K; i += WARPS * 32) {
+      const int e0 = i / K + (i % K) * VEC;
+      union { uint4 r; kp_u16 h[8]; kp_u32 e[4]; } u;
+      u.r = make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+      for (int j = 0; j < VEC; j++)
+        if (e0 + j < cols) {
+          if constexpr (ES == 2) u.h[j] = reinterpret_cast<const kp_u16 *>(w)[e0 + j];
+          else u.e[j] = reinterpret_cast<const kp_u32 *>(w)[e0 + j];
+        }
+      kp_wimg[i] = u.r;
+    }
+  }
+  __syncthreads();
+  const int c0 = lane * VEC;
+#pragma unroll 1
+  for (long long row = (long long)blockIdx.x * WARPS + (t >> 5); row < rows;
+       row += (long long)gridDim.x * WARPS) {
+    const T *xr = x + row * ldx;
+    T *yr = y + row * ldy;
+    const int hh = kp_head(yr, cols), n = cols - hh; // (y's head elements, then its grid)
+    const float xh = lane < hh ? kp_load1(xr + lane) : 0.f;
+    const T *xb = xr + hh;
+    T *yb = yr + hh;
+    const kp_part p = kp_part_of<T, VEC, S, NV>(c0, n);
+    typename io::raw xv[NV];
+    kp_group_load<T, VEC, S, NV>(xb, c0, n, p, 0u, xv, kp_al16(xb));
+    float s = xh * xh;
+#pragma unroll
+    for (int k = 0; k < NV; k++) {
+      float v[VEC];
+      io::unpack(xv[k], v);
+#pragma unroll
+      for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+      kp_keep<T>(xv[k]);
+    }
+    const float rs = rsqrtf(kp_lanes_sum<32>(s) / (float)cols + eps);
+    const uint4 *wi = kp_wimg + hh * K + lane;
+    typename io::raw keep = xv[0];
+#pragma unroll
+    for (int k = 0; k < NV; k++)
+      kp_vec_store<T, VEC>(yb, c0 + k * S, n, k == p.k, kp_norm_scale<T, VEC>(xv[k], wi[32 * k], rs),
+                           keep);
+    kp_part_store<T, VEC>(yb, p, keep);
+    if (lane < hh) kp_store1(yr + lane, xh * rs * kp_load1(w + lane));
+  }
 }
 ]]
 
@@ -433,6 +512,14 @@ local function emit(dt, kind, p)
     p.smem, p.persist = (p.nbuf + 1) * 16 * (p.wmax + 2), 1
     assert(smem_blocks(p.smem) >= 1, "a CTA's shared memory fits an SM")
     min_cols, rank = p.min_cols, p.rank or 40 -- (p.max_align: rows off the grid alone)
+  elseif kind == "ws" then -- rows a warp each, persistent, w staged at every residue (rmsnorm_ws)
+    name = string.format("rmsnorm_%s_ws_v%d_n%d_r%d_p%d", dt, vec, p.nv, p.warps, p.per)
+    block, rpb = 32 * p.warps, p.warps
+    call = string.format("rmsnorm_ws<%s, %d, %d>", T, p.nv, p.warps)
+    max_cols = 32 * vec * p.nv
+    p.smem, p.persist, p.minb = vec * 32 * p.nv * 16, p.per, p.per
+    assert(smem_blocks(p.smem) >= p.per, "the CTAs' shared memory fits an SM")
+    min_cols, rank = p.min_cols, p.rank or 40 -- (p.max_align: rows off the grid alone)
   elseif kind == "stage" then -- (sm_90a: bulk copies; peels; for the tuner unless ranked)
     st = stage_fields("rmsnorm", dt, p, T, vec, 1)
     name, call, max_cols, min_cols, rank = st.name, st.call, st.max_cols, st.min_cols, st.rank
@@ -478,7 +565,8 @@ local function emit(dt, kind, p)
   -- of the element size, vectorised; the twins and the tuner's shapes keep
   -- the 16-byte requirement and their code as it was
   local peel = vec * esize(dt) == 16 and not whole and not p.hint and not p.minb and not p.u2
-  if (kind == "loop" and p.cl) or kind == "stage" or kind == "pers" then peel = true -- (its call above)
+  if (kind == "loop" and p.cl) or kind == "stage" or kind == "pers" or kind == "ws" then
+    peel = true -- (its call above)
   elseif peel then
     call = call:gsub(">$", kind == "loop" and ", false, " .. p.unroll .. ", true>" or ", 0, 0, true>")
   end
@@ -710,6 +798,29 @@ for _, dt in ipairs(DTYPES) do
                          max_align = c[5] and 8 or nil })
     end
   end
+  -- Rows a warp each, w staged at every residue, persistent (rmsnorm_ws;
+  -- 16-bit): { vectors a lane, warps a CTA, CTAs an SM[, min_cols] },
+  -- ranked (401, over the warp rows) for rows off the 16-byte grid of
+  -- 513-1024 from 16384 rows where min_cols is given.  Fifty-fifth session
+  -- (H200, bf16; bench/results/2026-12-02-s55): kp tune, us (call 4; the
+  -- warp rows' 4 vectors a lane, ranked before, in brackets): 131072 x 1001
+  -- 16 warps x 2 CTAs 140.7, 8 x 5 142.1 (140.3); 65536 x 1001 71.9, 71.5
+  -- (74.1 side by side); 131072 x 777 116.2, 113.9 (120.5).  Side by side
+  -- in turns with main's pack, 16 x 2 ranked (call 5), % of copy, bf16 two
+  -- rounds: 131072 x 1001 87.0 / 86.6 -> 87.2 / 87.1, 65536 x 1001 83.4 /
+  -- 82.9 -> 83.8 / 83.9, 32768 x 1001 77.3 / 77.0 -> 80.1 / 80.7, 16384 x
+  -- 1001 64.7 / 64.6 -> 68.8 / 69.0, 131072 x 777 79.7 -> 80.9 / 80.8,
+  -- 131072 x 513 57.1 / 56.9 -> 62.1 / 62.4; f16 one round likewise but
+  -- 131072 x 1001 88.4 -> 87.3.  (8 x 5 ranked, call 4: 131072 x 1001
+  -- 87.0 / 86.9 -> 86.4 / 85.9.)  So w's shifted loads were not what held
+  -- the warp rows at 87% of copy at 131072 x 1001 (aligned 1000: 97.8).
+  if vec > 1 and esize(dt) == 2 then
+    for _, c in ipairs({ { 4, 8, 5 }, { 4, 16, 2, 513 }, { 4, 4, 10 }, { 2, 8, 6 }, { 8, 8, 4 } }) do
+      emit(dt, "ws", { vec = vec, nv = c[1], warps = c[2], per = c[3], only90 = true,
+                       min_cols = c[4], rank = c[4] and 401 or nil, max_align = c[4] and 8 or nil,
+                       min_rows = c[4] and 16384 or nil })
+    end
+  end
   -- the loop over a cluster: { threads, unroll, cl, hint }
   if vec > 1 then
     for _, c in ipairs({ { 512, 4, 4 }, { 512, 4, 8 }, { 512, 4, 16 }, { 512, 2, 8, true },
@@ -774,6 +885,16 @@ family_space {
   -- the raw vectors of x and w: 2 per n or unroll step
   neighbours = function(dt, p)
     if p.kind == "stage" then return stage_neighbours(p) end
+    if p.kind == "ws" then -- (CTAs an SM: as many as threads and shared memory hold)
+      local out = {}
+      for _, q in ipairs(steps(p, { nv = { 2, 4, 6, 8 }, warps = { 4, 8, 16 }, per = { 2, 4, 8, 16 } })) do
+        q.min_cols, q.rank, q.smem, q.persist, q.minb, q.max_align = nil, nil, nil, nil, nil, nil
+        if q.warps * q.per <= 64 and smem_blocks(q.vec * 32 * q.nv * 16) >= q.per then
+          out[#out + 1] = q
+        end
+      end
+      return out
+    end
     if p.kind == "pers" then -- (buffers: as many as shared memory holds)
       local out = {}
       for _, q in ipairs(steps(p, { threads = { 256, 512, 1024 }, nbuf = { 2, 3, 4, 6 },

@@ -643,8 +643,9 @@ START_TEST(test_real_pack_gemm_fill) {
 END_TEST
 
 /* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variants
-** (16-bit, rows >= 16384: 6144 < cols <= 8192, and the one-CTA stage `_al`
-** for aligned 2049-2560, bf16 to 3072) exactly where they are meant to,
+** (16-bit, rows >= 16384: 6144 < cols <= 8192, the one-CTA stage `_al`
+** for aligned 2049-2560, bf16 to 3072, and the persistent warp rows `_ws`
+** for odd 513-1024) exactly where they are meant to,
 ** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048 (aligned)
 ** or at any length (odd), or SwiGLU's of >= 8192 (odd), and every
 ** min_rows in the pack is a power of two. */
@@ -663,8 +664,8 @@ START_TEST(test_real_pack_min_rows) {
     chunked += e->tile[KP_COLS] != 0;
   }
   /* rmsnorm bf16 and f16, and their whole-rows twins; the `_al` stages of
-  ** rmsnorm and softmax, bf16 and f16 */
-  ck_assert_int_eq(with_min_rows, 8);
+  ** rmsnorm and softmax, bf16 and f16; rmsnorm's `_ws`, bf16 and f16 */
+  ck_assert_int_eq(with_min_rows, 10);
   /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls, aligned and peeling;
   ** the geglu 16-bit default's erf and tanh copies */
   ck_assert_msg(chunked == 2 * 3 * 6 * 2 + 2 * 2,
@@ -688,6 +689,19 @@ START_TEST(test_real_pack_min_rows) {
         const int got = pk.entries[i].dmin[KP_ROWS] == 16384;
         ck_assert_msg(want == got, "rmsnorm %s %llu x %llu: %s", kp_dtype_name((kp_dtype)dt),
                       (unsigned long long)rows[r], (unsigned long long)cols[k], pk.entries[i].name);
+        /* rows at any residue (align 2): 16-bit 513..1024 columns from 16384
+        ** rows run the persistent warp rows with w staged at every residue */
+        if (dt != KP_F32) {
+          c.align = 2;
+          i = kp_select_variant(&pk, &c, &d, NULL, 0);
+          ck_assert_int_ge(i, 0);
+          const int want_ws = rows[r] >= 16384 && cols[k] > 512 && cols[k] <= 1024;
+          ck_assert_msg((strstr(pk.entries[i].name, "_ws_") != NULL) == want_ws,
+                        "rmsnorm %s %llu x %llu, align 2: %s", kp_dtype_name((kp_dtype)dt),
+                        (unsigned long long)rows[r], (unsigned long long)cols[k],
+                        pk.entries[i].name);
+          c.align = 16;
+        }
         for (int f = KP_FAM_SWIGLU; f <= KP_FAM_GEGLU; f++) {
           c.family = (kp_family)f;
           i = kp_select_variant(&pk, &c, &d, NULL, 0);
