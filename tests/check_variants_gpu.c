@@ -140,11 +140,14 @@ START_TEST(test_every_variant) {
       int nsh = 2;
       if (e->tile[KP_COLS] && 2 * (int64_t)e->tile[KP_COLS] + 8 <= hi) /* rows of 2 chunks and */
         sh[nsh++] = (shape){3, 2 * (int64_t)e->tile[KP_COLS] + 8, 0, 0, 0, 0}; /* a partial one */
-      /* a persistent grid of clusters: rows past what fits at once, each
-      ** cluster 4 or more (its buffers reused), at pc columns */
-      const int64_t pr = 4 * (int64_t)g.ctx->props.sm_count / (e->cluster ? e->cluster : 1) + 3;
+      /* a persistent grid: rows past what fits at once, at pc columns --
+      ** each cluster 4 rows or more (its buffers reused), each block of a
+      ** grid of row blocks (RMSNorm's `_ws`, RMSNorm+SwiGLU's `warps`) 4
+      ** rounds of its rows or more */
+      const int64_t sms = g.ctx->props.sm_count, rpb = e->tile[KP_ROWS] ? e->tile[KP_ROWS] : 1;
+      const int64_t pr = (e->cluster > 1 ? 4 * sms / e->cluster : 4 * sms * e->persist * rpb) + 3;
       const int64_t pc = ((lo > 1 ? lo : hi / 2) + 8) / 8 * 8;
-      if (e->persist && e->cluster > 1) sh[nsh++] = (shape){pr, pc <= hi ? pc : even, 0, 0, 0, 0};
+      if (e->persist) sh[nsh++] = (shape){pr, pc <= hi ? pc : even, 0, 0, 0, 0};
       if (min_rows > 5) { /* min_rows and one more, at lengths in range (multiples of 8) */
         int64_t c = (1 << 23) / min_rows / 8 * 8;
         c = c < lo ? (lo + 7) / 8 * 8 : c;
@@ -186,10 +189,11 @@ START_TEST(test_every_variant) {
           runs++;
         }
       }
-      /* a persistent grid of clusters off the grid too: 4 rows a cluster or
-      ** more at an odd length, each buffer and exchange slot reused by rows
-      ** at every residue -- x at y's (the common case), and x at another */
-      if (e->persist && e->cluster > 1) {
+      /* a persistent grid off the grid too: 4 rows a cluster (or rounds of
+      ** a block's rows) or more at an odd length, each buffer and exchange
+      ** slot (each image of w: `_ws`) reused by rows at every residue -- x
+      ** at y's (the common case), and x at another */
+      if (e->persist) {
         const int64_t c = pc + 1;
         const shape pu[2] = {{pr, c, 0, 0, 1, 1}, {pr, c, 2, 0, 5, 2}};
         for (int k = 0; k < 2 && c <= hi; k++) {
