@@ -320,7 +320,9 @@ $(B)/bin/fuzz_pack: fuzz/fuzz_pack.c runtime/pack_read.c runtime/dims.c runtime/
 # need no GPU (kpgen compiles a few variants).
 SAN_O ?= $(O)-asan
 SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-SAN_ENV := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:protect_shadow_gap=0 \
+# (ASan runs the tests 2-4x slower: Check's per-test timeouts, set for the plain
+# build, are stretched by CK_TIMEOUT_MULTIPLIER rather than tripped on a slow machine)
+SAN_ENV := CK_TIMEOUT_MULTIPLIER=4 ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:protect_shadow_gap=0 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 .PHONY: sanitize run-sanitize
 sanitize: deps

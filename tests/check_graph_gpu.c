@@ -759,6 +759,7 @@ END_TEST
 Suite *graph_gpu_suite(void) {
   Suite *s = suite_create("graph_gpu");
   TCase *host = tcase_create("pdl_host");
+  tcase_set_timeout(host, 60); /* (every entry's source in 8 packs: 1 s, 3 under ASan) */
   tcase_add_test(host, test_pdl_variants_wait);
   tcase_add_test(host, test_pdl_api);
   tcase_add_test(host, test_pdl_placement);

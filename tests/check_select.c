@@ -1181,6 +1181,7 @@ END_TEST
 Suite *select_suite(void) {
   Suite *s = suite_create("select");
   TCase *tc = tcase_create("rules");
+  tcase_set_timeout(tc, 60); /* (the real packs' rankings: 3 s under ASan) */
   tcase_add_test(tc, test_rank_and_range);
   tcase_add_test(tc, test_alignment);
   tcase_add_test(tc, test_sm_smem_ties);
