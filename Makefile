@@ -197,6 +197,23 @@ progress-init: | $(KPGEN) $(foreach f,$(KP_FAMILIES),$(SRCDIR)/.$(f).stamp)
 	  @$(PROGRESS).bins
 $(eval $(call kp_compile_rule,sm_))
 $(eval $(call kp_compile_rule,compute_))
+# sm_80, sm_86 and sm_89 cubins by ptxas alone from compute_80's PTX, which is
+# what NVVM makes for each of them (gen/ptxas.c; bench/NOTES.md 91): NVRTC's
+# front end and NVVM, about 70% of a compile, run once for the four targets.
+# These rules take every variant the two share (the sm_8x-only ones stay on
+# NVRTC); PTXAS= puts all of them back on NVRTC.
+PTXAS ?= $(wildcard $(CUDA_HOME)/bin/ptxas)
+PTX_ROUTE := sm_80 sm_86 sm_89
+ptx_route_bins = $(foreach v,$(filter $(KP_VARIANTS) $(KP_VARIANTS_compute_80),$(KP_VARIANTS) \
+                   $(KP_VARIANTS_$(1))),$(B)/obj/$(1)/$(v).bin)
+define kp_ptxas_rule
+$(call ptx_route_bins,$(1)): $(B)/obj/$(1)/%.bin: $(B)/obj/compute_80/%.bin $(B)/obj/gen/ptxas.o | $(KPGEN) progress-init
+	@mkdir -p $$(@D)
+	$$(Q)$$(KPGEN) assemble $(PTXAS) $$< $(1) $$(basename $$@) $(PROGRESS)
+endef
+ifneq ($(PTXAS),)
+$(foreach t,$(PTX_ROUTE),$(eval $(call kp_ptxas_rule,$(t))))
+endif
 
 # (the pattern stem above includes the target dir; this helper lists them)
 # (variants declared with `targets` are built for those targets alone; a

@@ -7,6 +7,9 @@
 **   kpgen emit TEMPLATE SRCDIR            write SRCDIR/<variant>.cu (only if changed)
 **   kpgen compile SRC.cu TARGET OUTBASE [PROGRESS]
 **                                         NVRTC -> OUTBASE.bin + OUTBASE.info
+**   kpgen assemble PTXAS PTX.bin TARGET OUTBASE [PROGRESS]
+**                                         ptxas on a compute_ target's PTX (its
+**                                         .info beside it) -> the same for TARGET
 **   kpgen progress-init PROGRESS MODE SRCDIR DEP BIN...|@LIST
 **                                         count the BINs to build (missing or
 **                                         older than their source or DEP)
@@ -56,6 +59,7 @@ static int usage(void) {
   fputs("usage: kpgen mk SRCDIR [--ranked TARGETS] TEMPLATE...\n"
         "       kpgen emit TEMPLATE SRCDIR\n"
         "       kpgen compile SRC.cu TARGET OUTBASE [PROGRESS]\n"
+        "       kpgen assemble PTXAS PTX.bin TARGET OUTBASE [PROGRESS]\n"
         "       kpgen progress-init PROGRESS MODE SRCDIR DEP BIN...|@LIST\n"
         "       kpgen pack [--ranked] TARGET OBJDIR SRCDIR OUT.kpk TEMPLATE...\n"
         "       kpgen neighbours TEMPLATE VARIANT SRCDIR [PACK]\n"
@@ -69,6 +73,8 @@ static int usage(void) {
         "neighbour: '<name> new|default|pack'.  extend writes OUT: OLD's entries, then\n"
         "each SRC.cu compiled for OLD's target (OBJDIR/<name>.bin/.info are reused\n"
         "when newer than SRC.cu), ranked below every entry of its family and dtype.\n"
+        "assemble: the cubin for TARGET by the toolkit's ptxas (at PTXAS) from the\n"
+        "PTX a compile for a compute_ target made (PTX.bin, its .info beside it).\n"
         "PROGRESS: a file the build's compiles share (make -j) for a progress line:\n"
         "progress-init counts the BINs to build; MODE 0 a terminal line or plain\n"
         "lines in a log, 1 plain lines always (V=1), 2 nothing (make -s).\n",
@@ -196,6 +202,9 @@ static int cmd_emit(int argc, char **argv) {
   return rc;
 }
 
+static int write_info(const char *outbase, const char *base, const char *target,
+                      const kg_compile_info *info);
+
 /* NVRTC: SRC -> OUTBASE.bin + OUTBASE.info for target.  0 on success. */
 static int compile_to(const char *srcpath, const char *target, const char *outbase,
                       kg_compile_info *info) {
@@ -221,12 +230,51 @@ static int compile_to(const char *srcpath, const char *target, const char *outba
   rc = write_atomic(path, img, size);
   free(img);
   if (rc) return die("cannot write %s", path);
+  return write_info(outbase, base, target, info);
+}
+
+/* OUTBASE.info, and the warning for a variant that spills */
+static int write_info(const char *outbase, const char *base, const char *target,
+                      const kg_compile_info *info) {
+  char path[1024];
   snprintf(path, sizeof path, "%s.info", outbase);
   if (kg_info_write(path, info)) return die("cannot write %s", path);
   if (info->spill_stores || info->spill_loads)
     fprintf(stderr, "kpgen: warning: %s on %s spills (%d bytes stores, %d loads): dropped from the pack\n",
             base, target, info->spill_stores, info->spill_loads);
   return 0;
+}
+
+/* ptxas: PTX.bin (compute_XY's, PTX.info beside it) -> OUTBASE.bin + .info for
+** target; the info's NVRTC version and options the PTX's, and how it was
+** assembled.  0 on success. */
+static int assemble_to(const char *ptxas, const char *ptxbin, const char *target,
+                       const char *outbase, kg_compile_info *info) {
+  char path[1024], tmp[1100];
+  const size_t n = strlen(ptxbin);
+  kg_compile_info ptx;
+  if (n < 5 || strcmp(ptxbin + n - 4, ".bin"))
+    return die("%s: not a compiled variant (OBJDIR/<variant>.bin)", ptxbin);
+  snprintf(path, sizeof path, "%.*s.info", (int)(n - 4), ptxbin);
+  if (kg_info_read(path, &ptx) || !ptx.is_ptx)
+    return die("%s: not the .info of a compile for a compute_ target", path);
+  snprintf(path, sizeof path, "%s.bin", outbase);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  char *log;
+  if (kg_ptxas_compile(ptxas, ptxbin, target, tmp, info, &log)) {
+    fprintf(stderr, "%s%s: ptxas failed for %s:\n%s\n", isatty(2) ? "\n" : "", ptxbin, target,
+            log ? log : "");
+    free(log);
+    unlink(tmp);
+    return 1;
+  }
+  free(log);
+  if (rename(tmp, path)) return unlink(tmp), die("cannot write %s: %s", path, strerror(errno));
+  info->nvrtc_major = ptx.nvrtc_major, info->nvrtc_minor = ptx.nvrtc_minor;
+  snprintf(info->options, sizeof info->options, "ptxas -arch=%s on the PTX of %s", target,
+           ptx.options);
+  const char *base = strrchr(outbase, '/');
+  return write_info(outbase, base ? base + 1 : outbase, target, info);
 }
 
 /* ---- the pack build's progress line ----------------------------------------------
@@ -280,16 +328,28 @@ static void progress_close(build_progress *bp, void *arg) {
   bp->open = 0;
 }
 
+/* the progress line for OUTBASE on target, where the build keeps one */
+static void progress_done(const char *progress, const char *target, const char *outbase) {
+  if (!progress) return;
+  char what[300]; /* "sm_90a/softmax_bf16_..." */
+  const char *base = strrchr(outbase, '/');
+  snprintf(what, sizeof what, "%s/%s", target, base ? base + 1 : outbase);
+  progress_rw(progress, progress_step, what);
+}
+
 static int cmd_compile(int argc, char **argv) {
   if (argc != 3 && argc != 4) return usage();
   kg_compile_info info;
   int rc = compile_to(argv[0], argv[1], argv[2], &info);
-  if (!rc && argc == 4) { /* "sm_90a/softmax_bf16_..." */
-    char what[300];
-    const char *base = strrchr(argv[2], '/');
-    snprintf(what, sizeof what, "%s/%s", argv[1], base ? base + 1 : argv[2]);
-    progress_rw(argv[3], progress_step, what);
-  }
+  if (!rc) progress_done(argc == 4 ? argv[3] : NULL, argv[1], argv[2]);
+  return rc;
+}
+
+static int cmd_assemble(int argc, char **argv) {
+  if (argc != 4 && argc != 5) return usage();
+  kg_compile_info info;
+  int rc = assemble_to(argv[0], argv[1], argv[2], argv[3], &info);
+  if (!rc) progress_done(argc == 5 ? argv[4] : NULL, argv[2], argv[3]);
   return rc;
 }
 
@@ -631,6 +691,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "mk")) return cmd_mk(argc - 2, argv + 2);
   if (!strcmp(cmd, "emit")) return cmd_emit(argc - 2, argv + 2);
   if (!strcmp(cmd, "compile")) return cmd_compile(argc - 2, argv + 2);
+  if (!strcmp(cmd, "assemble")) return cmd_assemble(argc - 2, argv + 2);
   if (!strcmp(cmd, "pack")) return cmd_pack(argc - 2, argv + 2);
   if (!strcmp(cmd, "progress-init")) return cmd_progress_init(argc - 2, argv + 2);
   if (!strcmp(cmd, "neighbours")) return cmd_neighbours(argc - 2, argv + 2);

@@ -21,7 +21,7 @@ static double now_ms(void) {
 
 /* ptxas -v: "Used 32 registers", "16 bytes stack frame, 0 bytes spill
 ** stores, 0 bytes spill loads".  One kernel per source, so one of each. */
-static void parse_ptxas(const char *log, kg_compile_info *info) {
+void kg_parse_ptxas(const char *log, kg_compile_info *info) {
   const char *p;
   if ((p = strstr(log, "Used "))) sscanf(p, "Used %d registers", &info->regs);
   if ((p = strstr(log, "bytes stack frame")) != NULL) {
@@ -67,7 +67,7 @@ int kg_nvrtc_compile(const char *src, const char *srcname, const char *target,
   if (*log) {
     (*log)[0] = 0;
     nvrtcGetProgramLog(prog, *log);
-    parse_ptxas(*log, info);
+    kg_parse_ptxas(*log, info);
   }
   if (r != NVRTC_SUCCESS) {
     nvrtcDestroyProgram(&prog);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check_suites.h"
 #include "internal.h"
@@ -379,6 +380,83 @@ START_TEST(test_unaligned_rows_vectorised) {
 }
 END_TEST
 
+/* ELF sections a cubin's code is in: every section but the toolkit's notes
+** (.note.nv.tkinfo names the tool, ptxas or NVRTC's, and its build);
+** NULL when a and b agree, else the first section that differs */
+static const char *elf_code_differs(const uint8_t *a, size_t na, const uint8_t *b, size_t nb) {
+  static char why[160];
+  const uint8_t *img[2] = {a, b};
+  const size_t len[2] = {na, nb};
+  uint64_t shoff[2];
+  uint16_t shnum[2], shstr[2];
+  for (int k = 0; k < 2; k++) {
+    if (len[k] < 64) return "a cubin shorter than its ELF header";
+    memcpy(&shoff[k], img[k] + 0x28, 8), memcpy(&shnum[k], img[k] + 0x3c, 2);
+    memcpy(&shstr[k], img[k] + 0x3e, 2);
+    if (shoff[k] > len[k] || (uint64_t)shnum[k] * 64 > len[k] - shoff[k] || shstr[k] >= shnum[k])
+      return "section headers outside the cubin";
+  }
+  if (shnum[0] != shnum[1]) return "the number of sections";
+  for (int i = 0; i < shnum[0]; i++) {
+    uint32_t name[2], type[2];
+    uint64_t off[2], size[2];
+    const char *nm[2];
+    for (int k = 0; k < 2; k++) {
+      const uint8_t *h = img[k] + shoff[k] + 64u * (unsigned)i, *hs = img[k] + shoff[k] + 64u * shstr[k];
+      uint64_t stroff;
+      memcpy(&name[k], h, 4), memcpy(&type[k], h + 4, 4), memcpy(&off[k], h + 24, 8);
+      memcpy(&size[k], h + 32, 8), memcpy(&stroff, hs + 24, 8);
+      if (type[k] != 8 && (off[k] > len[k] || size[k] > len[k] - off[k])) return "a section outside the cubin";
+      nm[k] = stroff + name[k] < len[k] ? (const char *)img[k] + stroff + name[k] : "";
+    }
+    const int note = !strncmp(nm[0], ".note", 5);
+    if (strcmp(nm[0], nm[1]) || (!note && (type[0] != type[1] || size[0] != size[1]))) {
+      snprintf(why, sizeof why, "section %d: %.60s / %.60s", i, nm[0], nm[1]);
+      return why;
+    }
+    if (!note && type[0] != 8 && memcmp(a + off[0], b + off[1], size[0])) {
+      snprintf(why, sizeof why, "section %.120s", nm[0]);
+      return why;
+    }
+  }
+  return NULL;
+}
+
+/* The cubins the build assembles from compute_80's PTX (sm_80, sm_86, sm_89:
+** gen/ptxas.c) are NVRTC's code from the entry's own source, section for
+** section: one entry of each family a pack, drawn afresh each run (the seed
+** in a failure's message; KP_TEST_SEED=<seed> draws the same) */
+START_TEST(test_cubins_nvrtc_code) {
+  static const char *const route[] = {"sm_80", "sm_86", "sm_89"};
+  const char *target = route[_i], *env = getenv("KP_TEST_SEED");
+  const unsigned long long seed = env ? strtoull(env, NULL, 10) : (unsigned long long)time(NULL);
+  kpk_pack pk;
+  open_pack(&pk, target);
+  for (int f = 0; f < KP_FAM_COUNT; f++) {
+    uint32_t n = 0, pick = UINT32_MAX;
+    for (uint32_t i = 0; i < pk.n_entries; i++)
+      n += kp_family_from_name(pk.entries[i].family) == f;
+    for (uint32_t i = 0, k = 0; i < pk.n_entries && n; i++)
+      if (kp_family_from_name(pk.entries[i].family) == f && k++ == (seed + (unsigned)f) % n) pick = i;
+    if (pick == UINT32_MAX) continue;
+    const kpk_entry *e = &pk.entries[pick];
+    size_t srclen, size;
+    char *src = kpk_source_dup(&pk, pick, &srclen), *log, cu[300];
+    ck_assert_ptr_nonnull(src);
+    snprintf(cu, sizeof cu, "%s.cu", e->name);
+    unsigned char *img;
+    kg_compile_info info;
+    const int rc = kg_nvrtc_compile(src, cu, target, &img, &size, &info, &log);
+    ck_assert_msg(rc == 0, "%s: %s: NVRTC failed: %s", pk.path, e->name, log ? log : "");
+    const char *why = elf_code_differs(pk.blobs + e->image_off, e->image_size, img, size);
+    ck_assert_msg(why == NULL, "%s: %s (%s) is not NVRTC's code from its source: %s (seed %llu)",
+                  pk.path, e->name, e->options, why, seed);
+    free(img), free(log), free(src);
+  }
+  kpk_close(&pk);
+}
+END_TEST
+
 /* The test environment itself: both variables set (a silent skip here would
 ** let `make test` pass without ever looking at the packs). */
 START_TEST(test_environment) {
@@ -397,6 +475,7 @@ Suite *packs_built_suite(void) {
   tcase_add_loop_test(tc, test_every_declared_variant_present, 0, N_TARGETS);
   tcase_add_loop_test(tc, test_families_dtypes_fallback, 0, N_TARGETS);
   tcase_add_loop_test(tc, test_unaligned_rows_vectorised, 0, N_TARGETS);
+  tcase_add_loop_test(tc, test_cubins_nvrtc_code, 0, 3);
   suite_add_tcase(s, tc);
   return s;
 }
