@@ -5,7 +5,7 @@
 **   family { name = "softmax", signature = "p,l,p,l,i,i" [, dims = "rows:pow2,cols"] }
 **   variant { name = ..., dtype = "bf16", source = ..., ... }   (many times)
 ** with these helpers in scope: DTYPES, ctype(dt), esize(dt), subst(s, vars).
-** See docs/ARCHITECTURE.md for every field of variant{}.
+** See docs/KERNELS.md for every field of variant{}.
 **
 ** Beyond that default list, a template may declare its variant space:
 **   family_space { make = function(dt, p) ... end,        -- calls variant{} once
