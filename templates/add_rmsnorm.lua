@@ -360,6 +360,8 @@ __device__ __forceinline__ void add_rmsnorm_pers(const T *__restrict__ x, long l
     }
     // the row's partial end chunks, one thread each (one chunk both ends:
     // the first's): h's elements inside the row stored, their squares added
+    // (kp_prow_end_j's pick, written out here and below: through the helper
+    // NVRTC schedules this kernel otherwise, not yet timed; bench/NOTES.md 91)
     const int j = t == THREADS - 1 && g.ph ? 0 : t == THREADS - 2 && g.pt && !(g.ph && nj == 1) ? nj - 1 : -1;
     if (j >= 0) {
       float all = 0.f, f[VEC];

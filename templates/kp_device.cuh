@@ -1569,6 +1569,12 @@ __device__ __forceinline__ void kp_pers_norm_outs(int s, const uint4 *xc, const 
 #undef KP_PERS_OUT
   }
 }
+// The partial end chunk of row g that thread t stores, -1 for none: the
+// last thread the first chunk (g.ph: 0), the one before it the last (g.pt:
+// nj - 1; one chunk both ends: the first's)
+template <int THREADS> __device__ __forceinline__ int kp_prow_end_j(const kp_prow &g, int nj, int t) {
+  return t == THREADS - 1 && g.ph ? 0 : t == THREADS - 2 && g.pt && !(g.ph && nj == 1) ? nj - 1 : -1;
+}
 // Row g's partial end chunk j (g.ph: 0, g.pt: nj - 1) of the packed vector o
 // at yc[j], the elements inside the row (rb bytes from y's chunk m0)
 template <class T>

@@ -339,7 +339,7 @@ __device__ __forceinline__ void rmsnorm_pers(const T *__restrict__ x, long long 
                                       kp_stage_vec(wi, dw & 15, j, false), rs);
     }
     // the row's partial end chunks, one thread each (one chunk both ends: the first's)
-    const int j = t == THREADS - 1 && g.ph ? 0 : t == THREADS - 2 && g.pt && !(g.ph && nj == 1) ? nj - 1 : -1;
+    const int j = kp_prow_end_j<THREADS>(g, nj, t);
     if (j >= 0)
       kp_prow_store_end<T>(g, yc, j, m0, RB,
                            kp_norm_scale<T, VEC>(kp_stage_vec(buf(b), dx, j, dx == 0),
