@@ -101,6 +101,18 @@ if [ -n "$v" ]; then
   n=$(ls "$work/nsrc"/*.cu 2>/dev/null | head -1)
   [ -n "$n" ] && expect 0 "$kpgen" extend "$packs/sm_80.kpk" "$work/extended.kpk" "$tpl" "$work/obj" "$n"
   [ -n "$n" ] && expect 0 "$kp" verify "$work/extended.kpk"
+  # the sm_8x cubins' route (gen/ptxas.c): ptxas on compute_80's PTX
+  ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
+  expect 0 "$kpgen" compile "$work/src/$v.cu" compute_80 "$work/obj/ptx_$v"
+  expect 1 "$kpgen" assemble "$work/nonexistent/ptxas" "$work/obj/ptx_$v.bin" sm_86 "$work/obj/x"
+  expect 1 "$kpgen" assemble "$ptxas" "$work/src/$v.cu" sm_86 "$work/obj/x"
+  expect 1 "$kpgen" assemble "$ptxas" "$work/obj/$v.bin" sm_86 "$work/obj/x"
+  expect 2 "$kpgen" assemble "$ptxas" "$work/obj/ptx_$v.bin"
+  if [ -x "$ptxas" ]; then
+    expect 0 "$kpgen" assemble "$ptxas" "$work/obj/ptx_$v.bin" sm_86 "$work/obj/asm_$v"
+    expect 0 grep -q "^options=ptxas -arch=sm_86 on the PTX of --gpu-architecture=compute_80" \
+      "$work/obj/asm_$v.info"
+  fi
 else
   failed=$((failed + 1))
   echo "FAIL: kpgen emit wrote no softmax_f32_block_t128_* source"
