@@ -258,10 +258,20 @@ static int assemble_to(const char *ptxas, const char *ptxbin, const char *target
   snprintf(path, sizeof path, "%.*s.info", (int)(n - 4), ptxbin);
   if (kg_info_read(path, &ptx) || !ptx.is_ptx)
     return die("%s: not the .info of a compile for a compute_ target", path);
-  snprintf(path, sizeof path, "%s.bin", outbase);
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  /* ptxas's input: the image without its closing NUL (read as a cut-short file) */
+  size_t len;
+  unsigned char *text = slurp(ptxbin, &len);
+  if (!text) return die("cannot read %s", ptxbin);
+  while (len > 0 && text[len - 1] == 0) len--;
+  snprintf(path, sizeof path, "%s.ptx", outbase);
+  const int wrote = write_atomic(path, text, len);
+  free(text);
+  if (wrote) return die("cannot write %s", path);
+  snprintf(tmp, sizeof tmp, "%s.bin.tmp", outbase);
   char *log;
-  if (kg_ptxas_compile(ptxas, ptxbin, target, tmp, info, &log)) {
+  const int rc = kg_ptxas_compile(ptxas, path, target, tmp, info, &log);
+  unlink(path);
+  if (rc) {
     fprintf(stderr, "%s%s: ptxas failed for %s:\n%s\n", isatty(2) ? "\n" : "", ptxbin, target,
             log ? log : "");
     free(log);
@@ -269,6 +279,7 @@ static int assemble_to(const char *ptxas, const char *ptxbin, const char *target
     return 1;
   }
   free(log);
+  snprintf(path, sizeof path, "%s.bin", outbase);
   if (rename(tmp, path)) return unlink(tmp), die("cannot write %s: %s", path, strerror(errno));
   info->nvrtc_major = ptx.nvrtc_major, info->nvrtc_minor = ptx.nvrtc_minor;
   snprintf(info->options, sizeof info->options, "ptxas -arch=%s on the PTX of %s", target,

@@ -24,13 +24,13 @@ int kg_nvrtc_compile(const char *src, const char *srcname, const char *target,
                      unsigned char **image, size_t *size, kg_compile_info *info, char **log);
 
 /*
-** ptxas (the toolkit's, at path ptxas) on the PTX in ptxbin (a compute_
-** target's image, NUL-terminated) for cubin target: the cubin at out,
+** ptxas (the toolkit's, at path ptxas) on the PTX file ptx (a compute_
+** target's image without its closing NUL) for cubin target: the cubin at out,
 ** registers, stack and spills in *info (the rest is the caller's: the PTX's
 ** NVRTC version and options); 0 on success.  *log: ptxas's output, or why
 ** it could not run (malloc'd either way; free it).  gen/ptxas.c.
 */
-int kg_ptxas_compile(const char *ptxas, const char *ptxbin, const char *target, const char *out,
+int kg_ptxas_compile(const char *ptxas, const char *ptx, const char *target, const char *out,
                      kg_compile_info *info, char **log);
 /* ptxas -v's registers, stack and spills from a log into *info */
 void kg_parse_ptxas(const char *log, kg_compile_info *info);

@@ -10,7 +10,6 @@
 */
 #define _GNU_SOURCE /* asprintf */
 #include <errno.h>
-#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,44 +28,20 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* ptxas's PTX input: the .bin of a compute_ target (NUL-terminated, which
-** ptxas reads as a truncated file), written without its NULs to path */
-static int write_ptx(const char *ptxbin, const char *path, char **log) {
-  FILE *f = fopen(ptxbin, "rb");
-  if (!f) return asprintf(log, "%s: %s", ptxbin, strerror(errno)), -1;
-  char *buf = NULL;
-  size_t n = 0, cap = 0, got;
-  do {
-    if (n == cap && !(buf = realloc(buf, cap = cap ? 2 * cap : 1 << 16))) break;
-    got = fread(buf + n, 1, cap - n, f);
-    n += got;
-  } while (got > 0);
-  fclose(f);
-  if (!buf) return asprintf(log, "%s: out of memory", ptxbin), -1;
-  while (n > 0 && buf[n - 1] == 0) n--;
-  FILE *o = fopen(path, "wb");
-  int ok = o && fwrite(buf, 1, n, o) == n;
-  ok = o && fclose(o) == 0 && ok;
-  free(buf);
-  return ok ? 0 : (asprintf(log, "%s: %s", path, strerror(errno)), -1);
-}
-
-int kg_ptxas_compile(const char *ptxas, const char *ptxbin, const char *target, const char *out,
+int kg_ptxas_compile(const char *ptxas, const char *ptx, const char *target, const char *out,
                      kg_compile_info *info, char **log) {
   memset(info, 0, sizeof *info);
   *log = NULL;
-  char ptx[1100], arch[64];
-  snprintf(ptx, sizeof ptx, "%s.ptx", out);
+  char arch[64];
   snprintf(arch, sizeof arch, "-arch=%s", target);
-  if (write_ptx(ptxbin, ptx, log)) return -1;
   int fds[2];
-  if (pipe(fds)) return asprintf(log, "pipe: %s", strerror(errno)), unlink(ptx), -1;
+  if (pipe(fds)) return asprintf(log, "pipe: %s", strerror(errno)), -1;
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
   posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
   posix_spawn_file_actions_addclose(&fa, fds[0]);
-  char *const argv[] = {(char *)ptxas, arch, "-v", "-o", (char *)out, ptx, NULL};
+  char *const argv[] = {(char *)ptxas, arch, "-v", "-o", (char *)out, (char *)ptx, NULL};
   pid_t pid;
   const double t0 = now_ms();
   int rc = posix_spawn(&pid, ptxas, &fa, NULL, argv, environ);
@@ -89,7 +64,6 @@ int kg_ptxas_compile(const char *ptxas, const char *ptxbin, const char *target, 
   int status = 0;
   if (rc == 0) waitpid(pid, &status, 0);
   info->ms = now_ms() - t0;
-  unlink(ptx);
   if (oom || !(text || (text = malloc(1)))) return free(text), asprintf(log, "out of memory"), -1;
   text[n] = 0;
   *log = text;
