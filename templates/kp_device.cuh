@@ -440,6 +440,56 @@ __device__ __forceinline__ void kp_store_tail(T *row, long long c, long long col
   kp_store_part<T, N, long long>(row, c, cols, v);
 }
 
+// ---- a weight at every residue: the persistent warp rows (`_ws`) ---------------
+//
+// Rows of odd length put a norm's weight at every residue against the row's
+// grid in turn, and a shifted 16-byte load of it costs five loads and four
+// byte permutes.  A CTA that takes many rows stages w once as VEC = 16 /
+// sizeof(T) images of K 16-byte chunks, image h holding w's elements from h
+// on (zeros past cols): a row whose grid starts h elements in reads w's
+// vector j as img[h K + j], one aligned shared-memory load.  Built from w's
+// aligned chunks by kp_shift16c, or element by element where w is off the
+// 16-byte grid.  THREADS: the CTA's threads, all of which call it; the
+// caller synchronises before the first read.
+template <int ES, int H = 1>
+__device__ __forceinline__ void kp_wimg_fill(uint4 *img, int K, int k, uint4 a, uint4 b) {
+  if constexpr (H * ES < 16) {
+    img[H * K + k] = kp_shift16c<H * ES>(a, b);
+    kp_wimg_fill<ES, H + 1>(img, K, k, a, b);
+  }
+}
+template <class T, int THREADS>
+__device__ __forceinline__ void kp_wimg_stage(uint4 *img, const T *__restrict__ w, int cols, int K) {
+  constexpr int VEC = 16 / (int)sizeof(T), ES = (int)sizeof(T);
+  const int t = threadIdx.x;
+  auto wchunk = [&](int k) { // w's elements [VEC k, VEC k + VEC), zeros past cols (w aligned)
+    const int e0 = k * VEC;
+    return e0 + VEC <= cols ? kp_ld16_hint<0>(w + e0)
+           : e0 < cols      ? kp_ld16_elems<T>(w + e0, cols - e0, 0u)
+                            : make_uint4(0u, 0u, 0u, 0u);
+  };
+  if (kp_al16(w)) {
+    for (int k = t; k < K; k += THREADS) {
+      const uint4 a = wchunk(k), b = wchunk(k + 1);
+      img[k] = a;
+      kp_wimg_fill<ES>(img, K, k, a, b);
+    }
+  } else {
+    for (int i = t; i < VEC * K; i += THREADS) {
+      const int e0 = i / K + (i % K) * VEC;
+      union { uint4 r; kp_u16 h[8]; kp_u32 e[4]; } u;
+      u.r = make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+      for (int j = 0; j < VEC; j++)
+        if (e0 + j < cols) {
+          if constexpr (ES == 2) u.h[j] = reinterpret_cast<const kp_u16 *>(w)[e0 + j];
+          else u.e[j] = reinterpret_cast<const kp_u32 *>(w)[e0 + j];
+        }
+      img[i] = u.r;
+    }
+  }
+}
+
 // ---- reductions ----------------------------------------------------------------
 
 __device__ __forceinline__ float kp_warp_sum(float v) {

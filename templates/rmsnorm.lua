@@ -356,53 +356,21 @@ __device__ __forceinline__ void rmsnorm_pers(const T *__restrict__ x, long long 
 // turn: at 131072 x 1001 (bf16, H200) the warp rows ran at 87-88% of copy
 // against 97% on aligned 1000 (softmax, without a weight, at 94%).  Here
 // each CTA stages w once as VEC images, image h holding w's elements from
-// h on as 16-byte chunks (zeros past the row: kp_shift16c of w's aligned
-// chunks, or element by element where w is off the grid), then takes rows
+// h on as 16-byte chunks (kp_wimg_stage, kp_device.cuh), then takes rows
 // c, c + G, ... a warp each (G: the grid's warps): a row whose y starts h
 // elements before its first 16-byte boundary reads w's vectors from image
 // h, one aligned shared-memory read each.  NV vectors a lane (rows up to
-// 32 NV VEC); K chunks an image.
-template <int ES, int H = 1>
-__device__ __forceinline__ void rmsnorm_ws_fill(uint4 *img, int K, int k, uint4 a, uint4 b) {
-  if constexpr (H * ES < 16) {
-    img[H * K + k] = kp_shift16c<H * ES>(a, b);
-    rmsnorm_ws_fill<ES, H + 1>(img, K, k, a, b);
-  }
-}
+// 32 NV VEC); K chunks an image.  y's vectors by kp_st16: as plain stores
+// NVRTC split all four of them into 4-byte stores (NOTES 92).
 template <class T, int NV, int WARPS>
 __device__ __forceinline__ void rmsnorm_ws(const T *__restrict__ x, long long ldx,
                                            const T *__restrict__ w, T *__restrict__ y,
                                            long long ldy, int rows, int cols, float eps) {
   typedef kp_raw_io<T, 16 / sizeof(T)> io;
-  constexpr int VEC = 16 / (int)sizeof(T), ES = (int)sizeof(T), S = 32 * VEC, K = 32 * NV;
-  extern __shared__ __align__(16) uint4 kp_wimg[]; // image h: kp_wimg[h K + k]
+  constexpr int VEC = 16 / (int)sizeof(T), S = 32 * VEC, K = 32 * NV;
+  extern __shared__ __align__(16) uint4 kp_wimg[]; // image h: kp_wimg[h K + k] (kp_wimg_stage)
   const int t = threadIdx.x, lane = t & 31;
-  auto wchunk = [&](int k) { // w's elements [VEC k, VEC k + VEC), zeros past cols (w aligned)
-    const int e0 = k * VEC;
-    return e0 + VEC <= cols ? kp_ld16_hint<0>(w + e0)
-           : e0 < cols      ? kp_ld16_elems<T>(w + e0, cols - e0, 0u)
-                            : make_uint4(0u, 0u, 0u, 0u);
-  };
-  if (kp_al16(w)) {
-    for (int k = t; k < K; k += WARPS * 32) {
-      const uint4 a = wchunk(k), b = wchunk(k + 1);
-      kp_wimg[k] = a;
-      rmsnorm_ws_fill<ES>(kp_wimg, K, k, a, b);
-    }
-  } else {
-    for (int i = t; i < VEC * K; i += WARPS * 32) {
-      const int e0 = i / K + (i % K) * VEC;
-      union { uint4 r; kp_u16 h[8]; kp_u32 e[4]; } u;
-      u.r = make_uint4(0u, 0u, 0u, 0u);
-#pragma unroll
-      for (int j = 0; j < VEC; j++)
-        if (e0 + j < cols) {
-          if constexpr (ES == 2) u.h[j] = reinterpret_cast<const kp_u16 *>(w)[e0 + j];
-          else u.e[j] = reinterpret_cast<const kp_u32 *>(w)[e0 + j];
-        }
-      kp_wimg[i] = u.r;
-    }
-  }
+  kp_wimg_stage<T, WARPS * 32>(kp_wimg, w, cols, K);
   __syncthreads();
   const int c0 = lane * VEC;
 #pragma unroll 1
@@ -431,8 +399,8 @@ __device__ __forceinline__ void rmsnorm_ws(const T *__restrict__ x, long long ld
     typename io::raw keep = xv[0];
 #pragma unroll
     for (int k = 0; k < NV; k++)
-      kp_vec_store<T, VEC>(yb, c0 + k * S, n, k == p.k, kp_norm_scale<T, VEC>(xv[k], wi[32 * k], rs),
-                           keep);
+      kp_vec_store<T, VEC, true>(yb, c0 + k * S, n, k == p.k,
+                                 kp_norm_scale<T, VEC>(xv[k], wi[32 * k], rs), keep);
     kp_part_store<T, VEC>(yb, p, keep);
     if (lane < hh) kp_store1(yr + lane, xh * rs * kp_load1(w + lane));
   }
@@ -888,7 +856,8 @@ family_space {
     if p.kind == "ws" then -- (CTAs an SM: as many as threads and shared memory hold)
       local out = {}
       for _, q in ipairs(steps(p, { nv = { 2, 4, 6, 8 }, warps = { 4, 8, 16 }, per = { 2, 4, 8, 16 } })) do
-        q.min_cols, q.rank, q.smem, q.persist, q.minb, q.max_align = nil, nil, nil, nil, nil, nil
+        q.min_cols, q.rank, q.smem, q.persist, q.minb, q.max_align, q.min_rows =
+          nil, nil, nil, nil, nil, nil, nil
         if q.warps * q.per <= 64 and smem_blocks(q.vec * 32 * q.nv * 16) >= q.per then
           out[#out + 1] = q
         end
