@@ -2,6 +2,7 @@
 #
 #     cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
 #     lane0() { GPU=0; el "suite"; gpu_suite tests.log 330; ... }
+#     old_pack && ab ab rmsnorm bf16 131072x1001,65536x1001 2 400   # in turns
 #     lane1() { GPU=1; san racecheck attention_gpu _dec_ san_dec.log 480; }
 #     lane0 > $R/lane0.log 2>&1 & lane1 > $R/lane1.log 2>&1 & wait
 #     lanes_finish
@@ -82,6 +83,34 @@ pdl() {
     --no-compile --ops "$3" --tokens "$4" --json "$R/$1.json" >"$R/$1.log" 2>&1
   echo "$1 ($2) rc=$? $(grep -E '^ *[0-9]+ \|' "$R/$1.log" |
     awk '{printf "T%s %s/%s %s | ", $1, $3, $5, $7}')"
+}
+
+# old_pack: unpack build/carry/packs_old.tar.xz (main's sm_90a pack before
+# the change, `tar -C build/packs-whole -chf - sm_90a.kpk | xz`) into
+# build/packs_old, the other targets' packs copied from build/packs
+old_pack() {
+  mkdir -p build/packs_old && xz -dc build/carry/packs_old.tar.xz | tar -C build/packs_old -xf - || return 1
+  for f in build/packs/*.kpk; do [ -e build/packs_old/${f##*/} ] || cp -L "$f" build/packs_old/; done
+}
+
+# ab TAG OPS DTYPE SHAPES ROUNDS DEADLINE: side by side in turns, main's
+# pack (old_pack) then this build's, ROUNDS rounds of OPS at SHAPES (a comma
+# list of ROWSxCOLS) in DTYPE; $R/TAG_{old,new}_N.{json,log}, then one line a
+# file of our us a shape
+ab() {
+  local round which pd
+  for ((round = 1; round <= $5; round++)); do
+    for which in old new; do
+      if [ $which = old ]; then pd=$PWD/build/packs_old; else pd=$PWD/build/packs; fi
+      KP_PACK_DIR=$pd timeout "$(left "$6")" python3 bench/side_by_side.py --ops "$2" --dtypes "$3" \
+        --shapes "$4" --no-compile --reps 20 --warmup 4 --json "$R/$1_${which}_$round.json" \
+        >"$R/$1_${which}_$round.log" 2>&1
+      echo "$1 $which $round rc=$?"
+    done
+  done
+  for f in "$R/$1"_*.log; do
+    echo "== ${f##*/} $(grep -E '^  ours' "$f" | cut -c1-24 | tr -s ' ' | paste -sd' ')"
+  done
 }
 
 # Python's warnings and torch's chatter, left out of the benchmark logs
