@@ -16,7 +16,8 @@
 ** for many; the first cross-tile FA3 build did that: 40 HGMMA, 40 DEPBAR).
 ** ("_fma_" variants, the (k, n) GEMV, run on the CUDA cores by design.)
 ** And the row kernels whose 16-byte stores kp_st16 keeps whole (softmax's
-** register rows, add+RMSNorm's staged ones: bench/NOTES.md 83) have no
+** register rows, add+RMSNorm's staged ones: bench/NOTES.md 83; RMSNorm's
+** persistent warp rows `_ws`: 92) have no
 ** run of four 4-byte STG.E at +0, +4, +8, +12 off one register -- the form
 ** NVRTC gave their plain uint4 stores, four partial writes for one.
 **
@@ -222,10 +223,11 @@ START_TEST(test_scan) {
 }
 END_TEST
 
-/* A row variant whose 16-byte stores kp_st16 keeps whole (NOTES 83). */
+/* A row variant whose 16-byte stores kp_st16 keeps whole (NOTES 83, 92). */
 static int st16_variant(const kpk_entry *e) {
   if (!strcmp(e->family, "softmax"))
     return strstr(e->name, "_warp_") || strstr(e->name, "_lanes") || strstr(e->name, "_block_");
+  if (!strcmp(e->family, "rmsnorm")) return strstr(e->name, "_ws_") != NULL;
   return !strcmp(e->family, "add_rmsnorm") && strstr(e->name, "_stage_");
 }
 
