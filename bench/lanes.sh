@@ -113,6 +113,28 @@ ab() {
   done
 }
 
+# pins TAG OPS DTYPE SHAPES ROUNDS DEADLINE VARIANT...: side by side in
+# turns, each VARIANT forced through KP_VARIANT (every OPS call in DTYPE
+# runs it: each must apply to every shape), ROUNDS rounds; $R/TAG_VARIANT_N
+# .{json,log}, then one line a file of our us a shape
+pins() {
+  local round v tag=$1 ops=$2 dt=$3 shapes=$4 rounds=$5 dl=$6
+  shift 6
+  for ((round = 1; round <= rounds; round++)); do
+    for v in "$@"; do
+      KP_VARIANT=$v timeout "$(left "$dl")" python3 bench/side_by_side.py --ops "$ops" --dtypes "$dt" \
+        --shapes "$shapes" --no-compile --reps 20 --warmup 4 --json "$R/${tag}_${v}_$round.json" \
+        >"$R/${tag}_${v}_$round.log" 2>&1
+      echo "$tag $v $round rc=$?"
+    done
+  done
+  for v in "$@"; do
+    for f in "$R/${tag}_${v}"_*.log; do
+      echo "== ${f##*/} $(grep -E '^  ours' "$f" | cut -c1-24 | tr -s ' ' | paste -sd' ')"
+    done
+  done
+}
+
 # Python's warnings and torch's chatter, left out of the benchmark logs
 F='Warning|warn\(|return F\.|utcnow|f"\{'
 
