@@ -63,8 +63,13 @@ __device__ __forceinline__ typename kp_raw_io<T, VEC>::raw add_rmsnorm_add(
 // lane i < h holds head element i; the vectors start at res's row's first
 // 16-byte boundary (res is read and written), x and w loaded aligned or
 // shifted, y stored aligned or element by element (xal, wal, yal) per row.
+// TS (PEEL, CL == 1; `_t`): the row's last ncols % VEC elements as scalars
+// a lane each, as the head's, so that every vector is whole or absent (no
+// partial vector's pieces and selects; rmsnorm.lua's rmsnorm_regs TS): 3%
+// fewer us at odd 1201-1501 for 6 vectors a lane, 1.3% more at 1001 for 4
+// (fifty-eighth session, NOTES 93).
 template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
-          int WH = 0, bool PEEL = false, int CL = 1>
+          int WH = 0, bool PEEL = false, int CL = 1, bool TS = false>
 __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long long ldx,
                                                  T *__restrict__ res, long long ldr,
                                                  const T *__restrict__ w, T *__restrict__ y,
@@ -104,6 +109,43 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
   const bool xal = !PEEL || kp_al16(xr), wal = !PEEL || kp_al16(w), yal = !PEEL || kp_al16(yr);
   constexpr int S = LANES * VEC;
   const int c0 = lane * VEC;
+  if constexpr (TS) {
+    static_assert(PEEL && CL == 1 && VEC > 1 && LANES >= VEC, "scalar tails: peeling rows");
+    const int nw = ncols & ~(VEC - 1), nt = ncols - nw; // (whole vectors' columns, tail elements)
+    float ht = 0.f; // the tail element x + res, rounded as stored
+    if (lane < nt) {
+      ht = kp_to_f32(kp_from_f32<T>(kp_load1(xr + nw + lane) + kp_load1(rr + nw + lane)));
+      kp_store1(rr + nw + lane, ht);
+      s = fmaf(ht, ht, s);
+    }
+    typename io::raw hv[NV], rv[NV], wv[NV];
+#pragma unroll
+    for (int n = 0; n < NV; n++) hv[n] = io::load_whole(xr, c0 + n * S, nw, xal);
+#pragma unroll
+    for (int n = 0; n < NV; n++) rv[n] = io::load_whole(rr, c0 + n * S, nw);
+    if constexpr (W_EARLY)
+#pragma unroll
+      for (int n = 0; n < NV; n++) wv[n] = wio::load_whole(w, c0 + n * S, nw, wal);
+#pragma unroll
+    for (int n = 0; n < NV; n++) {
+      hv[n] = add_rmsnorm_add<T, VEC>(hv[n], rv[n], s);
+      if (c0 + n * S < nw) kp_store16<false>(rr + c0 + n * S, hv[n]);
+    }
+    s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
+    const float rs = rsqrtf(s / (float)cols + eps);
+#pragma unroll
+    for (int n = 0; n < NV; n++) {
+      const int c = c0 + n * S;
+      if (c < nw) {
+        const uint4 o = kp_norm_scale<T, VEC>(hv[n], W_EARLY ? wv[n] : wio::load_whole(w, c, nw, wal), rs);
+        if (yal) kp_store16<false>(yr + c, o);
+        else kp_st16_elems(yr + c, o, VEC);
+      }
+    }
+    if (lane < h) kp_store1(yr - h + lane, hh * rs * kp_load1(w - h + lane));
+    if (lane < nt) kp_store1(yr + nw + lane, ht * rs * kp_load1(w + nw + lane));
+    return;
+  }
   const kp_part p = kp_part_of<T, VEC, S, NV>(c0, ncols);
   typename io::raw hv[NV], rv[NV], wv[NV];
   kp_group_load<T, VEC, S, NV, XH>(xr, c0, ncols, p, 0u, hv, xal);
@@ -360,9 +402,7 @@ __device__ __forceinline__ void add_rmsnorm_pers(const T *__restrict__ x, long l
     }
     // the row's partial end chunks, one thread each (one chunk both ends:
     // the first's): h's elements inside the row stored, their squares added
-    // (kp_prow_end_j's pick, written out here and below: through the helper
-    // NVRTC schedules this kernel otherwise, not yet timed; bench/NOTES.md 91)
-    const int j = t == THREADS - 1 && g.ph ? 0 : t == THREADS - 2 && g.pt && !(g.ph && nj == 1) ? nj - 1 : -1;
+    const int j = kp_prow_end_j<THREADS>(g, nj, t);
     if (j >= 0) {
       float all = 0.f, f[VEC];
       const uint4 hk = add_rmsnorm_add<T, VEC>(kp_stage_vec(xbuf(b), px.dx, j, px.dx == 0), rc[j], all);
@@ -387,7 +427,8 @@ __device__ __forceinline__ void add_rmsnorm_pers(const T *__restrict__ x, long l
     const kp_prow g = row(r);
     const int dw = kp_pw_off(g.oy, wa), nj = (int)g.nj;
     const uint4 *rc = reinterpret_cast<const uint4 *>(rbuf(b));
-    const uint4 *wc = reinterpret_cast<const uint4 *>(kp_img + (dw & 16));
+    const char *wi = kp_img + (dw & 16); // (w's window: wi + 16 j + (dw & 15))
+    const uint4 *wc = reinterpret_cast<const uint4 *>(wi);
     const kp_u64 ya = (kp_u64)(y + r * ldy);
     uint4 *yc = reinterpret_cast<uint4 *>(ya - g.oy + 16 * m0); // (16-byte aligned where yal)
     const bool yal = ((ya - g.ya) & 15) == 0;
@@ -398,13 +439,13 @@ __device__ __forceinline__ void add_rmsnorm_pers(const T *__restrict__ x, long l
 #pragma unroll 1
       for (int j = j0 + t; j < j1; j += THREADS)
         kp_st16_range(reinterpret_cast<T *>(yc + j),
-                      kp_norm_scale<T, VEC>(rc[j], kp_stage_vec(kp_img + (dw & 16), dw & 15, j, false), rs),
+                      kp_norm_scale<T, VEC>(rc[j], kp_stage_vec(wi, dw & 15, j, false), rs),
                       0, VEC);
     }
-    const int j = t == THREADS - 1 && g.ph ? 0 : t == THREADS - 2 && g.pt && !(g.ph && nj == 1) ? nj - 1 : -1;
+    const int j = kp_prow_end_j<THREADS>(g, nj, t);
     if (j >= 0)
       kp_prow_store_end<T>(g, yc, j, m0, RB,
-                           kp_norm_scale<T, VEC>(rc[j], kp_stage_vec(kp_img + (dw & 16), dw & 15, j, !(dw & 15)), rs));
+                           kp_norm_scale<T, VEC>(rc[j], kp_stage_vec(wi, dw & 15, j, !(dw & 15)), rs));
     kp_pers_next<CL, NBUF>(i, b, r, G, rows, xbar, issue);
   }
   kp_cluster_meet(); // (none leaves while a CTA of its cluster may still read or send to it)
@@ -448,6 +489,7 @@ local function emit(dt, kind, p)
     local odd = esize(dt) == 2 and vec == 8 and p.lanes == 32 and p.only90 and not p.whole
                 and ODD_WARPS[p.nv]
     if odd then min_cols, rank, max_align = odd, 400, 8 end
+    if p.ts then name = name .. "_t" end
   elseif kind == "block" then
     name = string.format("add_rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -504,7 +546,10 @@ local function emit(dt, kind, p)
   -- twins and the hinted ones keep the 16-byte requirement and their code
   local peel = vec * esize(dt) == 16 and not whole and not p.hint
   if kind == "stage" or kind == "pers" then peel = true -- (its call above)
-  elseif peel then call = call:gsub(">$", kind == "loop" and ", true>" or ", 0, 0, true>") end
+  elseif peel then
+    call = call:gsub(">$", kind == "loop" and ", true>" or ", 0, 0, true>")
+    if p.ts then call = call:gsub(">$", ", 1, true>") end
+  end
   if p.cl and kind ~= "stage" and kind ~= "pers" then
     assert(peel, "a cluster variant peels")
     call = call:gsub(">$", ", " .. p.cl .. ">")
@@ -551,7 +596,10 @@ for _, dt in ipairs(DTYPES) do
   -- of copy: 1501 86.6 (77.3), 2001 87.8 (81.0), 2501 89.0 (77.6), 3001
   -- 89.7 (79.6), 3501 90.6 (83.0), 32768 x 4095 89.9 (86.9).
   if esize(dt) == 2 then
-    emit(dt, "warp", { vec = vec, lanes = 32, nv = 6, only90 = true })
+    -- (by the scalar-tail form since the fifty-eighth session, call 5,
+    -- bf16, pinned side by side in turns, us: 65536 x 1501 206.9-207.0
+    -- against 212.4-212.9, 1201 173.6-173.7 against 179.0-179.5)
+    emit(dt, "warp", { vec = vec, lanes = 32, nv = 6, only90 = true, ts = true })
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row.  1024 x 4
   -- takes 16-bit rows from 24577 columns (min_cols, set in emit): below, the

@@ -28,6 +28,22 @@ local KERNELS = [[
 // these kernels measured 3-5% slower on 8K rows and 15-30% slower on 512-1K
 // rows on H200 (bf16).
 
+// s plus the sum of squares of NV raw vectors of IO (kp_raw_io), the
+// vectors left packed across the reduction (kp_keep).
+template <class IO, class T, int NV>
+__device__ __forceinline__ float rmsnorm_sumsq(typename IO::raw *xv, float s) {
+  constexpr int VEC = sizeof(typename IO::raw) == 16 ? 16 / (int)sizeof(T) : 1;
+#pragma unroll
+  for (int n = 0; n < NV; n++) {
+    float v[VEC];
+    IO::unpack(xv[n], v);
+#pragma unroll
+    for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
+    kp_keep<T>(xv[n]);
+  }
+  return s;
+}
+
 // Row in registers: LANES threads share one row: the whole block when
 // ROWS_PER_BLOCK == 1, else a warp or a group of 16 lanes.  Thread `lane`
 // holds vectors n = 0..NV-1 at columns (n * LANES + lane) * VEC, so each
@@ -42,8 +58,13 @@ local KERNELS = [[
 // PEEL: rows at any residue mod 16 bytes (per-row peeling, kp_device.cuh):
 // lane i < h holds head element i; the vectors start at y's row's first
 // 16-byte boundary, x and w loaded aligned or shifted (xal, wal) per row.
+// TS (PEEL, CL == 1; `_t`): the row's last ncols % VEC elements as scalars
+// a lane each, as the head's, so that every vector is whole or absent (no
+// partial vector's pieces and selects): 8% fewer us at odd 131072 x 1001
+// for a warp a row (fifty-eighth session, NOTES 93).  TS 2 (`_tk`): the
+// vectors stored by kp_st16 (NVRTC splits one of them otherwise).
 template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
-          int WH = 0, bool PEEL = false, int CL = 1>
+          int WH = 0, bool PEEL = false, int CL = 1, int TS = 0>
 __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long ldx,
                                              const T *__restrict__ w, T *__restrict__ y,
                                              long long ldy, int rows, int cols, float eps) {
@@ -76,19 +97,35 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
   const bool xal = !PEEL || kp_al16(xr), wal = !PEEL || kp_al16(w);
   constexpr int S = LANES * VEC;
   const int c0 = lane * VEC;
+  if constexpr (TS != 0) {
+    static_assert(PEEL && CL == 1 && VEC > 1 && LANES >= VEC, "scalar tails: peeling rows");
+    const int nw = ncols & ~(VEC - 1), nt = ncols - nw; // (whole vectors' columns, tail elements)
+    const float xt = lane < nt ? kp_load1(xr + nw + lane) : 0.f;
+    typename io::raw xv[NV], wv[NV];
+#pragma unroll
+    for (int n = 0; n < NV; n++) xv[n] = io::load_whole(xr, c0 + n * S, nw, xal);
+    if constexpr (W_EARLY)
+#pragma unroll
+      for (int n = 0; n < NV; n++) wv[n] = wio::load_whole(w, c0 + n * S, nw, wal);
+    float s = rmsnorm_sumsq<io, T, NV>(xv, fmaf(xt, xt, xh * xh));
+    s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
+    const float rs = rsqrtf(s / (float)cols + eps);
+#pragma unroll
+    for (int n = 0; n < NV; n++) {
+      const int c = c0 + n * S;
+      if (c < nw)
+        kp_store16<TS == 2>(yr + c, kp_norm_scale<T, VEC>(
+                                        xv[n], W_EARLY ? wv[n] : wio::load_whole(w, c, nw, wal), rs));
+    }
+    if (lane < h) kp_store1(yr - h + lane, xh * rs * kp_load1(w - h + lane));
+    if (lane < nt) kp_store1(yr + nw + lane, xt * rs * kp_load1(w + nw + lane));
+    return;
+  }
   const kp_part p = kp_part_of<T, VEC, S, NV>(c0, ncols);
   typename io::raw xv[NV], wv[NV];
   kp_group_load<T, VEC, S, NV, XH>(xr, c0, ncols, p, 0u, xv, xal);
   if constexpr (W_EARLY) kp_group_load<T, VEC, S, NV, WH>(w, c0, ncols, p, 0u, wv, wal);
-  float s = xh * xh;
-#pragma unroll
-  for (int n = 0; n < NV; n++) {
-    float v[VEC];
-    io::unpack(xv[n], v);
-#pragma unroll
-    for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
-    kp_keep<T>(xv[n]); // (x packed across the reduction: kp_keep)
-  }
+  float s = rmsnorm_sumsq<io, T, NV>(xv, xh * xh);
   s = LANES <= 32 ? kp_lanes_sum<LANES>(s) : kp_block_sum<LANES>(s, scratch);
   if constexpr (CL > 1) s = kp_cluster_sum<CL>(s); // the other slices' sums
   const float rs = rsqrtf(s / (float)cols + eps);
@@ -385,15 +422,7 @@ __device__ __forceinline__ void rmsnorm_ws(const T *__restrict__ x, long long ld
     const kp_part p = kp_part_of<T, VEC, S, NV>(c0, n);
     typename io::raw xv[NV];
     kp_group_load<T, VEC, S, NV>(xb, c0, n, p, 0u, xv, kp_al16(xb));
-    float s = xh * xh;
-#pragma unroll
-    for (int k = 0; k < NV; k++) {
-      float v[VEC];
-      io::unpack(xv[k], v);
-#pragma unroll
-      for (int i = 0; i < VEC; i++) s = fmaf(v[i], v[i], s);
-      kp_keep<T>(xv[k]);
-    }
+    const float s = rmsnorm_sumsq<io, T, NV>(xv, xh * xh);
     const float rs = rsqrtf(kp_lanes_sum<32>(s) / (float)cols + eps);
     const uint4 *wi = kp_wimg + hh * K + lane;
     typename io::raw keep = xv[0];
@@ -447,6 +476,8 @@ local function emit(dt, kind, p)
     odd = esize(dt) == 2 and vec == 8 and p.lanes == 32 and p.only90 and not p.whole
           and ODD_WARPS[p.nv]
     if odd then min_cols, rank = odd, 400 end
+    if p.ts and not p.whole then name = name .. (p.ts == 2 and "_tk" or "_t") end
+    if p.ts == 2 then rank = 40 end -- (kp_st16: the tuner's)
   elseif kind == "block" then
     name = string.format("rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -537,6 +568,7 @@ local function emit(dt, kind, p)
     peel = true -- (its call above)
   elseif peel then
     call = call:gsub(">$", kind == "loop" and ", false, " .. p.unroll .. ", true>" or ", 0, 0, true>")
+    if p.ts then call = call:gsub(">$", ", 1, " .. p.ts .. ">") end
   end
   if p.cl and kind ~= "loop" and kind ~= "stage" and kind ~= "pers" then
     assert(peel, "a cluster variant peels")
@@ -571,7 +603,14 @@ for _, dt in ipairs(DTYPES) do
   -- 192.9 (one 128-thread block a row, ranked before); 32768 x 1024 36.9
   -- against 44.8.  Built for sm_90a only (measured there; other targets keep
   -- the block a row)
-  for _, p in ipairs(twins({ vec = vec, lanes = 32, nv = 4, only90 = true })) do
+  -- Rows off the grid by the scalar-tail form (`_t`, TS; fifty-eighth
+  -- session, call 5, bf16, pinned side by side in turns, us, the warp rows
+  -- before / `_ws_v8_n4_r16_p2`, ranked then for odd 513-1024 from 16384
+  -- rows, in brackets): 131072 x 1001 129.0-129.5 (140.5-140.7 / 140.3-140.5),
+  -- 65536 x 1001 67.7-68.0 (73.5-73.7 / 71.8-72.4), 16384 x 1001 20.9-21.0
+  -- (23.3-23.5 / 21.5-21.6), 131072 x 777 107.1-108.2 (119.9-120.0 /
+  -- 117.4-117.5).
+  for _, p in ipairs(twins({ vec = vec, lanes = 32, nv = 4, only90 = true, ts = 1 })) do
     emit(dt, "warp", p)
   end
   -- Odd 16-bit rows of 1025-4096 (off the 16-byte grid: max_align 8, the
@@ -587,9 +626,14 @@ for _, dt in ipairs(DTYPES) do
   -- 157.8).  Call 4, side by side in turns with the pack before, % of copy:
   -- 1501 90.9 (69.3), 2001 92.2 (82.7), 2501 85.8 (61.5), 3001 92.2
   -- (70.4), 3501 94.0 (76.7), 4095 92.7 (79.6).
+  -- Fifty-eighth session (call 5, as above): 6 vectors a lane by the
+  -- scalar-tail form, 65536 x 1201 81.0-81.6 us (85.1-85.2), 1501 100.2-100.4
+  -- (100.7-100.9); 8 by it lost at 2001 (133.7-134.2 against 132.5-133.0),
+  -- level at 2047: n8 keeps its partial vector.  `_tk` (kp_st16): the
+  -- tuner's (level with `_t` at 131072 x 513-768, call 6).
   if esize(dt) == 2 then
-    for _, nv in ipairs({ 6, 8 }) do
-      emit(dt, "warp", { vec = vec, lanes = 32, nv = nv, only90 = true })
+    for _, c in ipairs({ { 6, 1 }, { 8 }, { 4, 2 }, { 6, 2 } }) do
+      emit(dt, "warp", { vec = vec, lanes = 32, nv = c[1], only90 = true, ts = c[2] })
     end
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row; 512x2 is the
@@ -767,26 +811,20 @@ for _, dt in ipairs(DTYPES) do
     end
   end
   -- Rows a warp each, w staged at every residue, persistent (rmsnorm_ws;
-  -- 16-bit): { vectors a lane, warps a CTA, CTAs an SM[, min_cols] },
-  -- ranked (401, over the warp rows) for rows off the 16-byte grid of
-  -- 513-1024 from 16384 rows where min_cols is given.  Fifty-fifth session
-  -- (H200, bf16; bench/results/2026-12-02-s55): kp tune, us (call 4; the
-  -- warp rows' 4 vectors a lane, ranked before, in brackets): 131072 x 1001
-  -- 16 warps x 2 CTAs 140.7, 8 x 5 142.1 (140.3); 65536 x 1001 71.9, 71.5
-  -- (74.1 side by side); 131072 x 777 116.2, 113.9 (120.5).  Side by side
-  -- in turns with main's pack, 16 x 2 ranked (call 5), % of copy, bf16 two
-  -- rounds: 131072 x 1001 87.0 / 86.6 -> 87.2 / 87.1, 65536 x 1001 83.4 /
-  -- 82.9 -> 83.8 / 83.9, 32768 x 1001 77.3 / 77.0 -> 80.1 / 80.7, 16384 x
-  -- 1001 64.7 / 64.6 -> 68.8 / 69.0, 131072 x 777 79.7 -> 80.9 / 80.8,
-  -- 131072 x 513 57.1 / 56.9 -> 62.1 / 62.4; f16 one round likewise but
-  -- 131072 x 1001 88.4 -> 87.3.  (8 x 5 ranked, call 4: 131072 x 1001
-  -- 87.0 / 86.9 -> 86.4 / 85.9.)  So w's shifted loads were not what held
-  -- the warp rows at 87% of copy at 131072 x 1001 (aligned 1000: 97.8).
+  -- 16-bit; the tuner's): { vectors a lane, warps a CTA, CTAs an SM }.
+  -- Fifty-fifth session (H200, bf16; bench/results/2026-12-02-s55): 16 x 2
+  -- ranked for odd 513-1024 from 16384 rows, % of copy side by side in turns
+  -- (call 5): 131072 x 1001 87.0 / 86.6 -> 87.2 / 87.1, 16384 x 1001 64.7 /
+  -- 64.6 -> 68.8 / 69.0, 131072 x 513 57.1 / 56.9 -> 62.1 / 62.4 -- w's
+  -- shifted loads were not what held the warp rows at 87% of copy at 131072
+  -- x 1001 (aligned 1000: 97.8).  Fifty-eighth session (call 6, pinned, us):
+  -- the scalar-tail warp rows (`_t`) beat it at every measured shape,
+  -- 131072 x 513 80.5 against 100.4, 640 82.1-82.3 against 91.6-91.9, 768
+  -- 96.6-97.1 against 104.0-104.6, 1001 129-130 against 140-141, 16384 x
+  -- 640 14.3-14.4 against 16.0-16.3: no longer ranked (NOTES 93).
   if vec > 1 and esize(dt) == 2 then
-    for _, c in ipairs({ { 4, 8, 5 }, { 4, 16, 2, 513 }, { 4, 4, 10 }, { 2, 8, 6 }, { 8, 8, 4 } }) do
-      emit(dt, "ws", { vec = vec, nv = c[1], warps = c[2], per = c[3], only90 = true,
-                       min_cols = c[4], rank = c[4] and 401 or nil, max_align = c[4] and 8 or nil,
-                       min_rows = c[4] and 16384 or nil })
+    for _, c in ipairs({ { 4, 8, 5 }, { 4, 16, 2 }, { 4, 4, 10 }, { 2, 8, 6 }, { 8, 8, 4 } }) do
+      emit(dt, "ws", { vec = vec, nv = c[1], warps = c[2], per = c[3], only90 = true })
     end
   end
   -- the loop over a cluster: { threads, unroll, cl, hint }

@@ -664,16 +664,17 @@ START_TEST(test_real_pack_min_rows) {
     chunked += e->tile[KP_COLS] != 0;
   }
   /* rmsnorm bf16 and f16, and their whole-rows twins; the `_al` stages of
-  ** rmsnorm and softmax, bf16 and f16; rmsnorm's `_ws`, bf16 and f16 */
-  ck_assert_int_eq(with_min_rows, 10);
+  ** rmsnorm and softmax, bf16 and f16 (rmsnorm's `_ws` until the fifty-
+  ** eighth session) */
+  ck_assert_int_eq(with_min_rows, 8);
   /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls, aligned and peeling;
   ** the geglu 16-bit default's erf and tanh copies */
   ck_assert_msg(chunked == 2 * 3 * 6 * 2 + 2 * 2,
                 "%d column-chunk entries, not %d: KP_PACK_DIR's sm_90a pack is to hold the "
                 "whole space (make packs-whole: build/packs-whole), not the ranking's picks alone",
                 chunked, 2 * 3 * 6 * 2 + 2 * 2);
-  static const uint64_t cols[] = {1,    7,    1000, 2048, 2056, 2560, 2568, 4096,
-                                  4097, 5120, 6145, 8192, 8193, 14336, 65537};
+  static const uint64_t cols[] = {1,    7,    640,  768,  769,  1000, 2048,  2056,
+                                  2560, 2568, 4096, 4097, 5120, 6145, 8192, 8193, 14336, 65537};
   static const uint64_t rows[] = {1, 5, 64, 65, 128, 129, 1000, 8192, 16383, 16384, 16385, 32768,
                                   1u << 20, 2147483647u};
   for (int dt = 0; dt < KP_DTYPE_COUNT_; dt++)
@@ -689,14 +690,16 @@ START_TEST(test_real_pack_min_rows) {
         const int got = pk.entries[i].dmin[KP_ROWS] == 16384;
         ck_assert_msg(want == got, "rmsnorm %s %llu x %llu: %s", kp_dtype_name((kp_dtype)dt),
                       (unsigned long long)rows[r], (unsigned long long)cols[k], pk.entries[i].name);
-        /* rows at any residue (align 2): 16-bit 513..1024 columns from 16384
-        ** rows run the persistent warp rows with w staged at every residue */
+        /* rows at any residue (align 2): 16-bit 513..1024 columns at any
+        ** row count run the scalar-tail warp rows (`_t`; from 16384 rows the
+        ** persistent `_ws` until the fifty-eighth session) */
         if (dt != KP_F32) {
           c.align = 2;
           i = kp_select_variant(&pk, &c, &d, NULL, 0);
           ck_assert_int_ge(i, 0);
-          const int want_ws = rows[r] >= 16384 && cols[k] > 512 && cols[k] <= 1024;
-          ck_assert_msg((strstr(pk.entries[i].name, "_ws_") != NULL) == want_ws,
+          const char *nm = pk.entries[i].name, *t = strstr(nm, "_warp_v8_n4_t");
+          const int want_t = cols[k] > 512 && cols[k] <= 1024;
+          ck_assert_msg((t && !t[13]) == want_t,
                         "rmsnorm %s %llu x %llu, align 2: %s", kp_dtype_name((kp_dtype)dt),
                         (unsigned long long)rows[r], (unsigned long long)cols[k],
                         pk.entries[i].name);
@@ -916,10 +919,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         /* odd 1025-4096 (fifty-first session): a warp a row of 6 / 8
         ** vectors a lane to 1536 / 2048 (add+RMSNorm: 6 to 1536), one-CTA
         ** stages of 128 x 2 in 6 KiB to 3072, in 8 to 4096; aligned rows
-        ** keep the blocks */
-        {KP_FAM_RMSNORM, 1001, 2, "_warp_v8_n4"},
-        {KP_FAM_RMSNORM, 1025, 2, "_warp_v8_n6"},
-        {KP_FAM_RMSNORM, 1536, 2, "_warp_v8_n6"},
+        ** keep the blocks; 4 and 6 vectors a lane by the scalar-tail form,
+        ** `_t`, since the fifty-eighth session (add+RMSNorm's 6) */
+        {KP_FAM_RMSNORM, 1001, 2, "_warp_v8_n4_t"},
+        {KP_FAM_RMSNORM, 1025, 2, "_warp_v8_n6_t"},
+        {KP_FAM_RMSNORM, 1536, 2, "_warp_v8_n6_t"},
         {KP_FAM_RMSNORM, 1537, 2, "_warp_v8_n8"},
         {KP_FAM_RMSNORM, 2048, 2, "_warp_v8_n8"},
         {KP_FAM_RMSNORM, 2049, 2, "_stage_t128_v8_u2_s6"},
@@ -927,8 +931,9 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {KP_FAM_RMSNORM, 3073, 2, "_stage_t128_v8_u2_s8"},
         {KP_FAM_RMSNORM, 4096, 2, "_stage_t128_v8_u2_s8"},
         {KP_FAM_RMSNORM, 2048, 16, "_block_t128_v8_n2_w"},
-        {KP_FAM_ADD_RMSNORM, 1025, 2, "_warp_v8_n6"},
-        {KP_FAM_ADD_RMSNORM, 1536, 2, "_warp_v8_n6"},
+        {KP_FAM_ADD_RMSNORM, 1001, 2, "_warp_v8_n4"},
+        {KP_FAM_ADD_RMSNORM, 1025, 2, "_warp_v8_n6_t"},
+        {KP_FAM_ADD_RMSNORM, 1536, 2, "_warp_v8_n6_t"},
         {KP_FAM_ADD_RMSNORM, 1537, 2, "_stage_t128_v8_u2_s6"},
         {KP_FAM_ADD_RMSNORM, 3072, 2, "_stage_t128_v8_u2_s6"},
         {KP_FAM_ADD_RMSNORM, 3073, 2, "_stage_t128_v8_u2_s8"},
