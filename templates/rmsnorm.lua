@@ -492,6 +492,11 @@ local function emit(dt, kind, p)
     end
     max_cols = p.threads * vec * p.nv
     rank = block_rank(max_cols, p.alt)
+    if p.ts then -- (scalar tails: whole vectors to max_cols, then up to vec - 1
+      -- tail elements, so vec - 1 more columns: 4097 on 128 x 4)
+      name, max_cols = name .. (p.ts == 2 and "_tk" or "_t"), max_cols + vec - 1
+      min_cols, rank = p.min_cols, p.rank or 40
+    end
     if p.cl then -- the row over a cluster of cl CTAs (sm_90a): for the tuner, but
       name = name .. "_c" .. p.cl -- 128 x 8 over 8 / 16 CTAs for 32K..64K / 64K..128K
       max_cols = max_cols * p.cl -- 16-bit columns (measured: see the variant list below)
@@ -647,6 +652,21 @@ for _, dt in ipairs(DTYPES) do
     local ps = { { vec = vec, threads = c[1], nv = c[2], alt = c[3] } }
     if c[3] == 0 then ps = twins(ps[1]) end -- (the ranking's ones)
     for _, p in ipairs(ps) do emit(dt, "block", p) end
+  end
+  -- Blocks by the scalar-tail form (`_t`; sm_90a; the warp rows' `_t` took
+  -- 8% off odd 1001, NOTES 93): 128 x 4 holds odd 16-bit rows of 4097-4103
+  -- with every thread's vectors whole, ranked there (402, over the one-CTA
+  -- stage; rows off the grid).  Fifty-eighth session, call 8, bf16, pinned
+  -- in turns against the stage `_s9`, us: 16384 x 4097 67.6 / 67.8 (70.2 /
+  -- 70.4), 65536 x 4097 266.0 / 267.9 (266.9 / 267.1); 256 x 2 and 512 x 1
+  -- 4-23% slower.  For the tuner: 256 x 6 at 8192 x 11007 91.6 against the
+  -- `_wc` stage's 93.9 (one round), 512 x 3 113.9.
+  if esize(dt) == 2 then
+    for _, c in ipairs({ { 128, 4, 4097 }, { 256, 2 }, { 512, 1 }, { 256, 6 }, { 512, 3 } }) do
+      emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = 0, only90 = true, ts = 1,
+                          min_cols = c[3], rank = c[3] and 402 or nil,
+                          max_align = c[3] and 8 or nil })
+    end
   end
   -- for the tuner: the 8K-row shapes with cache hints, and one vector per
   -- thread over 1024 threads
@@ -911,6 +931,10 @@ family_space {
       end
       return out
     end
-    return norm_neighbours(p, 2)
+    local out = norm_neighbours(p, 2)
+    for _, q in ipairs(out) do -- (a ranked `_t` block's range and rank are its own)
+      if q.ts then q.min_cols, q.rank, q.max_align = nil, nil, nil end
+    end
+    return out
   end,
 }

@@ -940,8 +940,11 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {KP_FAM_ADD_RMSNORM, 4096, 2, "_stage_t128_v8_u2_s8"},
         {KP_FAM_ADD_RMSNORM, 4096, 16, "_block_t256_v8_n2_w"},
         /* RMSNorm's odd rows of 4097-8192: 128 x 2 (twenty-eighth session),
-        ** 4097-4608 in 9 KiB (thirty-fourth) */
-        {KP_FAM_RMSNORM, 4097, 2, "_stage_t128_v8_u2_s9"},
+        ** 4097-4608 in 9 KiB (thirty-fourth); 4097-4103 the 128 x 4 block
+        ** by the scalar-tail form (fifty-eighth) */
+        {KP_FAM_RMSNORM, 4097, 2, "_block_t128_v8_n4_t"},
+        {KP_FAM_RMSNORM, 4103, 2, "_block_t128_v8_n4_t"},
+        {KP_FAM_RMSNORM, 4104, 2, "_stage_t128_v8_u2_s9"},
         {KP_FAM_RMSNORM, 4608, 2, "_stage_t128_v8_u2_s9"},
         {KP_FAM_RMSNORM, 4609, 2, "_stage_t128_v8_u2_s16"},
         {KP_FAM_RMSNORM, 8191, 2, "_stage_t128_v8_u2_s16"},
