@@ -54,6 +54,17 @@ gpu_suite() {
   grep -E ':[EF]:' "$R/$1" | head -8 | cut -c1-300
 }
 
+# f64 ONLY DEADLINE: the every-variant float64 case (variants_gpu) over the
+# variants whose name holds ONLY (KP_TEST_ONLY: substrings between '|'; each
+# dtype must match one -- add a filler such as rmsnorm_f32_block_t128_v4_n1),
+# on $GPU; $R/var.log, then its summary lines
+f64() {
+  CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 KP_TEST_TIMES=1 CK_RUN_SUITE=variants_gpu \
+    KP_TEST_ONLY=$1 timeout "$(left "$2")" build/tests/check_kernpack >"$R/var.log" 2>&1
+  echo "var rc=$?"
+  grep -E "Checks|:[EF]:|cases|ran no" "$R/var.log" | head -8 | cut -c1-300
+}
+
 # san TOOL SUITE ONLY LOG DEADLINE: compute-sanitizer's TOOL over SUITE's GPU
 # tests of the variants whose name holds ONLY, on $GPU (attention_gpu and
 # gemm_gpu: their every-variant case alone, not the selection's).  ONLY is
