@@ -68,19 +68,21 @@ __device__ __forceinline__ typename kp_raw_io<T, VEC>::raw add_rmsnorm_add(
 // partial vector's pieces and selects; rmsnorm.lua's rmsnorm_regs TS): 3%
 // fewer us at odd 1201-1501 for 6 vectors a lane, 1.3% more at 1001 for 4
 // (fifty-eighth session, NOTES 93).
-template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
-          int WH = 0, bool PEEL = false, int CL = 1, bool TS = false>
-__device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long long ldx,
-                                                 T *__restrict__ res, long long ldr,
-                                                 const T *__restrict__ w, T *__restrict__ y,
-                                                 long long ldy, int rows, int cols, float eps) {
+// WC (`_rw` / `_rs`, add_rmsnorm_regs below): w's vectors, head and
+// tail elements from wc (kp_wrow), loaded there only where the row's
+// residue changed.
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH, int WH,
+          bool PEEL, int CL, bool TS, bool WC, class WR>
+__device__ __forceinline__ void add_rmsnorm_row(const T *__restrict__ x, long long ldx,
+                                                T *__restrict__ res, long long ldr,
+                                                const T *__restrict__ w, T *__restrict__ y,
+                                                long long ldy, int rows, int cols, float eps,
+                                                long long row, WR &wc) {
   typedef kp_raw_io<T, VEC, XH> io;
   typedef kp_raw_io<T, VEC, WH> wio;
   __shared__ float scratch[32];
-  const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
   const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
   const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0; // (CL > 1) this CTA's slice
-  long long row = (long long)(blockIdx.x / CL) * ROWS_PER_BLOCK + sub;
   // Groups narrower than a warp cannot leave early (the reduction's shuffles
   // need every lane of the warp): past the last row they touch nothing.
   int ncols = cols;
@@ -123,7 +125,8 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
     for (int n = 0; n < NV; n++) hv[n] = io::load_whole(xr, c0 + n * S, nw, xal);
 #pragma unroll
     for (int n = 0; n < NV; n++) rv[n] = io::load_whole(rr, c0 + n * S, nw);
-    if constexpr (W_EARLY)
+    if constexpr (WC) wc.get(w, h, nw, nt, lane);
+    else if constexpr (W_EARLY)
 #pragma unroll
       for (int n = 0; n < NV; n++) wv[n] = wio::load_whole(w, c0 + n * S, nw, wal);
 #pragma unroll
@@ -137,13 +140,14 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
     for (int n = 0; n < NV; n++) {
       const int c = c0 + n * S;
       if (c < nw) {
-        const uint4 o = kp_norm_scale<T, VEC>(hv[n], W_EARLY ? wv[n] : wio::load_whole(w, c, nw, wal), rs);
+        const uint4 g = WC ? wc.vec(n) : W_EARLY ? wv[n] : wio::load_whole(w, c, nw, wal);
+        const uint4 o = kp_norm_scale<T, VEC>(hv[n], g, rs);
         if (yal) kp_store16<false>(yr + c, o);
         else kp_st16_elems(yr + c, o, VEC);
       }
     }
-    if (lane < h) kp_store1(yr - h + lane, hh * rs * kp_load1(w - h + lane));
-    if (lane < nt) kp_store1(yr + nw + lane, ht * rs * kp_load1(w + nw + lane));
+    if (lane < h) kp_store1(yr - h + lane, hh * rs * (WC ? wc.h : kp_load1(w - h + lane)));
+    if (lane < nt) kp_store1(yr + nw + lane, ht * rs * (WC ? wc.t : kp_load1(w + nw + lane)));
     return;
   }
   const kp_part p = kp_part_of<T, VEC, S, NV>(c0, ncols);
@@ -174,6 +178,24 @@ __device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long l
     }
   }
   if (PEEL && lane < h) kp_store1(yr - h + lane, hh * rs * kp_load1(w - h + lane));
+}
+
+// The row-in-registers kernels' entry: the group's row, or (RW > 1; `_rw`,
+// the scalar-tail warp rows) RW rows 8 apart with w kept in registers (WSM,
+// `_rs`: in shared memory) while their residue stays (kp_wrows).
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
+          int WH = 0, bool PEEL = false, int CL = 1, bool TS = false, int RW = 1,
+          bool WSM = false>
+__device__ __forceinline__ void add_rmsnorm_regs(const T *__restrict__ x, long long ldx,
+                                                 T *__restrict__ res, long long ldr,
+                                                 const T *__restrict__ w, T *__restrict__ y,
+                                                 long long ldy, int rows, int cols, float eps) {
+  static_assert(RW == 1 || TS, "rows 8 apart: the scalar-tail form");
+  typedef kp_wrow<T, VEC, NV, LANES * VEC, WH, WSM> wrow; // (a generic lambda: host code to NVRTC)
+  kp_wrows<T, VEC, NV, LANES, ROWS_PER_BLOCK, CL, RW, WH, WSM>(rows, [&](long long r, wrow &wc) {
+    add_rmsnorm_row<T, VEC, NV, LANES, ROWS_PER_BLOCK, W_EARLY, XH, WH, PEEL, CL, TS, (RW > 1)>(
+        x, ldx, res, ldr, w, y, ldy, rows, cols, eps, r, wc);
+  });
 }
 
 // Any length.  Each step of a pass handles U vectors per thread of each of
@@ -477,19 +499,31 @@ local ODD_WARPS = { [6] = 1025 }
 local function emit(dt, kind, p)
   local T = ctype(dt)
   local vec = p.vec
-  local name, call, max_cols, block, rpb, rank, min_cols, st, max_align
+  local name, call, max_cols, block, rpb, rank, min_cols, st, max_align, lb
   if kind == "warp" then
     local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
     name = string.format("add_rmsnorm_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
-    block, rpb = 128, 128 // p.lanes
+    block = p.rw and 256 or 128 -- (`_rw` / `_rs`: rows 8 apart a warp, 8 warps a block)
+    rpb = block // p.lanes
     call = string.format("add_rmsnorm_regs<%s, %d, %d, %d, %d, %s>", T, vec, p.nv, p.lanes, rpb,
                          w_early(128, p.nv))
     max_cols = p.lanes * vec * p.nv
     rank = 300 - max_cols // 64
     local odd = esize(dt) == 2 and vec == 8 and p.lanes == 32 and p.only90 and not p.whole
-                and ODD_WARPS[p.nv]
+                and not p.rw and ODD_WARPS[p.nv]
     if odd then min_cols, rank, max_align = odd, 400, 8 end
     if p.ts then name = name .. "_t" end
+    if p.rw then -- (RW rows a warp; `_rs`: w in shared memory)
+      name, rpb, rank = name .. (p.wsm and "_rs" or "_rw") .. p.rw, rpb * p.rw, 40
+      -- (blocks an SM, without a spill: w's 4 vectors a lane in registers 3,
+      -- 80 registers -- 96 without; in shared memory 4, 63 -- 80 without;
+      -- 6 a lane in shared memory 3, 80 -- 97 without; 6 in registers spill
+      -- at 3, 106 without)
+      if p.wsm then lb = p.nv <= 4 and 4 or 3 elseif p.nv <= 4 then lb = 3 end
+      if p.min_cols then -- (ranked for odd 16-bit rows in its range: below)
+        min_cols, max_cols, rank, max_align = p.min_cols, p.max_cols, 401, 8
+      end
+    end
   elseif kind == "block" then
     name = string.format("add_rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -549,6 +583,7 @@ local function emit(dt, kind, p)
   elseif peel then
     call = call:gsub(">$", kind == "loop" and ", true>" or ", 0, 0, true>")
     if p.ts then call = call:gsub(">$", ", 1, true>") end
+    if p.rw then call = call:gsub(">$", ", " .. p.rw .. (p.wsm and ", true>" or ">")) end
   end
   if p.cl and kind ~= "stage" and kind ~= "pers" then
     assert(peel, "a cluster variant peels")
@@ -556,7 +591,7 @@ local function emit(dt, kind, p)
   end
   variant {
     name = name, dtype = dt, params = p,
-    block = block, rows_per_block = rpb, min_cols = min_cols,
+    block = block, rows_per_block = rpb, min_cols = min_cols, min_rows = p.min_rows,
     cluster = p.cl, split = p.cl,
     smem = st and st.smem or p.smem, persistent = p.persist,
     max_align = st and st.max_align or max_align,
@@ -567,7 +602,8 @@ local function emit(dt, kind, p)
     align = peel and esize(dt) or vec * esize(dt), cols_mult = whole and vec or nil,
     rank = 2 * rank + (whole and 1 or 0),
     source = KERNELS .. subst(ENTRY, { block = block, name = name, T = T, call = call,
-                                       bounds = st and st.minb and block .. ", " .. st.minb
+                                       bounds = (st and st.minb or lb)
+                                                and block .. ", " .. (st and st.minb or lb)
                                                 or block }),
   }
 end
@@ -600,6 +636,23 @@ for _, dt in ipairs(DTYPES) do
     -- bf16, pinned side by side in turns, us: 65536 x 1501 206.9-207.0
     -- against 212.4-212.9, 1201 173.6-173.7 against 179.0-179.5)
     emit(dt, "warp", { vec = vec, lanes = 32, nv = 6, only90 = true, ts = true })
+    -- `_rw` / `_rs`: the scalar-tail warp rows taking 2 rows 8 apart, w kept
+    -- in registers / shared memory while their residue stays (kp_wrow).
+    -- Fifty-ninth session (calls 1-2, H200, pinned side by side in turns,
+    -- us, the warp rows ranked before in brackets): `_rs2` bf16 131072 x 513
+    -- 163.3-163.6 (178.7-179.0), 601 184.2-184.6 (201.8-203.0), 777
+    -- 227.7-228.4 (230.9-231.7), 65536 x 1001 147.6-147.9 (141.9-142.3);
+    -- f16 one round 513 163.9 (170.1), 601 184.3 (189.0), 777 227.3 (222.9).
+    -- Ranked for odd 16-bit rows of 513-640 from 32768 rows (measured at
+    -- 131072).  `_rw2` (tuner's): 513 170.6-171.0, 16384 x 1001 38.8-38.9
+    -- (40.0-40.4), 65536 x 1001 143.4-143.6.  4 and 8 rows a warp, and 6
+    -- vectors a lane, behind under kp tune everywhere (bench/NOTES.md 94).
+    for _, wsm in ipairs({ false, true }) do
+      emit(dt, "warp", { vec = vec, lanes = 32, nv = 4, only90 = true, ts = true, rw = 2,
+                         wsm = wsm or nil,
+                         min_cols = wsm and 513 or nil, max_cols = wsm and 640 or nil,
+                         min_rows = wsm and 32768 or nil })
+    end
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row.  1024 x 4
   -- takes 16-bit rows from 24577 columns (min_cols, set in emit): below, the
@@ -756,6 +809,11 @@ family_space {
       end
       return out
     end
-    return norm_neighbours(p, 3)
+    local out = {}
+    for _, q in ipairs(norm_neighbours(p, 3)) do
+      if q.rw then q.min_cols, q.max_cols, q.min_rows = nil, nil, nil end -- (a ranked `_rs`'s own)
+      if not q.rw or q.lanes == 32 then out[#out + 1] = q end -- (`_rw` / `_rs`: whole warps)
+    end
+    return out
   end,
 }

@@ -591,6 +591,66 @@ template <class T, int H> struct kp_raw_io<T, 1, H> {
   }
 };
 
+// A row's weight held in registers across rows at one residue (the norms'
+// `_rw` / `_rs` warp rows: a warp takes rows 8 apart, so that where the row
+// strides agree mod 16 bytes every one of its rows sits at one residue; odd
+// lengths put w at another residue than the row on most rows, and its
+// shifted loads were most of add+RMSNorm's load requests at odd 1001,
+// bench/NOTES.md 92).  get(): the lane's vectors (columns lane * VEC + n *
+// S of w past the row's head), its head element (lane < head) and tail
+// element (lane < nt), loaded only where the row's head count differs from
+// the last row's -- w's residue against the row's grid, nw and nt follow
+// from it (one row length).  SM: the vectors in shared memory instead (sm:
+// the lane's first, its others 32 apart; each lane reads what it wrote),
+// the registers left to the rows (4 vectors a lane: 80 registers, 24 warps
+// an SM, with them in registers).
+template <class T, int VEC, int NV, int S, int H = 0, bool SM = false> struct kp_wrow {
+  typedef kp_raw_io<T, VEC, H> io;
+  typedef typename io::raw raw;
+  raw v[SM ? 1 : NV];
+  raw *sm = nullptr;
+  float h = 0.f, t = 0.f;
+  int key = -1;
+  __device__ __forceinline__ raw vec(int n) const { return SM ? sm[n * 32] : v[n]; }
+  __device__ __forceinline__ void get(const T *w, int head, int nw, int nt, int lane) {
+    if (head == key) return;
+    key = head;
+    const bool al = kp_al16(w);
+#pragma unroll
+    for (int n = 0; n < NV; n++) {
+      const raw r = io::load_whole(w, lane * VEC + n * S, nw, al);
+      if constexpr (SM) sm[n * 32] = r;
+      else v[n] = r;
+    }
+    h = lane < head ? kp_load1(w - head + lane) : 0.f;
+    t = lane < nt ? kp_load1(w + nw + lane) : 0.f;
+  }
+};
+
+// The row-in-registers kernels' rows (rmsnorm_regs, add_rmsnorm_regs): the
+// group's row, row(r, wc) -- or (RW > 1; `_rw` / `_rs`, a warp a row, 8 warps
+// a block) RW rows 8 apart, w kept in wc (kp_wrow; WSM: in shared memory,
+// each warp's own) while their residue stays.
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, int CL, int RW, int WH,
+          bool WSM, class F>
+__device__ __forceinline__ void kp_wrows(int rows, F row) {
+  const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
+  const long long row0 = (long long)(blockIdx.x / CL) * ROWS_PER_BLOCK * RW + sub;
+  kp_wrow<T, VEC, NV, LANES * VEC, WH, WSM> wc;
+  if constexpr (WSM) {
+    __shared__ uint4 kp_wsm[ROWS_PER_BLOCK][NV][32];
+    wc.sm = &kp_wsm[sub][0][threadIdx.x % 32];
+  }
+  if constexpr (RW == 1) {
+    row(row0, wc);
+  } else {
+    static_assert(LANES == 32 && ROWS_PER_BLOCK % 8 == 0, "rows 8 apart, a warp each");
+#pragma unroll 1
+    for (int j = 0; j < RW && row0 + (long long)j * ROWS_PER_BLOCK < rows; j++)
+      row(row0 + (long long)j * ROWS_PER_BLOCK, wc);
+  }
+}
+
 // Store N elements at column c of a row of n: whole when they fit, else one
 // by one up to the row end.  I: int or long long (kp_store_tail's twin for
 // index types other than long long).

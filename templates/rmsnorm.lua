@@ -63,18 +63,20 @@ __device__ __forceinline__ float rmsnorm_sumsq(typename IO::raw *xv, float s) {
 // partial vector's pieces and selects): 8% fewer us at odd 131072 x 1001
 // for a warp a row (fifty-eighth session, NOTES 93).  TS 2 (`_tk`): the
 // vectors stored by kp_st16 (NVRTC splits one of them otherwise).
-template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
-          int WH = 0, bool PEEL = false, int CL = 1, int TS = 0>
-__device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long ldx,
-                                             const T *__restrict__ w, T *__restrict__ y,
-                                             long long ldy, int rows, int cols, float eps) {
+// WC (`_rw` / `_rs`, rmsnorm_regs below): w's vectors, head and tail
+// elements from wc (kp_wrow), loaded there only where the row's residue
+// changed.
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH, int WH,
+          bool PEEL, int CL, int TS, bool WC, class WR>
+__device__ __forceinline__ void rmsnorm_row(const T *__restrict__ x, long long ldx,
+                                            const T *__restrict__ w, T *__restrict__ y,
+                                            long long ldy, int rows, int cols, float eps,
+                                            long long row, WR &wc) {
   typedef kp_raw_io<T, VEC, XH> io;
   typedef kp_raw_io<T, VEC, WH> wio;
   __shared__ float scratch[32];
-  const int sub = ROWS_PER_BLOCK == 1 ? 0 : threadIdx.x / LANES;
   const int lane = ROWS_PER_BLOCK == 1 ? threadIdx.x : threadIdx.x % LANES;
   const int crank = CL > 1 ? (int)(blockIdx.x % CL) : 0; // (CL > 1) this CTA's slice
-  long long row = (long long)(blockIdx.x / CL) * ROWS_PER_BLOCK + sub;
   // Groups narrower than a warp cannot leave early (the reduction's shuffles
   // need every lane of the warp): past the last row they touch nothing.
   int ncols = cols;
@@ -104,7 +106,8 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
     typename io::raw xv[NV], wv[NV];
 #pragma unroll
     for (int n = 0; n < NV; n++) xv[n] = io::load_whole(xr, c0 + n * S, nw, xal);
-    if constexpr (W_EARLY)
+    if constexpr (WC) wc.get(w, h, nw, nt, lane);
+    else if constexpr (W_EARLY)
 #pragma unroll
       for (int n = 0; n < NV; n++) wv[n] = wio::load_whole(w, c0 + n * S, nw, wal);
     float s = rmsnorm_sumsq<io, T, NV>(xv, fmaf(xt, xt, xh * xh));
@@ -113,12 +116,13 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
 #pragma unroll
     for (int n = 0; n < NV; n++) {
       const int c = c0 + n * S;
-      if (c < nw)
-        kp_store16<TS == 2>(yr + c, kp_norm_scale<T, VEC>(
-                                        xv[n], W_EARLY ? wv[n] : wio::load_whole(w, c, nw, wal), rs));
+      if (c < nw) {
+        const uint4 g = WC ? wc.vec(n) : W_EARLY ? wv[n] : wio::load_whole(w, c, nw, wal);
+        kp_store16<TS == 2>(yr + c, kp_norm_scale<T, VEC>(xv[n], g, rs));
+      }
     }
-    if (lane < h) kp_store1(yr - h + lane, xh * rs * kp_load1(w - h + lane));
-    if (lane < nt) kp_store1(yr + nw + lane, xt * rs * kp_load1(w + nw + lane));
+    if (lane < h) kp_store1(yr - h + lane, xh * rs * (WC ? wc.h : kp_load1(w - h + lane)));
+    if (lane < nt) kp_store1(yr + nw + lane, xt * rs * (WC ? wc.t : kp_load1(w + nw + lane)));
     return;
   }
   const kp_part p = kp_part_of<T, VEC, S, NV>(c0, ncols);
@@ -146,6 +150,23 @@ __device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long 
     }
   }
   if (PEEL && lane < h) kp_store1(yr - h + lane, xh * rs * kp_load1(w - h + lane));
+}
+
+// The row-in-registers kernels' entry: the group's row, or (RW > 1; `_rw`,
+// the scalar-tail warp rows) RW rows 8 apart with w kept in registers (WSM,
+// `_rs`: in shared memory) while their residue stays (kp_wrows).
+template <class T, int VEC, int NV, int LANES, int ROWS_PER_BLOCK, bool W_EARLY, int XH = 0,
+          int WH = 0, bool PEEL = false, int CL = 1, int TS = 0, int RW = 1,
+          bool WSM = false>
+__device__ __forceinline__ void rmsnorm_regs(const T *__restrict__ x, long long ldx,
+                                             const T *__restrict__ w, T *__restrict__ y,
+                                             long long ldy, int rows, int cols, float eps) {
+  static_assert(RW == 1 || TS, "rows 8 apart: the scalar-tail form");
+  typedef kp_wrow<T, VEC, NV, LANES * VEC, WH, WSM> wrow; // (a generic lambda: host code to NVRTC)
+  kp_wrows<T, VEC, NV, LANES, ROWS_PER_BLOCK, CL, RW, WH, WSM>(rows, [&](long long r, wrow &wc) {
+    rmsnorm_row<T, VEC, NV, LANES, ROWS_PER_BLOCK, W_EARLY, XH, WH, PEEL, CL, TS, (RW > 1)>(
+        x, ldx, w, y, ldy, rows, cols, eps, r, wc);
+  });
 }
 
 // Any length.  Each step of a pass handles U vectors per thread of each
@@ -468,16 +489,20 @@ local function emit(dt, kind, p)
   if kind == "warp" then
     local shape = p.lanes == 32 and "warp" or string.format("lanes%d", p.lanes)
     name = string.format("rmsnorm_%s_%s_v%d_n%d", dt, shape, vec, p.nv)
-    block, rpb = 128, 128 // p.lanes
+    block = p.rw and 256 or 128 -- (`_rw` / `_rs`: rows 8 apart a warp, 8 warps a block)
+    rpb = block // p.lanes
     call = string.format("rmsnorm_regs<%s, %d, %d, %d, %d, %s>", T, vec, p.nv, p.lanes, rpb,
                          w_early(128, p.nv))
     max_cols = p.lanes * vec * p.nv
     rank = 300 - max_cols // 64
     odd = esize(dt) == 2 and vec == 8 and p.lanes == 32 and p.only90 and not p.whole
-          and ODD_WARPS[p.nv]
+          and not p.rw and ODD_WARPS[p.nv]
     if odd then min_cols, rank = odd, 400 end
     if p.ts and not p.whole then name = name .. (p.ts == 2 and "_tk" or "_t") end
     if p.ts == 2 then rank = 40 end -- (kp_st16: the tuner's)
+    if p.rw then -- (RW rows a warp; `_rs`: w in shared memory)
+      name, rpb, rank = name .. (p.wsm and "_rs" or "_rw") .. p.rw, rpb * p.rw, 40
+    end
   elseif kind == "block" then
     name = string.format("rmsnorm_%s_block_t%d_v%d_n%d", dt, p.threads, vec, p.nv)
     block, rpb = p.threads, 1
@@ -574,6 +599,7 @@ local function emit(dt, kind, p)
   elseif peel then
     call = call:gsub(">$", kind == "loop" and ", false, " .. p.unroll .. ", true>" or ", 0, 0, true>")
     if p.ts then call = call:gsub(">$", ", 1, " .. p.ts .. ">") end
+    if p.rw then call = call:gsub(">$", ", " .. p.rw .. (p.wsm and ", true>" or ">")) end
   end
   if p.cl and kind ~= "loop" and kind ~= "stage" and kind ~= "pers" then
     assert(peel, "a cluster variant peels")
@@ -639,6 +665,17 @@ for _, dt in ipairs(DTYPES) do
   if esize(dt) == 2 then
     for _, c in ipairs({ { 6, 1 }, { 8 }, { 4, 2 }, { 6, 2 } }) do
       emit(dt, "warp", { vec = vec, lanes = 32, nv = c[1], only90 = true, ts = c[2] })
+    end
+    -- `_rw` / `_rs`: the scalar-tail warp rows taking 2 rows 8 apart, w kept
+    -- in registers / shared memory while their residue stays (kp_wrow): for
+    -- the tuner.  Fifty-ninth session (calls 1-2, H200, bf16, pinned side by
+    -- side in turns, us, `_t` in brackets): `_rw2` 131072 x 513 82.1-82.5
+    -- (79.5-79.7), 777 108.9-109.1 (106.6-107.4), 16384 x 1001 21.0-21.1
+    -- (21.4-21.6); `_rs2` 1-10% behind `_t` everywhere; 4 and 8 rows a warp,
+    -- and 6 vectors a lane, further behind under kp tune (bench/NOTES.md 94).
+    for _, wsm in ipairs({ false, true }) do
+      emit(dt, "warp", { vec = vec, lanes = 32, nv = 4, only90 = true, ts = 1, rw = 2,
+                         wsm = wsm or nil })
     end
   end
   -- { threads, nv, alt }: 256x4 and 512x2 hold the same row; 512x2 is the
@@ -931,9 +968,10 @@ family_space {
       end
       return out
     end
-    local out = norm_neighbours(p, 2)
-    for _, q in ipairs(out) do -- (a ranked `_t` block's range and rank are its own)
-      if q.ts then q.min_cols, q.rank, q.max_align = nil, nil, nil end
+    local out = {}
+    for _, q in ipairs(norm_neighbours(p, 2)) do
+      if q.ts then q.min_cols, q.rank, q.max_align = nil, nil, nil end -- (a ranked `_t`'s own)
+      if not q.rw or q.lanes == 32 then out[#out + 1] = q end -- (`_rw` / `_rs`: whole warps)
     end
     return out
   end,

@@ -645,7 +645,8 @@ END_TEST
 /* On the real sm_90a pack: the ranking takes the min_rows RMSNorm variants
 ** (16-bit, rows >= 16384: 6144 < cols <= 8192, the one-CTA stage `_al`
 ** for aligned 2049-2560, bf16 to 3072, and the persistent warp rows `_ws`
-** for odd 513-1024) exactly where they are meant to,
+** for odd 513-1024; add+RMSNorm's `_rs2` for odd 513-640) exactly where
+** they are meant to,
 ** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048 (aligned)
 ** or at any length (odd), or SwiGLU's of >= 8192 (odd), and every
 ** min_rows in the pack is a power of two. */
@@ -665,8 +666,9 @@ START_TEST(test_real_pack_min_rows) {
   }
   /* rmsnorm bf16 and f16, and their whole-rows twins; the `_al` stages of
   ** rmsnorm and softmax, bf16 and f16 (rmsnorm's `_ws` until the fifty-
-  ** eighth session) */
-  ck_assert_int_eq(with_min_rows, 8);
+  ** eighth session); add+RMSNorm's `_rs2` warp rows, bf16 and f16 (since
+  ** the fifty-ninth) */
+  ck_assert_int_eq(with_min_rows, 10);
   /* geglu and swiglu, 3 dtypes, 3 blocks x 2 unrolls, aligned and peeling;
   ** the geglu 16-bit default's erf and tanh copies */
   ck_assert_msg(chunked == 2 * 3 * 6 * 2 + 2 * 2,
@@ -1015,6 +1017,14 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {KP_FAM_SOFTMAX, 65536, 2568, 16, "_block_t256_v8_n2_w"},
         {KP_FAM_SOFTMAX, 65536, 2501, 2, "_stage_t64_v8_u2_s6"},
         {KP_FAM_ADD_RMSNORM, 65536, 2304, 16, "_block_t256_v8_n2_w"},
+        /* add+RMSNorm's odd 16-bit rows of 513-640 from 32768 rows: a warp's
+        ** 2 rows 8 apart, w kept in shared memory (`_rs2`, fifty-ninth
+        ** session); fewer rows, longer ones and aligned ones keep theirs */
+        {KP_FAM_ADD_RMSNORM, 32768, 513, 2, "_warp_v8_n4_t_rs2"},
+        {KP_FAM_ADD_RMSNORM, 131072, 640, 2, "_warp_v8_n4_t_rs2"},
+        {KP_FAM_ADD_RMSNORM, 32767, 601, 2, "_warp_v8_n4"},
+        {KP_FAM_ADD_RMSNORM, 131072, 641, 2, "_warp_v8_n4"},
+        {KP_FAM_ADD_RMSNORM, 131072, 640, 16, "_warp_v8_n4_w"},
     };
     for (size_t k = 0; k < sizeof A / sizeof A[0]; k++)
       expect_rows_pick(&pk, &d, A[k].f, (kp_dtype)dt, A[k].rows, A[k].cols, A[k].align,

@@ -189,6 +189,17 @@ START_TEST(test_every_variant) {
           runs++;
         }
       }
+      /* blocks of many rows (`_rw`: a warp's rows 8 apart, w kept while
+      ** their residue stays): two blocks' rows and a few, off the grid */
+      if (rpb > 8) {
+        const shape rb = {2 * rpb + 3, mid, 0, 0, 1, 1};
+        kp_call c = {(kp_family)f, dt, shape_align((kp_family)f, es, &rb), 0,
+                     {(uint64_t)rb.rows, (uint64_t)rb.cols, 1, 1}};
+        if (rb.cols >= lo && rb.cols <= hi && kp_entry_applies(e, &c, &g.ctx->props, NULL, 0)) {
+          run_row_case(&g, (kp_family)f, dt, &rb, 0);
+          runs++;
+        }
+      }
       /* a persistent grid off the grid too: 4 rows a cluster (or rounds of
       ** a block's rows) or more at an odd length, each buffer and exchange
       ** slot (each image of w: `_ws`) reused by rows at every residue -- x
