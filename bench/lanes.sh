@@ -146,6 +146,22 @@ pins() {
   done
 }
 
+# tune SHAPES DEADLINE [DTYPE]: kp tune over the shapes file SHAPES (a
+# line `family rows cols`), every applicable variant in one process (the
+# whole packs), 10 reps, on $GPU; $R/t.tune and tune.log, then the five
+# fastest variants a shape (the form the sixtieth session's calls wrote out)
+tune() {
+  CUDA_VISIBLE_DEVICES=${GPU:-0} timeout "$(left "$2")" stdbuf -oL build/bin/kp tune -o "$R/t.tune" \
+    --dtypes "${3:-bf16}" --shapes "$1" --reps 10 >"$R/tune.log" 2>&1
+  echo "tune rc=$?"
+  local f r c
+  grep -v '^#' "$1" | while read -r f r c; do
+    echo "== $f $r x $c"
+    grep "^$f ${3:-bf16} ${r}x$c " "$R/t.tune" | sort -k6 -g | head -5 | awk '{printf "%s %s | ", $5, $6}'
+    echo
+  done
+}
+
 # Python's warnings and torch's chatter, left out of the benchmark logs
 F='Warning|warn\(|return F\.|utcnow|f"\{'
 
