@@ -519,7 +519,7 @@ local function emit(dt, kind, p)
     rank = block_rank(max_cols, p.alt)
     if p.ts then -- (scalar tails: whole vectors to max_cols, then up to vec - 1
       -- tail elements, so vec - 1 more columns: 4097 on 128 x 4)
-      name, max_cols = name .. (p.ts == 2 and "_tk" or "_t"), max_cols + vec - 1
+      name, max_cols = name .. (p.ts == 2 and "_tk" or "_t"), p.max_cols or max_cols + vec - 1
       min_cols, rank = p.min_cols, p.rank or 40
     end
     if p.cl then -- the row over a cluster of cl CTAs (sm_90a): for the tuner, but
@@ -696,12 +696,19 @@ for _, dt in ipairs(DTYPES) do
   -- stage; rows off the grid).  Fifty-eighth session, call 8, bf16, pinned
   -- in turns against the stage `_s9`, us: 16384 x 4097 67.6 / 67.8 (70.2 /
   -- 70.4), 65536 x 4097 266.0 / 267.9 (266.9 / 267.1); 256 x 2 and 512 x 1
-  -- 4-23% slower.  For the tuner: 256 x 6 at 8192 x 11007 91.6 against the
-  -- `_wc` stage's 93.9 (one round), 512 x 3 113.9.
+  -- 4-23% slower.  256 x 6 holds rows of 9001-12288, ranked there (402, over
+  -- the `_wc` stage; rows off the grid).  Sixtieth session, call 8, pinned
+  -- in turns against the stage, bf16 two rounds, us: 8192 x 11007
+  -- 91.4-91.8 (93.9-94.1), 16384 x 9001 152.6-152.9 (153.6-154.2), 10001
+  -- 162.3-162.5 (167.6-167.9), 8192 x 12287 101.6 (104.8); f16 one round
+  -- 91.4 (94.1), 153.2 (153.6), 101.6 (104.8); kp tune at 4096 x 11007
+  -- level (48.4 / 48.4).  For the tuner: 512 x 3 (113.9 at 8192 x 11007).
   if esize(dt) == 2 then
-    for _, c in ipairs({ { 128, 4, 4097 }, { 256, 2 }, { 512, 1 }, { 256, 6 }, { 512, 3 } }) do
+    -- { threads, nv[, min_cols, max_cols] } (ranked where min_cols is given)
+    for _, c in ipairs({ { 128, 4, 4097 }, { 256, 2 }, { 512, 1 }, { 256, 6, 9001, 12288 },
+                         { 512, 3 } }) do
       emit(dt, "block", { vec = vec, threads = c[1], nv = c[2], alt = 0, only90 = true, ts = 1,
-                          min_cols = c[3], rank = c[3] and 402 or nil,
+                          min_cols = c[3], max_cols = c[4], rank = c[3] and 402 or nil,
                           max_align = c[3] and 8 or nil })
     end
   end
@@ -970,7 +977,7 @@ family_space {
     end
     local out = {}
     for _, q in ipairs(norm_neighbours(p, 2)) do
-      if q.ts then q.min_cols, q.rank, q.max_align = nil, nil, nil end -- (a ranked `_t`'s own)
+      if q.ts then q.min_cols, q.max_cols, q.rank, q.max_align = nil, nil, nil, nil end -- (a ranked `_t`'s own)
       if not q.rw or q.lanes == 32 then out[#out + 1] = q end -- (`_rw` / `_rs`: whole warps)
     end
     return out

@@ -951,9 +951,14 @@ START_TEST(test_real_pack_pairs_gemv_ranking) {
         {KP_FAM_RMSNORM, 4609, 2, "_stage_t128_v8_u2_s16"},
         {KP_FAM_RMSNORM, 8191, 2, "_stage_t128_v8_u2_s16"},
         /* the write pass with w's residue a constant, `_wc`, from 8193 on
-        ** (thirty-fifth session) */
+        ** (thirty-fifth session); 9001-12288 the 256 x 6 block by the
+        ** scalar-tail form (sixtieth) */
         {KP_FAM_RMSNORM, 8193, 2, "_stage_t256_v8_u2_s24_wc"},
-        {KP_FAM_RMSNORM, 12288, 2, "_stage_t256_v8_u2_s24_wc"},
+        {KP_FAM_RMSNORM, 9000, 2, "_stage_t256_v8_u2_s24_wc"},
+        {KP_FAM_RMSNORM, 9001, 2, "_block_t256_v8_n6_t"},
+        {KP_FAM_RMSNORM, 11007, 2, "_block_t256_v8_n6_t"},
+        {KP_FAM_RMSNORM, 12288, 2, "_block_t256_v8_n6_t"},
+        {KP_FAM_RMSNORM, 11008, 16, "_loop_t512_v8_cols12k_w"}, /* (aligned: unchanged) */
         {KP_FAM_RMSNORM, 12289, 2, "_stage_t512_v8_u2_s64_wc"},
         {KP_FAM_RMSNORM, 24577, 2, "_stage_t256_v8_u2_s32_c2_wc"},
         {KP_FAM_RMSNORM, 32769, 2, "_stage_t256_v8_u2_s25_c4_wc"},
