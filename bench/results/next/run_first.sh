@@ -1,18 +1,13 @@
 #!/bin/bash
-# Next session's first call (written by the sixtieth, bench/NOTES.md 95-96,
-# whose device time ran out): (0) RMSNorm's 256 x 6 scalar-tail block, ranked
-# for rows off the grid of 9001-12288 on pinned runs, under memcheck and
-# racecheck (float64 ran over it in the fifty-ninth session's call 1); (1)
-# the odd sweep of the four families below issue 14's bar on the landed
-# ranking (11007's RMSNorm cell was 88.6% before it); (2) RMSNorm at 8193-9000,
-# which keeps the `_wc` stage unmeasured against the block.  Build (make
-# packs-whole; the CPU tests), carry the packs (bench/lanes.sh), copy this
-# script to build/carry/ and run it.
+# Next session's first call (written by the sixtieth, bench/NOTES.md 95-96;
+# its sanitizer step ran in the sixty-first's call 3, NOTES 97): (1) the odd
+# sweep of the four families below issue 14's bar on the landed ranking
+# (11007's RMSNorm cell was 88.6% before the 256 x 6 `_t` block); (2)
+# RMSNorm at 8193-9000, which keeps the `_wc` stage unmeasured against the
+# block.  Build (make packs-whole; the CPU tests), carry the packs
+# (bench/lanes.sh), copy this script to build/carry/ and run it.
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
 GPU=0
-T="block_t256_v8_n6_t|rmsnorm_f32_block_t128_v4_n1"
-el "memcheck"; san memcheck variants_gpu "$T" mem.log 60
-el "racecheck"; san racecheck variants_gpu "$T" race.log 150
 el "odd sweep"
 grep -E "^(softmax|rmsnorm|add_rmsnorm|rmsnorm_swiglu) " bench/shapes_odd.txt > $R/odd.txt
 timeout $(left 250) python3 bench/side_by_side.py --ops softmax,rmsnorm,add_rmsnorm,rmsnorm_swiglu \
