@@ -5,7 +5,7 @@
 # batch 8 and 1, five processes of attn_bench --decode-only; (2) the GEMM
 # issue table once, both dtypes; (3) m = 1 / 16 / 128 at the issue's (n, k)
 # again.  Build (make packs-whole), carry the packs (bench/lanes.sh), copy
-# this script to build/carry/ and run it.  (The lazy rescale, NOTES 100,
-# has its own call: next/run_lazy.sh, with the patch beside it.)
+# this script to build/carry/ and run it.  (The lazy rescale, NOTES 100-101,
+# ran level in the sixty-second session, call 1.)
 cd "$(dirname "$0")/../.." || exit 1
 cp bench/results/2026-12-03-s61/call4/run.sh build/carry/run_bars.sh && exec bash build/carry/run_bars.sh
