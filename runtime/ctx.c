@@ -407,10 +407,10 @@ kp_status kp_ctx_create(const kp_options *opt, kp_ctx **out) {
   if (ctx->have_pack) {
     ctx->modules = calloc(ctx->pack.n_entries + 1, sizeof *ctx->modules);
     ctx->funcs = calloc(ctx->pack.n_entries + 1, sizeof *ctx->funcs);
-    ctx->clusters = calloc(ctx->pack.n_entries + 1, sizeof *ctx->clusters);
+    ctx->fit = calloc(ctx->pack.n_entries + 1, sizeof *ctx->fit);
     ctx->pdl_code = calloc(ctx->pack.n_entries + 1, sizeof *ctx->pdl_code);
     ctx->params = calloc(ctx->pack.n_entries + 1, sizeof *ctx->params);
-    if (!ctx->modules || !ctx->funcs || !ctx->clusters || !ctx->pdl_code || !ctx->params)
+    if (!ctx->modules || !ctx->funcs || !ctx->fit || !ctx->pdl_code || !ctx->params)
       return kp_fail(ctx, KP_ERR_NOMEM, "kp_ctx_create: out of memory");
   }
   return KP_OK;
@@ -425,7 +425,7 @@ void kp_ctx_destroy(kp_ctx *ctx) {
   free(ctx->tune);
   free(ctx->modules);
   free(ctx->funcs);
-  free(ctx->clusters);
+  free(ctx->fit);
   free(ctx->pdl_code);
   if (ctx->params)
     for (uint32_t i = 0; i < ctx->pack.n_entries; i++) free(ctx->params[i]);

@@ -64,6 +64,8 @@
   X(cuLaunchKernelEx, "cuLaunchKernelEx")                    \
   X(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled")          \
   X(cuOccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters") \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,               \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor")             \
   X(cuFuncGetParamInfo, "cuFuncGetParamInfo")                \
   X(cuStreamBeginCapture, "cuStreamBeginCapture_v2")         \
   X(cuStreamEndCapture, "cuStreamEndCapture")                \

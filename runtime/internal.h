@@ -213,8 +213,10 @@ struct kp_ctx {
   pthread_mutex_t lock;     /* guards modules/funcs/cache below */
   CUmodule *modules;        /* per pack entry, loaded on first use */
   CUfunction *funcs;
-  int *clusters;            /* per pack entry with a cluster shape: how many of its
-                               clusters fit on the device at once (0: not asked yet) */
+  int *fit;                 /* per persistent or cluster pack entry: how many of its
+                               clusters (a cluster shape) or of its CTAs an SM (none)
+                               fit on the device at once (0: not asked yet, -1: the
+                               driver could not say) */
   kp_slot cache[KP_CACHE_SLOTS];
   int cache_used;
   kp_log_fn log;
@@ -295,6 +297,10 @@ void kp_tmap_cache_stats(uint64_t *encodes, uint64_t *hits);
 ** more than 0x7FFFFFFF blocks (*blocks still says how many, saturated at
 ** UINT64_MAX). */
 kp_status kp_grid_blocks(const kpk_entry *e, const kp_call *c, int sm_count, uint64_t *blocks);
+/* A plain persistent grid of `grid` CTAs (persist an SM) where only `fit`
+** CTAs of it fit an SM at once (its shared memory, registers): capped at
+** fit x sm_count; fit <= 0 (unknown) or >= persist leaves it as it is */
+uint64_t kp_persist_grid(uint64_t grid, unsigned persist, int fit, int sm_count);
 /* Launch entry e (of ctx's pack) as fn over `grid` blocks: its cluster
 ** dimension and PDL through cuLaunchKernelEx, else cuLaunchKernel. */
 kp_status kp_launch_entry(kp_ctx *ctx, const kpk_entry *e, CUfunction fn, uint64_t grid,

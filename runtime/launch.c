@@ -92,6 +92,12 @@ kp_status kp_grid_blocks(const kpk_entry *e, const kp_call *c, int sm_count, uin
   return n > 0x7FFFFFFFull ? KP_ERR_UNSUPPORTED : KP_OK;
 }
 
+uint64_t kp_persist_grid(uint64_t grid, unsigned persist, int fit, int sm_count) {
+  if (fit <= 0 || sm_count <= 0 || (unsigned)fit >= persist) return grid;
+  const uint64_t n = (uint64_t)fit * (uint64_t)sm_count;
+  return grid > n ? n : grid;
+}
+
 static _Thread_local int tl_force = -1;
 void kp_force_variant(int entry) { tl_force = entry; }
 
@@ -508,6 +514,23 @@ kp_status kp_launch_entry(kp_ctx *ctx, const kpk_entry *e, CUfunction fn, uint64
     }
     extra = packed;
   }
+  /* A plain persistent grid sized for more CTAs an SM than fit this device
+  ** (the split-KV decode's 2 of 78-111 KB: one on sm_86 / sm_89 / sm_120,
+  ** 100 KB an SM) would run its last CTAs in a second wave after the
+  ** others, each with the share of the work that assumed them all
+  ** resident: cap it at what fits.  The kernels read their grid's size. */
+  if (e->persist > 1 && e->cluster <= 1) {
+    int *fit = &ctx->fit[idx];
+    int n = __atomic_load_n(fit, __ATOMIC_RELAXED);
+    if (!n && d->cuOccupancyMaxActiveBlocksPerMultiprocessor) {
+      CUresult r = d->cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, (int)e->block, e->smem);
+      if (r != CUDA_SUCCESS || n < 1) n = -1;
+      __atomic_store_n(fit, n, __ATOMIC_RELAXED);
+      kp_log(ctx, KP_LOG_INFO, "%s: %d CTAs an SM fit at once, %u asked (CUresult %d)", e->name,
+             n, e->persist, (int)r);
+    }
+    grid = kp_persist_grid(grid, e->persist, n, ctx->props.sm_count);
+  }
   if (e->cluster > 1 && !d->cuLaunchKernelEx)
     return kp_fail(ctx, KP_ERR_UNSUPPORTED, "%s: variant %s needs cuLaunchKernelEx (a CUDA 12 "
                    "driver)", e->family, e->name);
@@ -538,7 +561,7 @@ kp_status kp_launch_entry(kp_ctx *ctx, const kpk_entry *e, CUfunction fn, uint64
       /* A persistent grid larger than the clusters that fit at once would run
       ** its last clusters after the others: cap it at what fits (the GPCs' SM
       ** counts can leave SMs that no cluster can use). */
-      int *fit = &ctx->clusters[idx];
+      int *fit = &ctx->fit[idx];
       int n = __atomic_load_n(fit, __ATOMIC_RELAXED);
       if (!n && d->cuOccupancyMaxActiveClusters) {
         CUresult r = d->cuOccupancyMaxActiveClusters(&n, fn, &cfg);

@@ -26,7 +26,8 @@
 **                       The persistent FA3 kernels once more with a grid
 **                       for 2 SMs: every CTA serves several tiles; the
 **                       split-KV decode with grids for 2 and 3 SMs: whole
-**                       tiles a CTA, CTAs a tile, and shares across tiles
+**                       tiles a CTA, CTAs a tile, and shares across tiles;
+**                       and capped at one CTA an SM (a grid of 3)
 **   any_call/<dt>       the selection (nothing forced) at odd head dims and
 **                       element alignment, paged and varlen too: every valid
 **                       call has a variant
@@ -801,6 +802,27 @@ START_TEST(test_every_variant) {
       }
       kept_free(&g);
       g.ctx->props.sm_count = sms;
+      /* where fewer of its CTAs than `persist` fit an SM (sm_86 / 89 / 120's
+      ** 100 KB), the launch caps its grid at those that fit
+      ** (kp_persist_grid): the driver's count, asked at its first launch,
+      ** is one at least; then, as if one fit, a grid of 3 for 3 SMs */
+      int *fit = &g.ctx->fit[vi];
+      if (*fit < 1)
+        gpu_fail(&g, "%s: the driver's count of its CTAs that fit an SM is %d", e->name, *fit);
+      const int was = *fit;
+      *fit = 1;
+      kept_free(&g);
+      g.ctx->props.sm_count = 3;
+      fprintf(stderr, "%s: %s (%d CTAs fit an SM here) on a grid of 3 CTAs:\n", name, e->name, was);
+      for (int h = 0; h < NHDIMS; h++) {
+        if (!takes_hd(e, HDIMS[h])) continue;
+        for (int ci = 0; ci < NCASES; ci++)
+          if (CASES[ci].lq <= 16 && CASES[ci].lk >= 256)
+            ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, 0, ci % 2 ? 16 : 0);
+      }
+      kept_free(&g);
+      g.ctx->props.sm_count = sms;
+      *fit = was;
     }
     if (strstr(e->name, "_dec_")) /* (pages of 16 or 48 tokens: 50 s a dtype for both) */
       for (int h = 0; h < NHDIMS; h++)

@@ -347,6 +347,14 @@ START_TEST(test_grid_blocks) {
   ck_assert_uint_eq(n, 264);
   ck_assert_int_eq(grid(&e, 100, 5, &n), KP_OK);
   ck_assert_uint_eq(n, 100);
+  /* at launch, where fewer CTAs than persist fit an SM: that many an SM */
+  ck_assert_uint_eq(kp_persist_grid(264, 2, 1, 132), 132);
+  ck_assert_uint_eq(kp_persist_grid(100, 2, 1, 132), 100);
+  ck_assert_uint_eq(kp_persist_grid(264, 2, 2, 132), 264);  /* all fit */
+  ck_assert_uint_eq(kp_persist_grid(264, 2, 3, 132), 264);
+  ck_assert_uint_eq(kp_persist_grid(264, 2, 0, 132), 264);  /* not asked */
+  ck_assert_uint_eq(kp_persist_grid(264, 2, -1, 132), 264); /* the driver could not say */
+  ck_assert_uint_eq(kp_persist_grid(300, 3, 2, 100), 200);
   kpk_entry g = e;
   memset(g.tile, 0, sizeof g.tile);
   g.persist = 0, g.tile[KP_GM] = 128, g.tile[KP_GN] = 256, g.tile[KP_GBATCH] = 1;
