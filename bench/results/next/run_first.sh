@@ -1,11 +1,16 @@
 #!/bin/bash
-# Next session's first call (written by the sixty-first, bench/NOTES.md
-# 97-99, whose steps all ran): issues 12 and 13's bars on the code as it
-# stands, in rounds -- the sixty-first's call 4 again: (1) decode d128,
-# batch 8 and 1, five processes of attn_bench --decode-only; (2) the GEMM
-# issue table once, both dtypes; (3) m = 1 / 16 / 128 at the issue's (n, k)
-# again.  Build (make packs-whole), carry the packs (bench/lanes.sh), copy
-# this script to build/carry/ and run it.  (The lazy rescale, NOTES 100-101,
-# ran level in the sixty-second session, call 1.)
-cd "$(dirname "$0")/../.." || exit 1
-cp bench/results/2026-12-03-s61/call4/run.sh build/carry/run_bars.sh && exec bash build/carry/run_bars.sh
+# Next session's first call (written by the sixty-second, bench/NOTES.md
+# 101-102): (1) the whole GPU suite on main -- the sixty-second's call 2 was
+# cut at its 400 s mark inside the GEMM every-variant case after dbb1300
+# (the persistent-grid cap; everything before passed, the `_sk` decode
+# variants too); give it 560 s alone; (2) then, in a second call, the bars
+# in rounds (the sixty-first session's call 4: decode d128 batch 8 / 1 in
+# five processes, the GEMM issue table, m = 1 / 16 / 128 again).  Build
+# (make packs-whole), carry the packs (bench/lanes.sh), copy this script to
+# build/carry/ and run it; for (2), copy
+# bench/results/2026-12-03-s61/call4/run.sh instead.
+cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
+GPU=0
+el "suite"
+gpu_suite tests.log 570
+lanes_finish
