@@ -48,9 +48,14 @@ left() {
 # gpu_suite LOG DEADLINE [SUITE]: the GPU test suite (or one suite of it) on $GPU
 gpu_suite() {
   # (CK_RUN_SUITE set but empty runs no suite at all: only when one is named)
+  # (the TAP log, $R/LOG.tap, is written test by test: a run cut at its
+  # deadline still tells what passed, where the summary never came)
   CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 KP_TEST_TIMES=1 env ${3:+CK_RUN_SUITE=$3} \
-    timeout "$(left "$2")" build/tests/check_kernpack >"$R/$1" 2>&1
-  echo "$1 rc=$? $(grep -E '^[0-9]+%: Checks' "$R/$1")"
+    CK_TAP_LOG_FILE_NAME="$R/$1.tap" timeout "$(left "$2")" build/tests/check_kernpack \
+    >"$R/$1" 2>&1
+  echo "$1 rc=$? $(grep -E '^[0-9]+%: Checks' "$R/$1")" \
+    "tap: $(grep -c '^ok' "$R/$1.tap" 2>/dev/null) ok, $(grep -c '^not ok' "$R/$1.tap" 2>/dev/null) not ok"
+  grep '^not ok' "$R/$1.tap" 2>/dev/null | head -8 | cut -c1-300
   grep -E ':[EF]:' "$R/$1" | head -8 | cut -c1-300
 }
 
