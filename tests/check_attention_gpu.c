@@ -784,45 +784,39 @@ START_TEST(test_every_variant) {
     /* the split-KV decode on grids of 4 and 6 CTAs (2 and 3 SMs): its ways
     ** of dealing shares out -- S CTAs a tile, k whole tiles a CTA, and
     ** shares across tiles where neither fits the grid -- on the decode cases'
-    ** 2-320 tiles */
+    ** 2-320 tiles; then on a grid of 3 CTAs for 3 SMs, as if one CTA fit an
+    ** SM where it asks for `persist` (sm_86 / 89 / 120's 100 KB): the launch
+    ** caps its grid at the driver's count (kp_persist_grid), asked at its
+    ** first launch, one at least.  Pages: 0, 16, and each in turn.  (The
+    ** workspace's layout follows the SM count: the kept one is made anew,
+    ** zero, for each grid and again after.) */
     if (ws_only(e)) {
-      /* (the workspace's layout follows the SM count: the kept one is made
-      ** anew, zero, for each count and again after) */
+      static const struct { int sms, one_fits, page; } GRID[] = {{2, 0, 0}, {3, 0, 16}, {3, 1, -1}};
       const int sms = g.ctx->props.sm_count;
-      for (int n = 2; n <= 3; n++) {
+      int *fit = &g.ctx->fit[vi];
+      for (int k = 0; k < 3; k++) {
+        const int was = *fit;
+        if (GRID[k].one_fits) {
+          if (was < 1)
+            gpu_fail(&g, "%s: the driver's count of its CTAs that fit an SM is %d", e->name, was);
+          *fit = 1;
+        }
         kept_free(&g);
-        g.ctx->props.sm_count = n;
-        fprintf(stderr, "%s: %s on a grid for %d SMs:\n", name, e->name, n);
+        g.ctx->props.sm_count = GRID[k].sms;
+        fprintf(stderr, "%s: %s on a grid for %d SMs", name, e->name, GRID[k].sms);
+        if (GRID[k].one_fits) fprintf(stderr, ", one CTA an SM (%d fit here)", was);
+        fprintf(stderr, ":\n");
         for (int h = 0; h < NHDIMS; h++) {
           if (!takes_hd(e, HDIMS[h])) continue;
           for (int ci = 0; ci < NCASES; ci++)
             if (CASES[ci].lq <= 16 && CASES[ci].lk >= 256)
-              ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, 0, n == 3 ? 16 : 0);
+              ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, 0,
+                               GRID[k].page >= 0 ? GRID[k].page : ci % 2 ? 16 : 0);
         }
+        *fit = was;
       }
       kept_free(&g);
       g.ctx->props.sm_count = sms;
-      /* where fewer of its CTAs than `persist` fit an SM (sm_86 / 89 / 120's
-      ** 100 KB), the launch caps its grid at those that fit
-      ** (kp_persist_grid): the driver's count, asked at its first launch,
-      ** is one at least; then, as if one fit, a grid of 3 for 3 SMs */
-      int *fit = &g.ctx->fit[vi];
-      if (*fit < 1)
-        gpu_fail(&g, "%s: the driver's count of its CTAs that fit an SM is %d", e->name, *fit);
-      const int was = *fit;
-      *fit = 1;
-      kept_free(&g);
-      g.ctx->props.sm_count = 3;
-      fprintf(stderr, "%s: %s (%d CTAs fit an SM here) on a grid of 3 CTAs:\n", name, e->name, was);
-      for (int h = 0; h < NHDIMS; h++) {
-        if (!takes_hd(e, HDIMS[h])) continue;
-        for (int ci = 0; ci < NCASES; ci++)
-          if (CASES[ci].lq <= 16 && CASES[ci].lk >= 256)
-            ran += attn_case(&g, dt, (int)vi, &CASES[ci], HDIMS[h], 8, 0, ci % 2 ? 16 : 0);
-      }
-      kept_free(&g);
-      g.ctx->props.sm_count = sms;
-      *fit = was;
     }
     if (strstr(e->name, "_dec_")) /* (pages of 16 or 48 tokens: 50 s a dtype for both) */
       for (int h = 0; h < NHDIMS; h++)
