@@ -4,7 +4,7 @@
 # case alone takes ~435 s (f16 220, bf16 204), GEMM's ~150, attention's ~180.
 # Call A: `run_first.sh a` (every suite up to and through variants_gpu, the
 # order of tests/check_main.c: ~480 s); call B: `run_first.sh b` (the
-# suites after it, ~520 s).  Each suite writes a TAP log test by test
+# suites after it, ~500 s).  Each suite writes a TAP log test by test
 # (gpu_suite), so a cut run still tells what passed; the harness prints a
 # FAIL line per failing case as it goes.  Build (make packs-whole), carry
 # the packs (bench/lanes.sh), copy this script to build/carry/ and run it.
