@@ -1153,11 +1153,17 @@ __device__ __forceinline__ void kp_bulk_load(void *dst, const void *src, kp_u32 
 // two chunks that reach outside the vectors (off != 0) are filled element
 // by element, so nothing outside the vectors is read.  (off != 0: vector k
 // spans chunks k and k + 1, so piece q carries chunks q PV + 1 .. (q + 1) PV,
-// chunks 0 and nv being the edges.)  Every thread of the block calls it (a
-// barrier inside), once a kernel.
-template <class T, int VEC, int PV, int NB>
+// chunks 0 and nv being the edges.)  Every thread of the block calls it,
+// once a kernel.  Thread 0 issues the copies first thing; the edges' loads
+// come from warp EW's first VEC lanes (never warp 0: the copies wait on no
+// load's round trip, bench/NOTES.md 105), then a barrier (SYNC) makes the
+// barriers' initialisation and the edges seen by the block.  A kernel
+// staging two images calls it with SYNC false for the first and EW apart
+// (both images' copies in flight before either edge's load returns).
+template <class T, int VEC, int PV, int NB, int EW = 1, bool SYNC = true>
 __device__ __forceinline__ int kp_stage_issue(const T *src, int nv, char *img,
                                               unsigned long long *bar) {
+  static_assert(EW >= 1, "the edges' loads off warp 0");
   const unsigned long long a = (unsigned long long)src;
   const int off = (int)(a & 15), sh = off ? 1 : 0;
   const char *g = (const char *)(a - off);
@@ -1165,20 +1171,6 @@ __device__ __forceinline__ int kp_stage_issue(const T *src, int nv, char *img,
 #pragma unroll
     for (int q = 0; q < NB; q++) kp_mbar_init(&bar[q], 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  }
-  if (off && nv > 0) { // the first chunk's bytes from off, the last one's below off
-    const int e0 = (16 - off) / (int)sizeof(T), e1 = off / (int)sizeof(T), t = threadIdx.x;
-    const int d = t < e0 ? off + (int)sizeof(T) * t : 16 * nv + (int)sizeof(T) * (t - e0);
-    const int i = t < e0 ? t : VEC * nv - e1 + (t - e0);
-    if (t < VEC) {
-      if constexpr (sizeof(T) == 2)
-        *reinterpret_cast<kp_u16 *>(img + d) = reinterpret_cast<const kp_u16 *>(src)[i];
-      else
-        *reinterpret_cast<kp_u32 *>(img + d) = reinterpret_cast<const kp_u32 *>(src)[i];
-    }
-  }
-  __syncthreads(); // (the barriers initialised, the edges written)
-  if (threadIdx.x == 0) {
     const int np = (nv + PV - 1) / PV;
 #pragma unroll 1
     for (int q = 0; q < np; q++) {
@@ -1188,6 +1180,19 @@ __device__ __forceinline__ int kp_stage_issue(const T *src, int nv, char *img,
       if (n) kp_bulk_load(img + 16 * k0, g + 16 * k0, n, &bar[q]);
     }
   }
+  if (off && nv > 0) { // the first chunk's bytes from off, the last one's below off
+    const int e0 = (16 - off) / (int)sizeof(T), e1 = off / (int)sizeof(T);
+    const int t = (int)threadIdx.x - 32 * EW;
+    const int d = t < e0 ? off + (int)sizeof(T) * t : 16 * nv + (int)sizeof(T) * (t - e0);
+    const int i = t < e0 ? t : VEC * nv - e1 + (t - e0);
+    if (t >= 0 && t < VEC) {
+      if constexpr (sizeof(T) == 2)
+        *reinterpret_cast<kp_u16 *>(img + d) = reinterpret_cast<const kp_u16 *>(src)[i];
+      else
+        *reinterpret_cast<kp_u32 *>(img + d) = reinterpret_cast<const kp_u32 *>(src)[i];
+    }
+  }
+  if constexpr (SYNC) __syncthreads(); // (the barriers initialised, the edges written)
   return off;
 }
 // p unchanged, but opaque to the compiler: a loop's pointer kept in its
@@ -1340,10 +1345,11 @@ __device__ __forceinline__ const void *kp_map_rank(const void *p, kp_u32 r) {
 // every memory operation of each thread before it (MEMBAR.ALL.GPU), which
 // made a staged row's sum cost 4-42% of the kernel (bench/NOTES.md 61).
 // kp_cluster_begin: every CTA's exchange barrier (kp_cluster_xbar)
-// initialised and seen so by the whole cluster (a relaxed cluster barrier);
-// once a kernel, by every thread, before kp_cluster_gather -- early, where
-// the kernel has loads in flight to hide its wait under (BEGUN), or from
-// kp_cluster_gather itself.  kp_cluster_gather: threads t < CL put this
+// initialised, and this thread's arrival at a relaxed cluster barrier whose
+// wait (in kp_cluster_gather) makes the initialisation seen by the whole
+// cluster; once a kernel, by every thread, before kp_cluster_gather --
+// early, where the kernel has a pass to run before its first exchange
+// (BEGUN), or from kp_cluster_gather itself.  kp_cluster_gather: threads t < CL put this
 // CTA's N values (already reduced over the block) in slot[rank] of CTA t by
 // st.async, each completing on that CTA's barrier; every thread waits on its
 // own CTA's and gets them as CTA r's value i at [r N + i] of its shared
@@ -1360,18 +1366,21 @@ __device__ __forceinline__ unsigned long long *kp_cluster_xbar() {
   __shared__ unsigned long long b;
   return &b;
 }
+// (a staged kernel's CTAs start apart: waiting at once cost them ~5% of
+// their samples, bench/NOTES.md 105)
 __device__ __forceinline__ void kp_cluster_begin() {
   if (threadIdx.x == 0) {
     kp_mbar_init(kp_cluster_xbar(), 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
-  kp_cluster_meet();
+  asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
 }
 template <int CL, int N, bool BEGUN = false>
 __device__ __forceinline__ const volatile float *kp_cluster_gather(const float (&v)[N]) {
   static_assert(N == 1 || N == 2, "one st.async a value set: .b32 or .v2.b32");
   __shared__ __align__(8) float slot[CL][N];
   if constexpr (!BEGUN) kp_cluster_begin();
+  asm volatile("barrier.cluster.wait;" ::: "memory");
   unsigned long long *bar = kp_cluster_xbar();
   const kp_u32 t = threadIdx.x;
   if (t == 0) kp_mbar_expect_tx(bar, CL * N * 4u);
