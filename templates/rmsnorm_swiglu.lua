@@ -856,6 +856,26 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage_pairs(const char *ia, const
         yk[u * THREADS] = out(word(xa + u * THREADS, pa), word(xb + u * THREADS, pb), ga[u], gb[u]);
     }
   }
+  // The part step left (under U pairs a thread).  At 256 threads or fewer, as one
+  // step: w's loads first, every one in bounds (a pair past the thread's last
+  // repeats its last one, np - 1: unstored), so they issue together -- a pair a
+  // turn waited out an L2 round trip each (11% of the kernel's samples); at 512,
+  // whose threads have a pair or two left, the repeated loads cost more than
+  // that (bench/NOTES.md 105; guarded loads, in branches, lost everywhere).
+  if constexpr (THREADS <= 256) {
+    if (p >= np) return;
+    kp_u32 ga[U], gb[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int d = min(u * THREADS, np - 1 - p);
+      ga[u] = word(wak + d, qa), gb[u] = word(wbk + d, qb);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (p + u * THREADS < np)
+        yk[u * THREADS] = out(word(xa + u * THREADS, pa), word(xb + u * THREADS, pb), ga[u], gb[u]);
+    return;
+  }
 #pragma unroll 1
   for (; p < np; p += THREADS, xa += THREADS, xb += THREADS, wak += THREADS, wbk += THREADS,
                  yk += THREADS)
