@@ -65,8 +65,10 @@ gpu_suite() {
 
 # f64 ONLY DEADLINE: the every-variant float64 case (variants_gpu) over the
 # variants whose name holds ONLY (KP_TEST_ONLY: substrings between '|'; each
-# dtype must match one -- add a filler such as rmsnorm_f32_block_t128_v4_n1),
-# on $GPU; $R/var.log, then its summary lines
+# dtype must match one -- add a filler such as rmsnorm_f32_block_t128_v4_n1_w;
+# not ..._n1 alone, which also names the 16-CTA `_n16_c16`, a variant
+# synccheck cannot run: bench/NOTES.md 105), on $GPU; $R/var.log, then its
+# summary lines
 f64() {
   CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 KP_TEST_TIMES=1 CK_RUN_SUITE=variants_gpu \
     KP_TEST_ONLY=$1 timeout "$(left "$2")" build/tests/check_kernpack >"$R/var.log" 2>&1
