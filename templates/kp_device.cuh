@@ -1347,16 +1347,16 @@ __device__ __forceinline__ const void *kp_map_rank(const void *p, kp_u32 r) {
 // kp_cluster_begin: every CTA's exchange barrier (kp_cluster_xbar)
 // initialised, and this thread's arrival at a relaxed cluster barrier whose
 // wait (in kp_cluster_gather) makes the initialisation seen by the whole
-// cluster; once a kernel, by every thread, before kp_cluster_gather --
-// early, where the kernel has a pass to run before its first exchange
-// (BEGUN), or from kp_cluster_gather itself.  kp_cluster_gather: threads t < CL put this
+// cluster; once a kernel, by every thread, before kp_cluster_gather -- early,
+// where the kernel has a pass to run before its first exchange (BEGUN), or
+// from kp_cluster_gather itself.  kp_cluster_gather: threads t < CL put this
 // CTA's N values (already reduced over the block) in slot[rank] of CTA t by
 // st.async, each completing on that CTA's barrier; every thread waits on its
 // own CTA's and gets them as CTA r's value i at [r N + i] of its shared
 // memory (read them in rank order: every CTA then combines them in the same
-// order, the same result everywhere).  A CTA waits for every value sent to
-// it before it reads, so none leaves while another still writes to it; one
-// call a kernel.
+// order, the same result everywhere).  A CTA waits for every value sent to it
+// before it reads, so none leaves while another still writes to it; one call
+// a kernel.
 // every CTA of the cluster at this point (a relaxed cluster barrier: no
 // memory ordering, the barriers' initialisation's fence aside)
 __device__ __forceinline__ void kp_cluster_meet() {

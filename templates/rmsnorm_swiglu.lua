@@ -861,7 +861,7 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage_pairs(const char *ia, const
   // repeats its last one, np - 1: unstored), so they issue together -- a pair a
   // turn waited out an L2 round trip each (11% of the kernel's samples); at 512,
   // whose threads have a pair or two left, the repeated loads cost more than
-  // that (bench/NOTES.md 105; guarded loads, in branches, lost everywhere).
+  // that (bench/NOTES.md 105; loads guarded by the pair's index lost everywhere).
   if constexpr (THREADS <= 256) {
     if (p >= np) return;
     kp_u32 ga[U], gb[U];
