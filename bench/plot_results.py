@@ -4,7 +4,8 @@
     python3 bench/plot_results.py [FILES...] [-o bench/results/plots]
 
 Reads the JSON that bench/side_by_side.py --json and bench/gemm_bench.py
---json write (by default every *.json under bench/results/) and, for each
+--json write (by default every *.json under bench/results/, and in its
+archived sessions, bench/results/*.tar.xz) and, for each
 device, takes its newest file of each kind (by the date inside; a tie goes
 to the file with more shapes): for a family's picture the newest sweep of it
 (four shapes or more, torch.compile beside), else the newest file that has
@@ -34,6 +35,7 @@ import glob
 import json
 import os
 import sys
+import tarfile
 
 import matplotlib
 
@@ -61,16 +63,30 @@ def short_device(name):
     return name.replace("NVIDIA ", "").replace(" 80GB HBM3", "")
 
 
+def read_all(paths):
+    """(path, data) for each JSON file among paths, and for each *.json inside
+    a .tar.xz among them (the archived sessions, bench/results/README.md)"""
+    for p in paths:
+        try:
+            if p.endswith(".tar.xz"):
+                with tarfile.open(p, "r:xz") as t:
+                    for m in t.getmembers():
+                        if m.isfile() and m.name.endswith(".json"):
+                            try:
+                                yield f"{p}:{m.name}", json.load(t.extractfile(m))
+                            except ValueError as e:
+                                print(f"plot_results: skipping {p}:{m.name}: {e}", file=sys.stderr)
+                continue
+            with open(p) as f:
+                yield p, json.load(f)
+        except (OSError, ValueError, tarfile.TarError) as e:
+            print(f"plot_results: skipping {p}: {e}", file=sys.stderr)
+
+
 def load(paths):
     """{device: [(kind, data, path)]} for the side-by-side and gemm files among paths."""
     by_dev = {}
-    for p in paths:
-        try:
-            with open(p) as f:
-                d = json.load(f)
-        except (OSError, ValueError) as e:
-            print(f"plot_results: skipping {p}: {e}", file=sys.stderr)
-            continue
+    for p, d in read_all(paths):
         if not isinstance(d, dict) or "device" not in d or "experiment" in d:
             continue  # (an A/B run's or a patch's numbers: not the latest results)
         kind = ("sbs" if "results" in d and "copy_gbps" in d
@@ -344,13 +360,14 @@ def plot_gemm(chosen, out_dir, peak):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("files", nargs="*", help="result JSON files (default: bench/results/**/*.json)")
+    ap.add_argument("files", nargs="*", help="result JSON files or .tar.xz archives of them (default: bench/results/**/*.json and bench/results/*.tar.xz)")
     ap.add_argument("-o", "--out", default=DEFAULT_OUT, help="output directory")
     ap.add_argument("--peak", type=float, default=DENSE_PEAK_TF,
                     help="GEMM dense peak in TFLOP/s (default 989, H100/H200 SXM)")
     args = ap.parse_args()
-    files = args.files or sorted(glob.glob(os.path.join(HERE, "results", "**", "*.json"),
-                                           recursive=True))
+    files = args.files or (sorted(glob.glob(os.path.join(HERE, "results", "**", "*.json"),
+                                            recursive=True))
+                           + sorted(glob.glob(os.path.join(HERE, "results", "*.tar.xz"))))
     by_dev = load(files)
     # each family from the newest sweep of it; the overview from the newest
     # sweep of every family; GEMM from the newest GEMM table
