@@ -12,10 +12,10 @@
 # whole ones, sm_90a's every variant (make packs-whole), under the name packs,
 # `tar -C build -chf - --transform 's,^packs-whole,packs,' packs-whole |
 # xz -T2 -3 > build/carry/packs.tar.xz`; 14 MB, of which sm_90a's is 4:
-# the device tool carries at most 64 MiB with the tracked tree's ~37, so a
-# benchmark-only call -- or one that also carries packs_old.tar.xz --
-# carries sm_90a's alone: `tar -C build -chf - --transform
-# 's,^packs-whole,packs,' packs-whole/sm_90a.kpk | xz ...`); the
+# the device tool carries at most 64 MiB with the tracked tree's ~16 (the
+# old sessions' logs archived, bench/results/README.md) and the build's ~6;
+# a benchmark-only call may carry sm_90a's alone: `tar -C build -chf -
+# --transform 's,^packs-whole,packs,' packs-whole/sm_90a.kpk | xz ...`); the
 # results go to $OUT/r and come back as one file, $OUT/r.tar.xz (the device
 # tool returns only a few files).  Copy the script as run, and its results,
 # to bench/results/<date>-<name>/ afterwards.
