@@ -360,7 +360,8 @@ def plot_gemm(chosen, out_dir, peak):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("files", nargs="*", help="result JSON files or .tar.xz archives of them (default: bench/results/**/*.json and bench/results/*.tar.xz)")
+    ap.add_argument("files", nargs="*", help="result JSON files or .tar.xz archives of them "
+                    "(default: bench/results/**/*.json and bench/results/*.tar.xz)")
     ap.add_argument("-o", "--out", default=DEFAULT_OUT, help="output directory")
     ap.add_argument("--peak", type=float, default=DENSE_PEAK_TF,
                     help="GEMM dense peak in TFLOP/s (default 989, H100/H200 SXM)")
