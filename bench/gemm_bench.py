@@ -8,7 +8,9 @@ For each dtype and shape (B as (n, k), the nn.Linear weight layout):
   2. timing: warm-up, then the median of --reps repetitions each timed with
      CUDA events around the call alone, kernpack and cuBLAS taking turns; L2 is
      flushed (a 256 MB read) before every repetition, outside the timed
-     region, so the skinny shapes read B from memory as they would in a model.
+     region, so the skinny shapes read B from memory as they would in a model;
+     with --allocs N each shape is timed over N fresh allocations of its
+     operands and the medians are reported (B's placement moves the times).
 
 TFLOP/s count 2*m*n*k; "% peak" is against --peak (dense bf16/f16 of an
 H100/H200 SXM, 989 TFLOP/s by the datasheet); for m <= 16 the B read rate is
@@ -307,6 +309,11 @@ def main():
                     help="name the kernels torch.matmul launches for each perf shape (one "
                          "profiled call: cuBLAS's tile, cluster and split-K, as its names tell), "
                          "and kp_gemm's, each with its duration by the profiler")
+    ap.add_argument("--allocs", type=int, default=1,
+                    help="time each perf shape over this many allocations of its operands "
+                    "(fresh tensors each): the medians of both times and of the per-allocation "
+                    "ratios are reported (where B lands in memory moves both libraries' times, "
+                    "ours more: bench/NOTES.md 60, 108)")
     ap.add_argument("--settle-ms", type=float, default=1e3 * SETTLE_S,
                     help="idle before each shape's timing, for the clocks to recover from the "
                     "shape before (default %(default)s; 0: none)")
@@ -354,17 +361,24 @@ def main():
             if (dt, m, n, k, kn) in seen and not o.shapes:  # (--shapes: repeats are meant)
                 continue
             seen.add((dt, m, n, k, kn))
-            kus, cus, err = time_shape(kp, dt, m, n, k, l2, o.reps, kn=kn)
+            runs = [time_shape(kp, dt, m, n, k, l2, o.reps, kn=kn) for _ in range(max(1, o.allocs))]
+            kus = statistics.median(r[0] for r in runs)
+            cus = statistics.median(r[1] for r in runs)
+            err = max(r[2] for r in runs)
+            ratios = sorted(r[1] / r[0] for r in runs)
+            ratio = statistics.median(ratios)
             fl = 2.0 * m * n * k
             ktf, ctf = fl / kus / 1e6, fl / cus / 1e6
             bgb = n * k * 2 / kus / 1e3
             print(f"{str(dt)[6:]:5s}{'/kn' if kn else ''} {m:5d} {n:6d} {k:6d} | {kus:8.1f} {ktf:6.1f} {100 * ktf / o.peak:5.1f}% | "
-                  f"{cus:9.1f} {ctf:6.1f} | {cus / kus:5.2f}x {bgb:7.0f} {100 * bgb / gbs:4.0f}%"
-                  f"  (vs cuBLAS rel err {err:.1e})")
+                  f"{cus:9.1f} {ctf:6.1f} | {ratio:5.2f}x {bgb:7.0f} {100 * bgb / gbs:4.0f}%"
+                  f"  (vs cuBLAS rel err {err:.1e})"
+                  + (f"  ratios {ratios[0]:.2f}-{ratios[-1]:.2f} over {len(runs)} allocations"
+                     if len(runs) > 1 else ""))
             res["perf"].append({"dtype": str(dt)[6:], "m": m, "n": n, "k": k, "b": "kn" if kn else "nk",
                                 "kp_us": kus,
                                 "cublas_us": cus, "kp_TF": ktf, "cublas_TF": ctf,
-                                "ratio": cus / kus, "B_GBps": bgb})
+                                "ratio": ratio, "ratios": ratios, "B_GBps": bgb})
             if o.peer_kernels:
                 peers, ours = peer_kernels(kp, dt, m, n, k, kn)
                 res["perf"][-1]["peer_kernels"], res["perf"][-1]["kp_kernels"] = peers, ours
