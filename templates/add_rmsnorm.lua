@@ -303,7 +303,6 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
                                                   const T *__restrict__ w, T *__restrict__ y,
                                                   long long ldy, int rows, int cols, float eps) {
   static_assert(VEC * sizeof(T) == 16, "16-byte vectors");
-  static_assert(THREADS >= 64, "the edges' loads off warp 0 (kp_stage_issue)");
   constexpr int PV = THREADS * U, NB = (SMEM / 16 + PV - 1) / PV, IMG = SMEM + 16;
   typedef kp_raw_io<T, VEC> io;
   extern __shared__ __align__(16) char kp_img[]; // x's image, then res's
@@ -324,8 +323,8 @@ __device__ __forceinline__ void add_rmsnorm_stage(const T *__restrict__ x, long 
   }
   const int nv = (int)(n / VEC), np = (nv + PV - 1) / PV;
   char *ri = kp_img + IMG;
-  kp_stage_issue<T, VEC, PV, NB, 1, false>(rr, nv, ri, bar + NB);
-  const int off = kp_stage_issue<T, VEC, PV, NB, THREADS >= 96 ? 2 : 1>(xr, nv, kp_img, bar);
+  kp_stage_issue<T, VEC, PV, NB, THREADS, 1, false>(rr, nv, ri, bar + NB);
+  const int off = kp_stage_issue<T, VEC, PV, NB, THREADS, THREADS >= 96 ? 2 : 1>(xr, nv, kp_img, bar);
   if constexpr (CL > 1) kp_cluster_begin(); // (its wait at the exchange, after pass 1)
   const bool xal = off == 0, wal = kp_al16(w), yal = kp_al16(yr);
   float hv = 0.f, s = 0.f; // (rank 0) head element x + res, rounded as stored

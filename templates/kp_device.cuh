@@ -1160,10 +1160,11 @@ __device__ __forceinline__ void kp_bulk_load(void *dst, const void *src, kp_u32 
 // barriers' initialisation and the edges seen by the block.  A kernel
 // staging two images calls it with SYNC false for the first and EW apart
 // (both images' copies in flight before either edge's load returns).
-template <class T, int VEC, int PV, int NB, int EW = 1, bool SYNC = true>
+template <class T, int VEC, int PV, int NB, int THREADS, int EW = 1, bool SYNC = true>
 __device__ __forceinline__ int kp_stage_issue(const T *src, int nv, char *img,
                                               unsigned long long *bar) {
-  static_assert(EW >= 1, "the edges' loads off warp 0");
+  static_assert(EW >= 1 && THREADS >= 32 * EW + VEC,
+                "the edges' loads: warp EW's first VEC lanes, never warp 0's");
   const unsigned long long a = (unsigned long long)src;
   const int off = (int)(a & 15), sh = off ? 1 : 0;
   const char *g = (const char *)(a - off);

@@ -273,7 +273,6 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
                                               const T *__restrict__ w, T *__restrict__ y,
                                               long long ldy, int rows, int cols, float eps) {
   static_assert(VEC * sizeof(T) == 16, "16-byte vectors");
-  static_assert(THREADS >= 64, "the edges' loads off warp 0 (kp_stage_issue)");
   constexpr int PV = THREADS * U, NB = (SMEM / 16 + PV - 1) / PV;
   typedef kp_raw_io<T, VEC> io;
   extern __shared__ __align__(16) char kp_img[];
@@ -293,7 +292,7 @@ __device__ __forceinline__ void rmsnorm_stage(const T *__restrict__ x, long long
     xr += c, yr += c, w += c, n = len;
   }
   const int nv = (int)(n / VEC), np = (nv + PV - 1) / PV;
-  const int off = kp_stage_issue<T, VEC, PV, NB>(xr, nv, kp_img, bar);
+  const int off = kp_stage_issue<T, VEC, PV, NB, THREADS>(xr, nv, kp_img, bar);
   if constexpr (CL > 1) kp_cluster_begin(); // (its wait at the exchange, after pass 1)
   const bool al = off == 0, wal = kp_al16(w);
   const float xh = t < h ? kp_load1(xr - h + t) : 0.f;

@@ -899,7 +899,6 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
                                                      long long ldy, int rows, int cols,
                                                      float eps) {
   static_assert(VEC * sizeof(T) == 16, "16-byte vectors");
-  static_assert(THREADS >= 64, "the edges' loads off warp 0 (kp_stage_issue)");
   constexpr int PV = THREADS * U, NB = (SMEM / 16 + PV - 1) / PV, IMG = SMEM + 16;
   typedef kp_raw_io<T, VEC> io;
   extern __shared__ __align__(16) char kp_img[]; // the gate slice's image, then up's
@@ -921,8 +920,8 @@ __device__ __forceinline__ void rmsnorm_swiglu_stage(const T *__restrict__ x, lo
   const T *xa = xr + off, *xb = xr + n + off, *wa = w + off, *wb = w + n + off;
   yr += off;
   const int nv = (int)(m / VEC), np = (nv + PV - 1) / PV;
-  const int ob = kp_stage_issue<T, VEC, PV, NB, 1, false>(xb, nv, kp_img + IMG, bar + NB);
-  const int oa = kp_stage_issue<T, VEC, PV, NB, THREADS >= 96 ? 2 : 1>(xa, nv, kp_img, bar);
+  const int ob = kp_stage_issue<T, VEC, PV, NB, THREADS, 1, false>(xb, nv, kp_img + IMG, bar + NB);
+  const int oa = kp_stage_issue<T, VEC, PV, NB, THREADS, THREADS >= 96 ? 2 : 1>(xa, nv, kp_img, bar);
   if constexpr (CL > 1) kp_cluster_begin(); // (its wait at the exchange, after pass 1)
   const bool ala = oa == 0, alb = ob == 0, alwa = kp_al16(wa), alwb = kp_al16(wb);
   float ha = 0.f, hb = 0.f; // (rank 0) the head column's gate and up

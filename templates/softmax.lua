@@ -293,7 +293,6 @@ __device__ __forceinline__ void softmax_stage(const T *__restrict__ x, long long
                                               T *__restrict__ y, long long ldy, int rows,
                                               int cols) {
   static_assert(VEC * sizeof(T) == 16, "16-byte vectors");
-  static_assert(THREADS >= 64, "the edges' loads off warp 0 (kp_stage_issue)");
   constexpr int PV = THREADS * U, NB = (SMEM / 16 + PV - 1) / PV;
   constexpr kp_u32 NI = kp_bits<T>::NEG_INF;
   extern __shared__ __align__(16) char kp_img[];
@@ -314,7 +313,7 @@ __device__ __forceinline__ void softmax_stage(const T *__restrict__ x, long long
     xb += c, yb += c, n = len;
   }
   const int nv = (int)(n / VEC), np = (nv + PV - 1) / PV;
-  const int off = kp_stage_issue<T, VEC, PV, NB>(xb, nv, kp_img, bar);
+  const int off = kp_stage_issue<T, VEC, PV, NB, THREADS>(xb, nv, kp_img, bar);
   if constexpr (CL > 1) kp_cluster_begin(); // (its wait at the exchange, after pass 1)
   const bool al = off == 0;
   const float e = t < h ? kp_load1(xr + t) : -KP_INF;
