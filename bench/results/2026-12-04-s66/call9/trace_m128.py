@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """trace_m128.py -- per-CTA globaltimer stamps of the m = 128 GEMM picks
-(`_tr` twins, call9/tr.patch): where a CTA's time goes, against cuBLAS's
+(`_tr` twins, bench/results/2026-12-04-s66/call11/tr_ei.patch): where a CTA's time goes, against cuBLAS's
 whole-call time in the same process.  Stamps (ns): 1 entry, 2 the producer's
 first load issued, 3 the first stage full, 4/5/6 k-tile 16/32/48 full, 7 the
 last k-tile full, 8 the main loop's last wgmma retired, 9 consumer 0's
