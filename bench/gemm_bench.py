@@ -245,6 +245,15 @@ def time_shape(kp, dt, m, n, k, l2, reps, with_cublas=True, kn=False):
     return ts[0], (ts[1] if with_cublas else None), err
 
 
+def time_allocs(kp, dt, m, n, k, l2, reps, allocs, kn=False):
+    """time_shape over `allocs` fresh allocations of the operands: the medians
+    of kernpack's and cuBLAS's times, the largest error, the sorted
+    per-allocation ratios (cuBLAS / kernpack)"""
+    runs = [time_shape(kp, dt, m, n, k, l2, reps, True, kn) for _ in range(max(1, allocs))]
+    return (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs),
+            max(r[2] for r in runs), sorted(r[1] / r[0] for r in runs))
+
+
 def profiled(fn):
     """[(kernel name, us)] of one call of fn (a profiler trace: the kernels'
     own durations, without the launch gaps that the events around a call see)"""
@@ -361,11 +370,7 @@ def main():
             if (dt, m, n, k, kn) in seen and not o.shapes:  # (--shapes: repeats are meant)
                 continue
             seen.add((dt, m, n, k, kn))
-            runs = [time_shape(kp, dt, m, n, k, l2, o.reps, kn=kn) for _ in range(max(1, o.allocs))]
-            kus = statistics.median(r[0] for r in runs)
-            cus = statistics.median(r[1] for r in runs)
-            err = max(r[2] for r in runs)
-            ratios = sorted(r[1] / r[0] for r in runs)
+            kus, cus, err, ratios = time_allocs(kp, dt, m, n, k, l2, o.reps, o.allocs, kn)
             ratio = statistics.median(ratios)
             fl = 2.0 * m * n * k
             ktf, ctf = fl / kus / 1e6, fl / cus / 1e6
@@ -373,8 +378,8 @@ def main():
             print(f"{str(dt)[6:]:5s}{'/kn' if kn else ''} {m:5d} {n:6d} {k:6d} | {kus:8.1f} {ktf:6.1f} {100 * ktf / o.peak:5.1f}% | "
                   f"{cus:9.1f} {ctf:6.1f} | {ratio:5.2f}x {bgb:7.0f} {100 * bgb / gbs:4.0f}%"
                   f"  (vs cuBLAS rel err {err:.1e})"
-                  + (f"  ratios {ratios[0]:.2f}-{ratios[-1]:.2f} over {len(runs)} allocations"
-                     if len(runs) > 1 else ""))
+                  + (f"  ratios {ratios[0]:.2f}-{ratios[-1]:.2f} over {len(ratios)} allocations"
+                     if len(ratios) > 1 else ""))
             res["perf"].append({"dtype": str(dt)[6:], "m": m, "n": n, "k": k, "b": "kn" if kn else "nk",
                                 "kp_us": kus,
                                 "cublas_us": cus, "kp_TF": ktf, "cublas_TF": ctf,
@@ -392,11 +397,8 @@ def main():
                 try:
                     # cuBLAS timed again in turns with this variant: the clock
                     # drifts with the GPU's temperature over a long run
-                    vruns = [time_shape(vkp, dt, m, n, k, l2, max(5, o.reps // 2), True, kn)
-                             for _ in range(max(1, o.allocs))]
-                    vus = statistics.median(r[0] for r in vruns)
-                    vcus = statistics.median(r[1] for r in vruns)
-                    verr = max(r[2] for r in vruns)
+                    vus, vcus, verr, _ = time_allocs(vkp, dt, m, n, k, l2, max(5, o.reps // 2),
+                                                     o.allocs, kn)
                 except KpError as e:
                     if "does not apply" in str(e):
                         # said, not silent: a pin outside the variant's
