@@ -407,7 +407,7 @@ def main():
                         continue
                     raise
                 # the ratio as the table's: the median of the per-allocation
-                # ratios (the ratio of the two medians where they differ)
+                # ratios (not the ratio of the two medians, which can differ)
                 vratio = statistics.median(vr)
                 print(f"      {name:40s} {vus:8.1f} us {fl / vus / 1e6:6.1f} TF  {vratio:5.2f}x"
                       f" cuBLAS ({vcus:.1f} us; rel err {verr:.1e})"
