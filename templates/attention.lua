@@ -604,6 +604,9 @@ ${name}(${args}) {
   constexpr int NC = ${nc}, D = ${d}, BR = 64 * NC, BC = ${bc}, S = ${stages}, P = (D + 63) / 64;
   static_assert(!${pp} || NC == 2, "ping-pong between two consumers");
   constexpr bool PP = ${pp}; // (file comment)
+  // SKIP: each warpgroup's own key tiles (below, at the tile's start); the
+  // ping-pong's turns pair the warpgroups' matmuls step by step: not there
+  constexpr bool SKIP = ${skip};
   // TS (the persistent kernels, none of which takes varlen calls): O leaves
   // through shared memory and TMA stores (each consumer's 64 rows a box of
   // tmO's, rows past Lq clipped by the map), and the tiles' sequences are
@@ -622,6 +625,14 @@ ${name}(${args}) {
   // tile left), its sequence's lengths lq, lk and first tokens qt0, kt0
   struct fa3_tile { int b, h, m0, nb0, n, lq, lk, qt0, kt0; };
   __shared__ fa3_tile next[QB];
+  // (SKIP) tile k's count of key tiles again, ncnt[k % 4], for the consumers
+  // after their loop (c.n held through the loop beside nw spilled the
+  // 192-row kernels; a copy a thread made the stage counter `it` look
+  // divergent to ptxas, and the key loop's wgmma descriptors left the
+  // uniform registers: 55 more instructions a key tile, 8% slower).  The
+  // producer rewrites slot k % 4 for tile k + 4 only once every consumer
+  // has given back tile k + 2's Q
+  __shared__ int ncnt[4];
   extern __shared__ unsigned char kp_dyn[];
   // 128-byte swizzled tiles want 1024-byte alignment
   unsigned char *smem = (unsigned char *)(((unsigned long long)kp_dyn + 1023) & ~1023ull);
@@ -727,6 +738,7 @@ ${name}(${args}) {
         const int hk = h / (Hq / Hkv), qb = cq ? 0 : b, kb = ck ? 0 : b;
         const int x = q_slot(k);
         next[x] = fa3_tile{b, h, m0, nb0, n, lq, lk, qt0, kt0}; // published by its arrival on qfull
+        if (SKIP) ncnt[k % 4] = n;
         kp_mbar_expect_tx(&qfull[x], Q_BYTES);
         for (int p = 0; p < P; p++)
           kp_tma_load4(sq + x * Q_BYTES + p * Q_PANEL, &tmQ, 64 * p, qt0 + m0, h, qb, &qfull[x]);
@@ -750,7 +762,13 @@ ${name}(${args}) {
     return;
   }
   asm volatile("setmaxnreg.inc.sync.aligned.u32 ${creg};");
-  const int wg = threadIdx.x / 128, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
+  // (wg by a shuffle from lane 0, CUTLASS's idiom, so that ptxas knows it
+  // uniform over the warp: SKIP's nw, from wg, bounds the key loop, and a
+  // bound it cannot prove uniform took the loop's stage arithmetic and wgmma
+  // descriptors out of the uniform registers -- 55 more instructions a key
+  // tile, 8% slower)
+  const int wg = __shfl_sync(0xffffffffu, threadIdx.x / 128, 0);
+  const int warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
   const int t = lane % 4;
   // accumulators of m64nN: this thread's values 4 j + 2 r + e are row i0 + 8 r, column 8 j + 2 t + e
   float o[D / 2], sc[BC / 2], mrow[2], lsum[2], alpha[2];
@@ -814,7 +832,20 @@ ${name}(${args}) {
     if (c.n < 0) break;
     const int r0 = c.m0 + 64 * wg, i0 = r0 + 16 * warp + lane / 4; // rows r0 + [0, 64); i0, i0 + 8
     mrow[0] = mrow[1] = KP_NINF, lsum[0] = lsum[1] = 0.f;
-    if (c.n == 0) {
+    // SKIP: this warpgroup computes the tile's first nw key tiles, those
+    // its own rows see under the right bound (none for rows past lq: a
+    // 192-row tile's last 64 or 128 rows at Lq = 1K; a causal tile's
+    // upper rows stop a key tile or more before its lower ones), and only
+    // waits for and frees the stages of the rest.  The tiles it skips are
+    // masked for every row it has: the same bits (alpha 1, P 0)
+    int nw = c.n;
+    if (SKIP && r0 >= c.lq) nw = 0;
+    else if (SKIP && wr >= 0) {
+      int lo, hi;
+      kp_attn_keys(r0, min(c.lq, r0 + 64) - 1, c.lq, c.lk, wl, wr, lo, hi);
+      nw = hi > lo ? max(0, min(c.n, (hi + BC - 1) / BC - c.nb0)) : 0;
+    }
+    if (nw == 0) {
       give_q();
     } else {
       // S of tile 0 ...
@@ -825,12 +856,12 @@ ${name}(${args}) {
       turn_done();
       kp_wg_wait<0>();
       release(&kfree[it % S]);
-      if (c.n == 1) give_q();
+      if (nw == 1) give_q();
       kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, c.nb0 * BC, t, c.lq, c.lk, wl, wr,
                          scale_log2);
       to_p(); // O is 0: nothing to rescale
       // ... then S of tile j with P V of tile j - 1, the softmax of j while P V runs ...
-      for (int j = 1; j < c.n; j++) {
+      for (int j = 1; j < nw; j++) {
         const int s = (it + j) % S, ph = (it + j) / S & 1, sp = (it + j - 1) % S,
                   pp = (it + j - 1) / S & 1;
         kp_mbar_wait(&kfull[s], ph);
@@ -842,7 +873,7 @@ ${name}(${args}) {
         turn_done();
         kp_wg_wait<1>();
         release(&kfree[s]);
-        if (j == c.n - 1) give_q(); // Q's last reader has retired
+        if (j == nw - 1) give_q(); // Q's last reader has retired
         kp_fa3_softmax<BC>(sc, mrow, lsum, alpha, r0, i0, (c.nb0 + j) * BC, t, c.lq, c.lk, wl,
                            wr, scale_log2);
         kp_wg_wait<0>();
@@ -851,8 +882,7 @@ ${name}(${args}) {
         to_p();
       }
       // ... and P V of the last tile
-      const int sp = (it + c.n - 1) % S, pp = (it + c.n - 1) / S & 1;
-      it += c.n;
+      const int sp = (it + nw - 1) % S, pp = (it + nw - 1) / S & 1;
       kp_mbar_wait(&vfull[sp], pp);
       turn();
       kp_wg_fence();
@@ -861,6 +891,18 @@ ${name}(${args}) {
       kp_wg_wait<0>();
       release(&vfree[sp]);
     }
+    // (SKIP) the stages of the key tiles this warpgroup skips: each freed
+    // once loaded for this tile, so that no arrival counts for an earlier
+    // phase of its barrier
+    const int n = SKIP ? ncnt[k % 4] : nw;
+    for (int j = nw; j < n; j++) {
+      const int s = (it + j) % S, ph = (it + j) / S & 1;
+      kp_mbar_wait(&kfull[s], ph);
+      release(&kfree[s]);
+      kp_mbar_wait(&vfull[s], ph);
+      release(&vfree[s]);
+    }
+    it += n;
     // epilogue: O / l from the registers, LSE (the producer loads the next tile
     // meanwhile); rows past lq (varlen: the next sequence's) are not stored.
     // TS: into shared memory (the 128-byte swizzle of the TMA maps: chunk q
@@ -959,11 +1001,13 @@ local function emit_fa3(dt, p)
                sched = p.sched, nc = nc, rank = p.rank },
     -- Q (qb buffers), K and V stages, O (ts), alignment
     smem = ((qb + (ts and 1 or 0)) * 64 * nc + 2 * p.stages * p.bc) * ld(p.d) * 2 + 1024,
-    tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d }, max = { d = p.d, lq = p.max_lq },
+    tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d, lq = p.min_lq },
+    max = { d = p.d, lq = p.max_lq },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
       br = 64 * nc, threads = threads, creg = creg, preg = preg, qb = qb,
       pp = p.pp and "true" or "false", ts = ts and "true" or "false",
+      skip = p.skip and "true" or "false",
       order = p.sched == "pairs" and 1 or p.sched == "snake" and 2 or 0,
       args = subst(ARGS, { T = ctype(dt) }),
     }),
@@ -1000,13 +1044,25 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   --   128-row tiles up to 1K (the 192-row ones spend a third of their work
   --   on the mask's empty half there), 192 above.  Twelfth (call 5): at 1K
   --   128-row `_pc` 117.1, 128-row `_ps` 124.8, 192-row `_ps` / `_pc` 132.0 /
-  --   132.5: 128-row pairs up to 1K, 192-row `_ps` above (316.9 / 1061.6)
+  --   132.5: 128-row pairs up to 1K, 192-row `_ps` above (316.9 / 1061.6).
+  --   Sixty-ninth session (H200, bf16, pinned beside the same kernels
+  --   without it, two processes; bench/NOTES.md 120): the 192-row kernels
+  --   with SKIP (each warpgroup only the key tiles its rows see) -- `_ps`
+  --   1K / 2K / 4K / 16K 108.9-109.0 / 175.7-177.5 / 298.0-299.9 /
+  --   1007.5-1007.8 us against 126.9-127.1 / 184.6-184.9 / 306.5-306.7 /
+  --   1020.9-1024.1; at 1K level with 128-row `_pc` (110.0-110.1 there;
+  --   109.8 / 109.5 on another H200, f16 111.0 / 110.5), at 512 ahead (69.3
+  --   against 71.4), at 256 behind (59.3 against 53.0): first from 512
+  --   query rows (lq is a bucketed dimension).  SKIP cost the kernels that
+  --   skip nothing (128-row tiles, the unmasked `_p`) ~2%: theirs is off
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "pairs", rank = 330, max_lq = 1024 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", rank = 329 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "pairs", rank = 337, max_lq = 1024 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "snake", rank = 336, max_lq = 1024 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", rank = 335 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 300, max_lq = 1024 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", rank = 338, skip = true,
+                 min_lq = 512 })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 300, max_lq = 1024,
+                 skip = true })
   -- d256: 64- or 80-key tiles (FlashAttention-3's 128 x 80), O's 128
   -- accumulators a consumer thread; one Q buffer and O stored from the
   -- registers (shared memory holds no more); ping-pong spills.  H100, bf16,
