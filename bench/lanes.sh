@@ -68,12 +68,16 @@ gpu_suite() {
 # dtype must match one -- add a filler such as rmsnorm_f32_block_t128_v4_n1_w;
 # not ..._n1 alone, which also names the 16-CTA `_n16_c16`, a variant
 # synccheck cannot run: bench/NOTES.md 105), on $GPU; $R/var.log, then its
-# summary lines
+# summary lines.  SUITE (attention_gpu or gemm_gpu): that suite's
+# every-variant case instead, into $R/SUITE.f64.log
 f64() {
-  CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 KP_TEST_TIMES=1 CK_RUN_SUITE=variants_gpu \
-    KP_TEST_ONLY=$1 timeout "$(left "$2")" build/tests/check_kernpack >"$R/var.log" 2>&1
-  echo "var rc=$?"
-  grep -E "Checks|:[EF]:|cases|ran no" "$R/var.log" | head -8 | cut -c1-300
+  local suite=${3:-variants_gpu} tc='' log=var.log
+  case $suite in attention_gpu | gemm_gpu) tc=${suite%_gpu} log=$suite.f64.log ;; esac
+  CUDA_VISIBLE_DEVICES=${GPU:-0} KP_REQUIRE_GPU=1 KP_TEST_TIMES=1 CK_RUN_SUITE=$suite \
+    env ${tc:+CK_RUN_CASE=$tc} KP_TEST_ONLY=$1 timeout "$(left "$2")" build/tests/check_kernpack \
+    >"$R/$log" 2>&1
+  echo "${log%.log} rc=$?"
+  grep -E "Checks|:[EF]:|cases|ran no" "$R/$log" | head -8 | cut -c1-300
 }
 
 # san TOOL SUITE ONLY LOG DEADLINE: compute-sanitizer's TOOL over SUITE's GPU

@@ -14,10 +14,7 @@
 # `_p` at d64 unmasked 1K / 2K / 4K / 16K, bf16 and f16, two processes.
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
 GPU=0
-el "float64"
-CUDA_VISIBLE_DEVICES=0 KP_REQUIRE_GPU=1 KP_TEST_TIMES=1 CK_RUN_SUITE=attention_gpu CK_RUN_CASE=attention \
-  KP_TEST_ONLY="_p_r" timeout $(left 120) build/tests/check_kernpack > $R/f64.log 2>&1
-echo "f64 rc=$?"; grep -E "Checks|FAIL" $R/f64.log | head -6 | cut -c1-250
+el "float64"; f64 "_p_r" 120 attention_gpu
 for t in racecheck synccheck; do
   el "$t"; san $t attention_gpu "_p_r" $t.log $(( $(date +%s) - T0 + 90 ))
 done
