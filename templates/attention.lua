@@ -660,8 +660,15 @@ ${name}(${args}) {
   auto seq = [&](int q) { // (int: q gridDim.x stays below 2 tiles batch Hq)
     const int tiles = (Lq + BR - 1) / BR, bhs = batch * Hq;
     if (ORDER == 0) {
-      const int idx = blockIdx.x + q * gridDim.x;
-      return idx < tiles * bhs ? idx : -1;
+      // ROT (`_r`): round q's positions rotated by q, so that a CTA's tile
+      // index within a head walks through all of them (with 6 tiles a head
+      // and 132 CTAs each CTA would always draw the same one: SKIP's cheap
+      // tail tiles would all go to 22 CTAs)
+      const int idx = ${rot} ? q * gridDim.x + (blockIdx.x + q) % gridDim.x
+                             : blockIdx.x + q * gridDim.x;
+      // (rotated, a round's last positions may be past the end while the
+      // round is not: none this time, -2; no round left, -1)
+      return idx < tiles * bhs ? idx : q * gridDim.x < tiles * bhs ? -2 : -1;
     }
     if (ORDER == 2) {
       const int G = gridDim.x, h0 = max(1, min(bhs, (int)((16ll << 20) / (4ll * D * Lk))));
@@ -967,7 +974,7 @@ local function emit_fa3(dt, p)
   local name = string.format("attention_%s_d%d_wg_%dx%d_s%d%s%s", dt, p.d, 64 * nc, p.bc,
                              p.stages, p.pp and "_pp" or "",
                              p.sched == "pairs" and "_pc" or p.sched == "snake" and "_ps" or
-                             p.persistent and "_p" or "")
+                             p.persistent and "_p" or "") .. (p.rot and "_r" or "")
   local ab = dt == "bf16" and "bf16" or "f16"
   -- registers: setmaxnreg moves them within the pool the CTA was launched
   -- with, __launch_bounds__(threads, 1)'s cap -- 64K / threads in eights --
@@ -1007,7 +1014,7 @@ local function emit_fa3(dt, p)
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
       br = 64 * nc, threads = threads, creg = creg, preg = preg, qb = qb,
       pp = p.pp and "true" or "false", ts = ts and "true" or "false",
-      skip = p.skip and "true" or "false",
+      skip = p.skip and "true" or "false", rot = p.rot and "true" or "false",
       order = p.sched == "pairs" and 1 or p.sched == "snake" and 2 or 0,
       args = subst(ARGS, { T = ctype(dt) }),
     }),
@@ -1026,6 +1033,15 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- tiles: 514 against 452 TF at 4K unmasked, 398 against 342 causal
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, persistent = true, rank = 340 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, rank = 325 })
+  -- `_p_r`: the same with SKIP (a warpgroup past lq computes nothing) and
+  -- the rotated deal (ROT: the cheap tail tiles spread over the CTAs).
+  -- Seventieth session (H200, pinned beside `_p`, two processes, bf16 us;
+  -- bench/NOTES.md 121): Lq 256 / 512 / 640 / 1000 / 1024 62.0 / 90.0 /
+  -- 110.9 / 164.3 / 157.5 against 70.5 / 93.0 / 118.2 / 173.2 / 164.3, but
+  -- 768 / 1536 / 2048 (no tail, or one warpgroup of 33) 1-2% behind: up
+  -- to 1K query rows (lq is a bucketed dimension)
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, persistent = true, rank = 345, skip = true,
+                 rot = true, max_lq = 1024 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, persistent = true, rank = 330 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, pp = true, rank = 320 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, rank = 310 })
