@@ -5,7 +5,8 @@ share causal work among their CTAs (a model, no GPU; 2026-11-26).
 Mirrors `seq` in templates/attention.lua's FA3 kernel: ORDER 0 (`_p`: tile
 blockIdx.x + q gridDim.x), 1 (`_pc`: units of two tiles of one head, j and
 tiles - 1 - j, in whole rounds; the last round's units as single tiles,
-most keys first, snake-dealt; 3: all rounds in pairs, as until 2026-11-27)
+most keys first, snake-dealt, each whole round's units rotated by the round;
+3: all rounds in pairs, unrotated, as until 2026-11-27)
 and 2 (`_ps`: heads in chunks whose K and V fill 16 MB, each
 chunk whole rounds of its tiles most keys first, dealt out snake-wise).  Checks that each order hands out every tile exactly once, then
 prints, for the causal shapes of bench/attn_bench.py (16 heads, batch x seq =
@@ -45,7 +46,10 @@ def seq(order, c, q, G, tiles, bhs, D, L):
     R = npair * bhs // G  # whole rounds of G units, units [0, u0)
     u0 = R * G
     if order == 3 or q < 2 * R:  # pairs (order 3, `_pc` until 2026-11-27: every round)
-        u = c + (q >> 1) * G
+        # (whole rounds dealt rotated by the round since 2026-12-04: an odd
+        # tile count's middle tile is a unit alone, and with G a multiple of
+        # npair each CTA drew the same j every round)
+        u = (c + (q >> 1)) % G + (q >> 1) * G if order == 1 else c + (q >> 1) * G
         bh, j = divmod(u, npair)
         tm = tiles - 1 - j if q & 1 else j
         return -1 if bh >= bhs else -2 if q & 1 and tm == j else bh * tiles + tm
@@ -70,9 +74,9 @@ def main():
     o = ap.parse_args()
     G = o.ctas
     print(f"mean / max work a CTA over {G} CTAs (causal, Lq = Lk, 128-key tiles)")
-    print(f"{'shape':>26} | {'_p':>5} | {'_pc':>5} | {'_ps':>5} | {'_pc before':>10}")
+    print(f"{'shape':>26} | {'_p':>5} | {'_pc':>5} | {'_ps':>5} | {'_pc 11-26':>10}")
     for d, br in ((128, 128), (64, 128), (64, 192)):
-        for b, L in ((16, 1024), (4, 4096), (1, 16384)):
+        for b, L in ((42, 384), (25, 640), (16, 1024), (4, 4096), (1, 16384)):
             bhs, tiles = b * 16, -(-L // br)
             effs = []
             for order in (0, 1, 2, 3):

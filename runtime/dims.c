@@ -66,8 +66,8 @@ int kp_dims_check_entry(const kp_dims *d, const kpk_entry *e, char *err, size_t 
     if (e->dmult[i] > KPK_MAX_MULT) FAIL_("%s multiple %u is more than %u", nm, e->dmult[i], KPK_MAX_MULT);
     if (e->tile[i] > KPK_MAX_DIM) FAIL_("%s tile %u is more than %u", nm, e->tile[i], KPK_MAX_DIM);
     if (d->pow2[i]) {
-      if (!pow2_or_zero(e->dmin[i]))
-        FAIL_("%s: min %llu is not 0 or a power of two (a bucketed dimension)", nm,
+      if (!pow2_or_zero(e->dmin[i]) && !(e->dmin[i] > 2 && pow2_or_zero(e->dmin[i] - 1)))
+        FAIL_("%s: min %llu is not 0, a power of two or one more (a bucketed dimension)", nm,
               (unsigned long long)e->dmin[i]);
       if (!pow2_or_zero(e->dmax[i]) && !pow2_or_zero(e->dmax[i] + 1))
         FAIL_("%s: max %llu is not a power of two or one less (a bucketed dimension)", nm,

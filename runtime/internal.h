@@ -309,7 +309,7 @@ kp_status kp_launch_entry(kp_ctx *ctx, const kpk_entry *e, CUfunction fn, uint64
 ** power of two, else v rounded up to an eighth of its octave (2^(r-1), 2^r)
 ** (a multiple of 2^(r-4)): 640 and 600 share 640, 1000 rounds to 1024
 ** (without being 1024's class, kp_cache_key).  Every bound a pow2 dimension
-** may have (a power of two, or one less) has one answer within a class,
+** may have (a power of two, one more or one less) has one answer within a class,
 ** and the fill tie-break counts tiles at the top. */
 uint64_t kp_pow2_class_top(uint64_t v);
 /* The per-call cache key (kp_key): see select.c. */

@@ -154,7 +154,7 @@ int kp_dims_find(const kp_dims *d, const char *name);
 ** one still reads, its rows keyed as measured). */
 int kp_dims_required(const kp_dims *d);
 /* Do an entry's ranges fit its dimensions?  For a pow2 dimension, min must
-** be 0 or a power of two, max a power of two or one less, and no multiple is
+** be 0, a power of two or one more, max a power of two or one less, and no multiple is
 ** allowed, so that a rows class of the selection cache never straddles a
 ** bound (select.c).  0 if so, else -1 with a message. */
 int kp_dims_check_entry(const kp_dims *d, const kpk_entry *e, char *err, size_t errlen);

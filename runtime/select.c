@@ -19,9 +19,10 @@
 ** (2^(k-1), 2^k] -- as v = 2^k alone or an eighth of (2^(k-1), 2^k)
 ** (kp_pow2_class_top: the fill tie-break's tile counts).  Within
 ** a class floor(log2 v) is constant too, so for a power of two 2^m the test
-** v >= 2^m has one answer for every member, and so has v <= 2^m or
-** v <= 2^m - 1.  That is why a pow2 dimension's min must be 0 or a power of
-** two, its max a power of two or one less, and it takes no multiple (the
+** v >= 2^m has one answer for every member, and so have v >= 2^m + 1,
+** v <= 2^m and v <= 2^m - 1 (2^m is a class alone).  That is why a pow2
+** dimension's min must be 0, a power of two or one more, its max a power of
+** two or one less, and it takes no multiple (the
 ** generator and the pack reader refuse anything else, kp_dims_check_entry):
 ** a threshold of 1000 would split the class (512, 1024) and two calls
 ** sharing a cache slot could need different variants.  The table's choice,

@@ -680,10 +680,15 @@ ${name}(${args}) {
       const int j = p / hc;
       return (bh0 + p - j * hc) * tiles + j;
     }
-    // R whole rounds of G units, units [0, u0)
+    // R whole rounds of G units, units [0, u0); round r's positions rotated
+    // by r (as ROT above): an odd tile count's middle tile is a unit alone,
+    // half a pair's work, and with G a multiple of npair (132 CTAs, 3 or 5
+    // tiles a head) each CTA would draw the same j every round -- half the
+    // CTAs all the pairs, the call 1.3x a balanced one (d64 causal Lq 384,
+    // 82.5 against cuDNN's 60.2 us; bench/NOTES.md 122)
     const int npair = (tiles + 1) / 2, G = gridDim.x, R = npair * bhs / G, u0 = R * G;
     if (q < 2 * R) {
-      const int u = blockIdx.x + (q >> 1) * G, bh = u / npair;
+      const int u = (blockIdx.x + (q >> 1)) % G + (q >> 1) * G, bh = u / npair;
       const int j = u - bh * npair, tm = q & 1 ? tiles - 1 - j : j;
       return q & 1 && tm == j ? -2 : bh * tiles + tm;
     }
@@ -1042,7 +1047,10 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- to 1K query rows (lq is a bucketed dimension)
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, persistent = true, rank = 345, skip = true,
                  rot = true, max_lq = 1024 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, persistent = true, rank = 330 })
+  -- the 128-row `_p` up to 256 query rows (seventieth session, pinned, bf16
+  -- us; bench/NOTES.md 122): Lq 128 / 256 38.4 / 57.7 against `_p_r`'s
+  -- 42.4 / 62.0 (SDPA's best 39.2 / 55.7); 384 75.4 against 69.2
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, persistent = true, rank = 350, max_lq = 256 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, pp = true, rank = 320 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, rank = 310 })
   -- persistent for masked calls.  `_ps` deals the tiles most keys first,
@@ -1070,15 +1078,24 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   --   109.8 / 109.5 on another H200, f16 111.0 / 110.5), at 512 ahead (69.3
   --   against 71.4), at 256 behind (59.3 against 53.0): first from 512
   --   query rows (lq is a bucketed dimension).  SKIP cost the kernels that
-  --   skip nothing (128-row tiles, the unmasked `_p`) ~2%: theirs is off
+  --   skip nothing (128-row tiles, the unmasked `_p`) ~2%: theirs is off.
+  --   Seventieth (H200, bf16, pinned; bench/NOTES.md 122): with `_pc`'s
+  --   whole rounds rotated the 192-row `_pc` leads where the tiles leave a
+  --   tail -- 384 / 576 / 640 / 704 / 896 / 960 62.0 / 71.9 / 83.0 / 80.9 /
+  --   94.0 / 104.6 us against the 192-row `_ps`'s - / 78.6 / 99.6 / 83.1 /
+  --   96.1 / 110.1 and the 128-row `_pc`'s 65.3 / 93.8 / 84.4 / 100.8 / 99.5
+  --   / 121.4 -- and trails the 192-row `_ps` by 1.4 / 3.3 / 0.7% at 512 /
+  --   768 / 1024, and the 128-row `_pc` at 256 (58.2 against 54.8): first
+  --   from 257 query rows to 1023 (256 and 1024 are classes of their own:
+  --   the bar's shape stays on `_ps`), 320 60.5 against 75.7
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "pairs", rank = 330, max_lq = 1024 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, sched = "snake", rank = 329 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "pairs", rank = 337, max_lq = 1024 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, sched = "snake", rank = 336, max_lq = 1024 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "snake", rank = 338, skip = true,
                  min_lq = 512 })
-  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 300, max_lq = 1024,
-                 skip = true })
+  emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 339, min_lq = 257,
+                 max_lq = 1023, skip = true })
   -- d256: 64- or 80-key tiles (FlashAttention-3's 128 x 80), O's 128
   -- accumulators a consumer thread; one Q buffer and O stored from the
   -- registers (shared memory holds no more); ping-pong spills.  H100, bf16,

@@ -84,7 +84,7 @@ static const struct {
     {"family { name = 'x', signature = 'pq' }", "bad.lua:1: family: signature"},
     {"family { name = 'x', signature = 'p' }\n\n\nerror('custom failure')", "bad.lua:4: custom failure"},
     {"family { name = 'x', signature = 'p' }", "bad.lua: template declared no variants"},
-    {"family { name = 'x', signature = 'p' }\nvariant { name = 'x_a', dtype = 'f32', block = 32, source = 'x_a', min_rows = 1000 }", "bad.lua:2: variant 'x_a': rows: min 1000 is not 0 or a power of two"},
+    {"family { name = 'x', signature = 'p' }\nvariant { name = 'x_a', dtype = 'f32', block = 32, source = 'x_a', min_rows = 1000 }", "bad.lua:2: variant 'x_a': rows: min 1000 is not 0, a power of two or one more"},
     {"family { name = 'x', signature = 'p' }\nvariant { name = 'x_a', dtype = 'f32', block = 32, source = 'x_a', tile = { m = 4 } }", "bad.lua:2: variant 'x_a': tile.m: family x has dimensions rows:pow2,cols"},
     {"family { name = 'x', signature = 'p', dims = 'm:pow2,n' }\nvariant { name = 'x_a', dtype = 'f32', block = 32, source = 'x_a', mult = { m = 8 } }", "bad.lua:2: variant 'x_a': m: a bucketed dimension cannot require a multiple"},
     {"family { name = 'x', signature = 'p', dims = 'm:pow2,n' }\nvariant { name = 'x_a', dtype = 'f32', block = 32, source = 'x_a', max = { m = 100 } }", "bad.lua:2: variant 'x_a': m: max 100 is not a power of two or one less"},

@@ -542,9 +542,9 @@ START_TEST(test_entry_values_rejected) {
   e = sample_entry(0), e.cluster = 17;
   bad_entry_fails(e, "cluster 17");
   e = sample_entry(0), e.dmin[KP_ROWS] = 1000; /* not a power of two: would split cache classes */
-  bad_entry_fails(e, "rows: min 1000 is not 0 or a power of two");
-  e = sample_entry(0), e.dmin[KP_ROWS] = 3;
-  bad_entry_fails(e, "rows: min 3");
+  bad_entry_fails(e, "rows: min 1000 is not 0, a power of two or one more");
+  e = sample_entry(0), e.dmin[KP_ROWS] = 6; /* (3 = 2 + 1 is a bound: v > 2) */
+  bad_entry_fails(e, "rows: min 6");
   e = sample_entry(0), e.dmax[KP_ROWS] = 1000;
   bad_entry_fails(e, "rows: max 1000 is not a power of two or one less");
   e = sample_entry(0), e.dmult[KP_ROWS] = 2;

@@ -214,15 +214,17 @@ static int probe_rows(uint64_t *out) {
 
 /* Calls sharing a cache key (kp_cache_key) get the same answer from a direct
 ** kp_select_variant and from the tuning table, over rows 1..2^31-1 and
-** power-of-two min_rows; and the key does separate the calls that differ. */
+** min_rows a power of two or one more; and the key does separate the calls
+** that differ. */
 START_TEST(test_cache_classes) {
   static uint64_t rows[4100 + 20 * 5];
   const int nrows = probe_rows(rows);
   kpk_entry e[] = {mk("swiglu", KP_BF16, 1, 2147483647, 2, 0), mk("swiglu", KP_BF16, 1, 2147483647, 16, 10),
                    mk("swiglu", KP_BF16, 1, 2147483647, 16, 20), mk("swiglu", KP_BF16, 1, 2147483647, 16, 30),
                    mk("swiglu", KP_BF16, 1, 2147483647, 16, 40), mk("swiglu", KP_BF16, 1, 2147483647, 16, 50)};
-  const uint32_t mins[] = {0, 1, 2, 1024, 16384, 1u << 30};
-  const char *names[] = {"v0", "v1", "v2", "v1024", "v16384", "v2p30"};
+  /* (2^30 + 1: a min one past a power of two, v > 2^30, is a bound too) */
+  const uint32_t mins[] = {0, 1, 2, 1024, 16384, (1u << 30) + 1};
+  const char *names[] = {"v0", "v1", "v2", "v1024", "v16384", "v2p30p1"};
   for (int i = 0; i < 6; i++) e[i].dmin[KP_ROWS] = mins[i], e[i].name = names[i];
   kpk_pack pk = fake_pack(e, 6);
   kp_devprops d = {90, 227 * 1024, 132};
@@ -657,7 +659,7 @@ END_TEST
 ** they are meant to,
 ** a column-chunk GLU variant only for 16-bit GeGLU rows of >= 2048 (aligned)
 ** or at any length (odd), or SwiGLU's of >= 8192 (odd), and every
-** min_rows in the pack is a power of two. */
+** min_rows in the pack is 0, a power of two or one more. */
 START_TEST(test_real_pack_min_rows) {
   kpk_pack pk;
   open_built(&pk, "sm_90a");
@@ -665,7 +667,10 @@ START_TEST(test_real_pack_min_rows) {
   int with_min_rows = 0, chunked = 0;
   for (uint32_t i = 0; i < pk.n_entries; i++) {
     const kpk_entry *e = &pk.entries[i];
-    ck_assert_uint_eq(e->dmin[KP_ROWS] & (e->dmin[KP_ROWS] - 1), 0); /* gemm's m too */
+    const uint64_t m0 = e->dmin[KP_ROWS]; /* gemm's m, attention's lq too */
+    ck_assert_msg(!(m0 & (m0 - 1)) || (m0 > 2 && !((m0 - 1) & (m0 - 2))),
+                  "%s: min %llu is not 0, a power of two or one more", e->name,
+                  (unsigned long long)m0);
     if (kp_family_from_name(e->family) == KP_FAM_GEMM ||
         kp_family_from_name(e->family) == KP_FAM_ATTENTION)
       continue; /* dims m, n or lq, lk: not rows, cols */

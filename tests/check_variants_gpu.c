@@ -101,7 +101,7 @@ START_TEST(test_every_variant) {
     const uint64_t cap = f == KP_FAM_ROPE ? 4096 : e->cluster > 1 ? 1u << 18 : 65536;
     const int64_t hi = (int64_t)(e->dmax[KP_COLS] < cap ? e->dmax[KP_COLS] : cap);
     const int64_t lo = (int64_t)e->dmin[KP_COLS];
-    const int64_t min_rows = e->dmin[KP_ROWS]; /* 0 or a power of two */
+    const int64_t min_rows = e->dmin[KP_ROWS]; /* 0, a power of two or one more */
     int runs = 0;
     kp_force_variant((int)i);
     if (f == KP_FAM_ROPE) {
