@@ -657,15 +657,17 @@ ${name}(${args}) {
   // causal bench shapes: mean over max work 0.97-1.00 where `_pc`'s equal
   // units give 0.87-0.97 -- d64 4K: 5.3 rounds of them take 6.)
   constexpr int ORDER = ${order};
+  // this CTA's position in round r of gridDim.x positions, rotated by r, so
+  // that a CTA's tile index within a head walks through all of them: with
+  // 132 CTAs and a head's tiles (or units) a divisor of 132, a CTA would
+  // otherwise draw the same one every round
+  auto deal = [&](int r) { return (int)(r * gridDim.x + (blockIdx.x + r) % gridDim.x); };
   auto seq = [&](int q) { // (int: q gridDim.x stays below 2 tiles batch Hq)
     const int tiles = (Lq + BR - 1) / BR, bhs = batch * Hq;
     if (ORDER == 0) {
-      // ROT (`_r`): round q's positions rotated by q, so that a CTA's tile
-      // index within a head walks through all of them (with 6 tiles a head
-      // and 132 CTAs each CTA would always draw the same one: SKIP's cheap
-      // tail tiles would all go to 22 CTAs)
-      const int idx = ${rot} ? q * gridDim.x + (blockIdx.x + q) % gridDim.x
-                             : blockIdx.x + q * gridDim.x;
+      // ROT (`_r`): rotated (SKIP's cheap tail tiles, 6 tiles a head at Lq
+      // 1K, would all go to 22 CTAs)
+      const int idx = ${rot} ? deal(q) : blockIdx.x + q * gridDim.x;
       // (rotated, a round's last positions may be past the end while the
       // round is not: none this time, -2; no round left, -1)
       return idx < tiles * bhs ? idx : q * gridDim.x < tiles * bhs ? -2 : -1;
@@ -680,15 +682,15 @@ ${name}(${args}) {
       const int j = p / hc;
       return (bh0 + p - j * hc) * tiles + j;
     }
-    // R whole rounds of G units, units [0, u0); round r's positions rotated
-    // by r (as ROT above): an odd tile count's middle tile is a unit alone,
-    // half a pair's work, and with G a multiple of npair (132 CTAs, 3 or 5
-    // tiles a head) each CTA would draw the same j every round -- half the
-    // CTAs all the pairs, the call 1.3x a balanced one (d64 causal Lq 384,
-    // 82.5 against cuDNN's 60.2 us; bench/NOTES.md 122)
+    // R whole rounds of G units, units [0, u0), each dealt rotated: an odd
+    // tile count's middle tile is a unit alone, half a pair's work, and with
+    // G a multiple of npair (132 CTAs, 3 or 5 tiles a head) each CTA would
+    // draw the same j every round -- half the CTAs all the pairs, the call
+    // 1.3x a balanced one (d64 causal Lq 384, 82.5 against cuDNN's 60.2 us;
+    // bench/NOTES.md 122)
     const int npair = (tiles + 1) / 2, G = gridDim.x, R = npair * bhs / G, u0 = R * G;
     if (q < 2 * R) {
-      const int u = (blockIdx.x + (q >> 1)) % G + (q >> 1) * G, bh = u / npair;
+      const int u = deal(q >> 1), bh = u / npair;
       const int j = u - bh * npair, tm = q & 1 ? tiles - 1 - j : j;
       return q & 1 && tm == j ? -2 : bh * tiles + tm;
     }

@@ -163,10 +163,10 @@ static const acase CASES[] = {
     {"peaky: 4x scale", 1, 2, 2, 65, 513, 0, -1, -1, 4.0, 0, 1},
     {"window (3, -1) Lq > Lk", 2, 2, 1, 90, 20, 0, 3, -1, 1.0, 1, 1},
     {"GQA causal, several 128-row and key tiles", 1, 4, 2, 300, 1000, 1, -1, -1, 1.0, 0, 1},
-    /* d64's 192-row masked kernels take calls from 512 query rows: each
-    ** warpgroup's own key tiles (SKIP), the last tile's two warpgroups past
-    ** lq (592 = 3 x 192 + 16); kept small, the float64 reference runs it
-    ** for every variant and head dim */
+    /* d64's 192-row masked kernels take calls from 257 (`_pc`) or 512
+    ** (`_ps`) query rows: each warpgroup's own key tiles (SKIP), the last
+    ** tile's two warpgroups past lq (592 = 3 x 192 + 16); kept small, the
+    ** float64 reference runs it for every variant and head dim */
     {"GQA causal + window_left 300, Lq 592", 1, 2, 1, 592, 600, 1, 300, -1, 1.0, 0, 1},
     {"decode: GQA 4:1, Lk = 3000", 2, 8, 2, 1, 3000, 0, -1, -1, 1.0, 0, 1},
     {"decode: 16 rows causal", 1, 2, 1, 16, 1500, 1, -1, -1, 1.0, 1, 1},
