@@ -981,7 +981,8 @@ local function emit_fa3(dt, p)
   local name = string.format("attention_%s_d%d_wg_%dx%d_s%d%s%s", dt, p.d, 64 * nc, p.bc,
                              p.stages, p.pp and "_pp" or "",
                              p.sched == "pairs" and "_pc" or p.sched == "snake" and "_ps" or
-                             p.persistent and "_p" or "") .. (p.rot and "_r" or "")
+                             p.persistent and "_p" or "") .. (p.rot and "_r" or "") ..
+                             (p.masked and "m" or "")
   local ab = dt == "bf16" and "bf16" or "f16"
   -- registers: setmaxnreg moves them within the pool the CTA was launched
   -- with, __launch_bounds__(threads, 1)'s cap -- 64K / threads in eights --
@@ -1009,7 +1010,11 @@ local function emit_fa3(dt, p)
     -- workspace twins of each, 16 + f)
     -- (`_pc`: 1, masked, and its workspace twin 17)
     min_sm = 90, max_sm = 90,
-    forms = wave(p.sched and 0x20002 or p.persistent and 0x10001 or 0x03030303), aux = p.bc,
+    -- (`m`: a persistent kernel for masked calls alone, for short ones,
+    -- where a head has one or two tiles and the rotated deal (`_r`) evens
+    -- out their shares)
+    forms = wave((p.sched or p.masked) and 0x20002 or p.persistent and 0x10001 or 0x03030303),
+    aux = p.bc,
     persistent = (p.persistent or p.sched) and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
                sched = p.sched, nc = nc, rank = p.rank },
@@ -1034,6 +1039,14 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- against 331); ping-pong within 1% of without at d128, up to 6% ahead
   -- at d64 causal; persistent, 3-11% behind (call 6, twelfth session): not there
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, persistent = true, rank = 330 })
+  -- `_p_rm`: the same, rotated, for masked calls up to 256 query rows
+  -- (seventy-first session, H200, pinned beside `_pc`, two rounds, bf16 us;
+  -- bench/NOTES.md 123): causal 256 72.7 / 73.5 against 77.5 / 76.8 (SDPA's
+  -- best 71.7); 128 68.5 / 68.0 against 68.1 / 68.9; 384 84.7 / 84.8 against
+  -- 85.1 / 85.8 (not ranked there: 512 unmeasured).  d64's twin ran level
+  -- with its `_pc` at 128-384 (not kept)
+  emit_fa3(dt, { d = 128, bc = 128, stages = 2, persistent = true, rank = 335, rot = true,
+                 masked = true, max_lq = 256 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, pp = true, rank = 320 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, rank = 310 })
   -- d = 64: three consumers of 64 rows (registers allow it there), 192-row
