@@ -516,6 +516,28 @@ end
 -- cross-tile twin -- two Q buffers, the next tile's first S = Q K^T issued
 -- with the last P V, the epilogue under it -- ran 0-3% ahead before that
 -- and 2-14% behind after: gone.)
+-- kp_fa3_softmax's causal fast path (cfpath): the right bound alone in
+-- 2 + BC / 4 tests for BC / 2 values, where the general case makes two a
+-- value -- row i0 sees the columns before h, row i0 + 8 before h + 8, so row
+-- 1's value j, e takes row 0's test of j - 1, e (every key of the tile is
+-- below Lk).  d64's masked kernels alone, whose loop is issue-bound
+-- (bench/NOTES.md 123: d64 causal 1K / 256 2.4 / 5.3% faster); at d128 it
+-- moved calls by -0.9..+0.9%, and the unmasked kernels that carried it ran
+-- 1-2% slower on ptxas's new schedule -- without it their cubins are as before
+local CF_PATH = [[
+  if (wl < 0 && wr >= 0 && n0 + BC <= Lk && n0 + BC - 1 > r0 + off + wr) {
+    const int h = i0 + off + wr + 1 - n0 - 2 * t;
+#pragma unroll
+    for (int j = -1; j < BC / 8; j++)
+#pragma unroll
+      for (int e = 0; e < 2; e++) {
+        const bool hid = 8 * j + e >= h;
+        if (j >= 0 && hid) sc[4 * j + e] = KP_NINF;
+        if (j + 1 < BC / 8 && hid) sc[4 * (j + 1) + 2 + e] = KP_NINF;
+      }
+  } else
+]]
+
 local FA3_KERNEL = [[
 #ifndef KP_ATTN_TMA_STORE
 #define KP_ATTN_TMA_STORE
@@ -554,7 +576,7 @@ __device__ __forceinline__ void kp_fa3_softmax(float *sc, float *mrow, float *ls
                                                int r0, int i0, int n0, int t, int Lq, int Lk,
                                                int wl, int wr, float scale_log2) {
   const int off = Lk - Lq;
-  if (n0 + BC > Lk || (wr >= 0 && n0 + BC - 1 > r0 + off + wr) ||
+${cfpath}  if (n0 + BC > Lk || (wr >= 0 && n0 + BC - 1 > r0 + off + wr) ||
       (wl >= 0 && n0 < r0 + 63 + off - wl)) {
     // row r sees the keys [lo[r], hi[r]) (kp_attn_hidden's rule), as offsets
     // from this thread's first column n0 + 2 t
@@ -1027,6 +1049,7 @@ local function emit_fa3(dt, p)
       br = 64 * nc, threads = threads, creg = creg, preg = preg, qb = qb,
       pp = p.pp and "true" or "false", ts = ts and "true" or "false",
       skip = p.skip and "true" or "false", rot = p.rot and "true" or "false",
+      cfpath = (p.d == 64 and (p.sched or p.masked or not p.persistent)) and CF_PATH or "",
       order = p.sched == "pairs" and 1 or p.sched == "snake" and 2 or 0,
       args = subst(ARGS, { T = ctype(dt) }),
     }),
