@@ -1043,7 +1043,7 @@ local function emit_fa3(dt, p)
     -- Q (qb buffers), K and V stages, O (ts), alignment
     smem = ((qb + (ts and 1 or 0)) * 64 * nc + 2 * p.stages * p.bc) * ld(p.d) * 2 + 1024,
     tile = { lq = 64 * nc, bh = 1 }, min = { d = p.d, lq = p.min_lq },
-    max = { d = p.d, lq = p.max_lq },
+    max = { d = p.d, lq = p.max_lq, lk = p.max_lk },
     source = COMMON .. wgmma(p.bc, ab) .. wgmma(p.d, ab, 1, true) .. subst(FA3_KERNEL, {
       name = name, T = ctype(dt), ab = ab, d = p.d, bc = p.bc, stages = p.stages, nc = nc,
       br = 64 * nc, threads = threads, creg = creg, preg = preg, qb = qb,
@@ -1067,9 +1067,10 @@ for _, dt in ipairs({ "f16", "bf16" }) do
   -- bench/NOTES.md 123): causal 256 72.7 / 73.5 against 77.5 / 76.8 (SDPA's
   -- best 71.7); 128 68.5 / 68.0 against 68.1 / 68.9; 384 84.7 / 84.8 against
   -- 85.1 / 85.8 (not ranked there: 512 unmeasured).  d64's twin ran level
-  -- with its `_pc` at 128-384 (not kept)
+  -- with its `_pc` at 128-384 (not kept).  Up to 256 keys too (measured
+  -- with Lq = Lk only)
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, persistent = true, rank = 335, rot = true,
-                 masked = true, max_lq = 256 })
+                 masked = true, max_lq = 256, max_lk = 256 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, pp = true, rank = 320 })
   emit_fa3(dt, { d = 128, bc = 128, stages = 2, rank = 310 })
   -- d = 64: three consumers of 64 rows (registers allow it there), 192-row
@@ -1134,6 +1135,19 @@ for _, dt in ipairs({ "f16", "bf16" }) do
                  min_lq = 512 })
   emit_fa3(dt, { d = 64, bc = 128, stages = 3, nc = 3, sched = "pairs", rank = 339, min_lq = 257,
                  max_lq = 1023, skip = true })
+  -- 64-key tiles with SKIP: a causal tile's first warpgroup sees only the
+  -- first 64 of the diagonal's 128 keys, so at Lq 128 (a head one tile) it
+  -- does half the work.  Seventy-first session (H200, pinned beside the
+  -- picks, two rounds, bf16 us; bench/NOTES.md 125): causal 128 d64 42.4 /
+  -- 42.5 against the 128-row `_pc`'s 45.3 / 45.2 (cuDNN 42.0), d128 67.2 /
+  -- 67.3 against `_p_rm`'s 68.4 / 67.4 and `_pc`'s 68.5 / 68.2; from 256
+  -- on behind (d64 256 53.3 against 50.5, d128 73.3 against 71.1): first
+  -- up to 128 query rows and 128 keys (longer keys, as a prefill against a
+  -- KV cache has them, unmeasured: 64-key tiles cost more a key there)
+  emit_fa3(dt, { d = 64, bc = 64, stages = 4, sched = "pairs", rank = 341, skip = true,
+                 max_lq = 128, max_lk = 128 })
+  emit_fa3(dt, { d = 128, bc = 64, stages = 3, sched = "pairs", rank = 336, skip = true,
+                 max_lq = 128, max_lk = 128 })
   -- d256: 64- or 80-key tiles (FlashAttention-3's 128 x 80), O's 128
   -- accumulators a consumer thread; one Q buffer and O stored from the
   -- registers (shared memory holds no more); ping-pong spills.  H100, bf16,
