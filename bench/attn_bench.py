@@ -121,6 +121,13 @@ def sdpa(backend, q, k, v, causal):
     GQA through enable_gqa where the heads differ"""
     qt, kt, vt = (x.transpose(1, 2) for x in (q, k, v))
     kw = {"enable_gqa": True} if k.shape[2] != q.shape[2] else {}
+    if causal and q.shape[1] != k.shape[1]:
+        # is_causal aligns the mask top-left; ours (flash_attn's) is aligned
+        # bottom-right, which SDPA takes as a causal_lower_right bias
+        from torch.nn.attention.bias import causal_lower_right
+        with backend():
+            return F.scaled_dot_product_attention(
+                qt, kt, vt, attn_mask=causal_lower_right(q.shape[1], k.shape[1]), **kw)
     with backend():
         return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal, **kw)
 
@@ -287,7 +294,9 @@ def main():
     ap.add_argument("--dtypes", default="bf16")
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--dims", default="128,64")
-    ap.add_argument("--seqs", default="1024,4096,16384")
+    ap.add_argument("--seqs", default="1024,4096,16384",
+                    help="sequence lengths, each LEN (seq_q = seq_k) or LQ:LK (a prefill "
+                         "of LQ queries against LK keys, causal aligned bottom-right)")
     ap.add_argument("--tokens", type=int, default=16384, help="batch x seq")
     ap.add_argument("--heads", type=int, default=16)
     ap.add_argument("--no-decode", action="store_true")
@@ -329,9 +338,9 @@ def main():
            "perf": []}
     shapes = []
     for d in (int(x) for x in ("" if o.decode_only else o.dims).split(",") if x):
-        for s in (int(x) for x in o.seqs.split(",")):
+        for q, k in ((int(x.split(":")[0]), int(x.split(":")[-1])) for x in o.seqs.split(",")):
             for causal in (False, True):
-                shapes.append((max(1, o.tokens // s), o.heads, o.heads, s, s, d, causal))
+                shapes.append((max(1, o.tokens // q), o.heads, o.heads, q, k, d, causal))
     if not o.no_decode:
         for d in (int(x) for x in o.decode_dims.split(",")):
             shapes += [(b, 32, 8, 1, 32768, d, False)

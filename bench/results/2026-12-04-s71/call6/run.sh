@@ -1,0 +1,16 @@
+#!/bin/bash
+# Seventy-first session, call 6 (26c9838's pack): short prefills against
+# longer keys (LQ:LK, causal bottom-right, batch = 16K / LQ) beside SDPA, and
+# the masked candidates pinned there.  (SDPA's is_causal is aligned top-left:
+# its causal rows here are another mask -- err 1.0 -- fixed for call 7 by a
+# causal_lower_right bias.)
+cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
+GPU=0
+el "prefill against keys"
+timeout $(left 200) python3 bench/attn_bench.py --dims 64,128 --seqs 128:1024,128:4096,512:4096 \
+  --no-decode --reps 20 --table-peers \
+  --variants 'd128_wg_128x128_s2_p(c|s)$|d64_wg_(128|192)x128_s3_p(c|s)$' \
+  --json $R/kv.json > $R/kv.log 2>&1
+echo "kv rc=$?"; grep -E "^bfloat16" $R/kv.log | cut -c1-130
+grep -E "^  attention_.*causal=True" $R/kv.log | awk '{print $1, $4, $5, $7}'
+lanes_finish
