@@ -139,6 +139,25 @@ ab() {
   done
 }
 
+# ab_attn TAG ROUNDS STEP ARGS...: bench/attn_bench.py with ARGS in turns,
+# main's pack (old_pack) then this build's, ROUNDS rounds, each run given
+# STEP seconds more of deadline than the one before (from now); $R/TAG_{old,
+# new}_N.{json,log}, then each run's causal rows
+ab_attn() {
+  local tag=$1 rounds=$2 step=$3 round which pd n=0 t=$(($(date +%s) - T0))
+  shift 3
+  for ((round = 1; round <= rounds; round++)); do
+    for which in old new; do
+      n=$((n + 1))
+      if [ $which = old ]; then pd=$PWD/build/packs_old; else pd=$PWD/build/packs; fi
+      KP_PACK_DIR=$pd timeout "$(left $((t + step * n)))" python3 bench/attn_bench.py "$@" \
+        --json "$R/${tag}_${which}_$round.json" >"$R/${tag}_${which}_$round.log" 2>&1
+      echo "$tag $which $round rc=$?"
+      grep -E "^bfloat16.*True" "$R/${tag}_${which}_$round.log" | cut -c1-100
+    done
+  done
+}
+
 # pins TAG OPS DTYPE SHAPES ROUNDS DEADLINE VARIANT...: side by side in
 # turns, each VARIANT forced through KP_VARIANT (every OPS call in DTYPE
 # runs it: each must apply to every shape), ROUNDS rounds; $R/TAG_VARIANT_N

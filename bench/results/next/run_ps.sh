@@ -15,16 +15,6 @@ cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
 old_pack || exit 1
 GPU=0
 el "float64 _ps"; f64 "_ps" 120 attention_gpu
-n=0
-for k in 1 2; do
-  for which in old new; do
-    n=$((n + 1))
-    el "ab $which $k"
-    if [ $which = old ]; then pd=$PWD/build/packs_old; else pd=$PWD/build/packs; fi
-    KP_PACK_DIR=$pd timeout $(left $((120 + 100 * n))) \
-      python3 bench/attn_bench.py --dims 128,64 --seqs 2048:32768,2048:8192,4096,16384 \
-      --no-decode --reps 10 --json $R/ab_${which}_$k.json > $R/ab_${which}_$k.log 2>&1
-    echo "ab $which $k rc=$?"; grep -E "^bfloat16.*True" $R/ab_${which}_$k.log | cut -c1-100
-  done
-done
+el "in turns"; ab_attn ab 2 100 --dims 128,64 --seqs 2048:32768,2048:8192,4096,16384 \
+  --no-decode --reps 10
 lanes_finish
