@@ -17,7 +17,7 @@ heads so that a round's K and V stay in L2 (dealing all heads' tiles at once
 modelled as even, but at 16 x 1K x 16 heads d128 would reread K and V from
 DRAM tile by tile: ~590 MB a call, more than the 174 us it runs in).
 
-usage: python3 bench/attn_sched_model.py [--ctas 132] [--cost 0.5]
+usage: python3 bench/attn_sched_model.py [--ctas 132] [--cost 0.5] [--kv]
 """
 import argparse
 
@@ -28,8 +28,10 @@ def seq(order, c, q, G, tiles, bhs, D, L):
     if order == 0:
         idx = c + q * G
         return idx if idx < tiles * bhs else -1
-    if order == 2:
+    if order in (2, 4):
         h0 = max(1, min(bhs, (16 << 20) // (4 * D * L)))
+        if order == 4 and h0 * tiles < G:  # next/ps_chunk.patch: a chunk short of a
+            h0 = bhs  # round of tiles cannot keep a round's K and V in L2 anyway: one chunk
         R = -(-h0 * tiles // G)
         ch, rr = divmod(q, R)
         bh0 = ch * h0
@@ -71,8 +73,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ctas", type=int, default=132)
     ap.add_argument("--cost", type=float, default=0.5)
+    ap.add_argument("--kv", action="store_true",
+                    help="prefills against longer keys (Lq < Lk, causal bottom-right): "
+                         "`_pc`, `_ps` and `_ps` with next/ps_chunk.patch's chunks")
     o = ap.parse_args()
     G = o.ctas
+    if o.kv:
+        return kv(G, o.cost)
     print(f"mean / max work a CTA over {G} CTAs (causal, Lq = Lk, 128-key tiles)")
     print(f"{'shape':>26} | {'_p':>5} | {'_pc':>5} | {'_ps':>5} | {'_pc 11-26':>10}")
     for d, br in ((128, 128), (64, 128), (64, 192)):
@@ -95,6 +102,37 @@ def main():
                 effs.append(sum(work) / G / max(work))
             print(f"{f'd{d} {br}-row b{b} {L}x{L}':>26} | " + " | ".join(f"{e:5.2f}" for e in effs[:3])
                   + f" | {effs[3]:10.2f}")
+
+
+def kv(G, cost):
+    """mean / max work a CTA for prefills of Lq queries against Lk keys
+    (16 heads, batch 16K / Lq), a tile seeing min(Lk, Lk - Lq + its last
+    row + 1) keys; `_ps` against its chunks made at least a round of tiles
+    (order 4, next/ps_chunk.patch: all heads one chunk where the L2 rule's
+    chunk is short of a round; bench/NOTES.md 127)"""
+    print(f"mean / max work a CTA over {G} CTAs (causal bottom-right, 128-row tiles)")
+    print(f"{'shape':>26} | {'_pc':>5} | {'_ps':>5} | {'_ps one chunk':>14}")
+    for d in (128, 64):
+        for lq, lk in ((128, 4096), (512, 4096), (2048, 8192), (2048, 32768), (4096, 4096),
+                       (16384, 16384)):
+            bhs, tiles, br = 16384 // lq * 16, -(-lq // 128), 128
+            effs = []
+            for order in (1, 2, 4):
+                got, work = [], []
+                for c in range(G):
+                    w, q = 0.0, 0
+                    while (idx := seq(order, c, q, G, tiles, bhs, d, lk)) != -1:
+                        q += 1
+                        if idx < 0:
+                            continue
+                        got.append(idx)
+                        tm = tiles - 1 - idx % tiles
+                        w += -(-min(lk, lk - lq + (tm + 1) * br) // 128) + cost
+                    work.append(w)
+                assert sorted(got) == list(range(tiles * bhs)), f"order {order}: not a permutation"
+                effs.append(sum(work) / G / max(work))
+            print(f"{f'd{d} b{16384 // lq} {lq}x{lk}':>26} | "
+                  + " | ".join(f"{e:5.2f}" for e in effs[:2]) + f" | {effs[2]:14.2f}")
 
 
 if __name__ == "__main__":
