@@ -69,6 +69,23 @@ def seq(order, c, q, G, tiles, bhs, D, L):
     return -1
 
 
+def balance(order, G, tiles, bhs, D, L, keys, cost):
+    """mean over max work a CTA under ORDER, a tile of row tile tm costing
+    keys(tm) key tiles plus COST; checks that every tile is dealt once"""
+    got, work = [], []
+    for c in range(G):
+        w, q = 0.0, 0
+        while (idx := seq(order, c, q, G, tiles, bhs, D, L)) != -1:
+            q += 1
+            if idx < 0:
+                continue
+            got.append(idx)
+            w += keys(tiles - 1 - idx % tiles) + cost  # kp_attn_tile: j = 0 is the last rows
+        work.append(w)
+    assert sorted(got) == list(range(tiles * bhs)), f"order {order}: not a permutation"
+    return sum(work) / G / max(work)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ctas", type=int, default=132)
@@ -85,21 +102,9 @@ def main():
     for d, br in ((128, 128), (64, 128), (64, 192)):
         for b, L in ((42, 384), (25, 640), (16, 1024), (4, 4096), (1, 16384)):
             bhs, tiles = b * 16, -(-L // br)
-            effs = []
-            for order in (0, 1, 2, 3):
-                got, work = [], []
-                for c in range(G):
-                    w, q = 0.0, 0
-                    while (idx := seq(order, c, q, G, tiles, bhs, d, L)) != -1:
-                        q += 1
-                        if idx < 0:
-                            continue
-                        got.append(idx)
-                        tm = tiles - 1 - idx % tiles  # kp_attn_tile: j = 0 is the last rows
-                        w += -(-min(L, (tm + 1) * br) // 128) + o.cost
-                    work.append(w)
-                assert sorted(got) == list(range(tiles * bhs)), f"order {order}: not a permutation"
-                effs.append(sum(work) / G / max(work))
+            effs = [balance(order, G, tiles, bhs, d, L,
+                            lambda tm: -(-min(L, (tm + 1) * br) // 128), o.cost)
+                    for order in (0, 1, 2, 3)]
             print(f"{f'd{d} {br}-row b{b} {L}x{L}':>26} | " + " | ".join(f"{e:5.2f}" for e in effs[:3])
                   + f" | {effs[3]:10.2f}")
 
@@ -116,21 +121,9 @@ def kv(G, cost):
         for lq, lk in ((128, 4096), (512, 4096), (2048, 8192), (2048, 32768), (4096, 4096),
                        (16384, 16384)):
             bhs, tiles, br = 16384 // lq * 16, -(-lq // 128), 128
-            effs = []
-            for order in (1, 2, 4):
-                got, work = [], []
-                for c in range(G):
-                    w, q = 0.0, 0
-                    while (idx := seq(order, c, q, G, tiles, bhs, d, lk)) != -1:
-                        q += 1
-                        if idx < 0:
-                            continue
-                        got.append(idx)
-                        tm = tiles - 1 - idx % tiles
-                        w += -(-min(lk, lk - lq + (tm + 1) * br) // 128) + cost
-                    work.append(w)
-                assert sorted(got) == list(range(tiles * bhs)), f"order {order}: not a permutation"
-                effs.append(sum(work) / G / max(work))
+            effs = [balance(order, G, tiles, bhs, d, lk,
+                            lambda tm: -(-min(lk, lk - lq + (tm + 1) * br) // 128), cost)
+                    for order in (1, 2, 4)]
             print(f"{f'd{d} b{16384 // lq} {lq}x{lk}':>26} | "
                   + " | ".join(f"{e:5.2f}" for e in effs[:2]) + f" | {effs[2]:14.2f}")
 
