@@ -125,11 +125,11 @@ def sdpa(backend, q, k, v, causal):
         # is_causal aligns the mask top-left; ours (flash_attn's) is aligned
         # bottom-right, which SDPA takes as a causal_lower_right bias
         from torch.nn.attention.bias import causal_lower_right
-        with backend():
-            return F.scaled_dot_product_attention(
-                qt, kt, vt, attn_mask=causal_lower_right(q.shape[1], k.shape[1]), **kw)
+        kw["attn_mask"] = causal_lower_right(q.shape[1], k.shape[1])
+    else:
+        kw["is_causal"] = causal
     with backend():
-        return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal, **kw)
+        return F.scaled_dot_product_attention(qt, kt, vt, **kw)
 
 
 def bench_shape(kp, backends, dt, b, hq, hkv, lq, lk, d, causal, l2, reps, page=0, peers=True,

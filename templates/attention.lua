@@ -1006,6 +1006,9 @@ local function emit_fa3(dt, p)
                              p.persistent and "_p" or "") .. (p.rot and "_r" or "") ..
                              (p.masked and "m" or "")
   local ab = dt == "bf16" and "bf16" or "f16"
+  -- whether the variant takes masked calls (form 1): `_pc`, `_ps`, `_p_rm`
+  -- and the tile-a-CTA kernels; the unmasked persistent ones (`_p`) not
+  local masks = p.sched or p.masked or not p.persistent
   -- registers: setmaxnreg moves them within the pool the CTA was launched
   -- with, __launch_bounds__(threads, 1)'s cap -- 64K / threads in eights --
   -- times threads (168 x 384 = 64512 at two consumers, not 64K): a consumer
@@ -1035,7 +1038,7 @@ local function emit_fa3(dt, p)
     -- (`m`: a persistent kernel for masked calls alone, for short ones,
     -- where a head has one or two tiles and the rotated deal (`_r`) evens
     -- out their shares)
-    forms = wave((p.sched or p.masked) and 0x20002 or p.persistent and 0x10001 or 0x03030303),
+    forms = wave((p.sched or p.persistent) and (masks and 0x20002 or 0x10001) or 0x03030303),
     aux = p.bc,
     persistent = (p.persistent or p.sched) and 1 or nil,
     params = { d = p.d, bc = p.bc, stages = p.stages, pp = p.pp, persistent = p.persistent,
@@ -1049,7 +1052,7 @@ local function emit_fa3(dt, p)
       br = 64 * nc, threads = threads, creg = creg, preg = preg, qb = qb,
       pp = p.pp and "true" or "false", ts = ts and "true" or "false",
       skip = p.skip and "true" or "false", rot = p.rot and "true" or "false",
-      cfpath = (p.d == 64 and (p.sched or p.masked or not p.persistent)) and CF_PATH or "",
+      cfpath = (p.d == 64 and masks) and CF_PATH or "",
       order = p.sched == "pairs" and 1 or p.sched == "snake" and 2 or 0,
       args = subst(ARGS, { T = ctype(dt) }),
     }),
