@@ -8,7 +8,8 @@ tiles - 1 - j, in whole rounds; the last round's units as single tiles,
 most keys first, snake-dealt, each whole round's units rotated by the round;
 3: all rounds in pairs, unrotated, as until 2026-11-27)
 and 2 (`_ps`: heads in chunks whose K and V fill 16 MB, each
-chunk whole rounds of its tiles most keys first, dealt out snake-wise).  Checks that each order hands out every tile exactly once, then
+chunk whole rounds of its tiles most keys first, dealt out snake-wise;
+4 and 5 its candidates `_psa` and `_psc` for chunks short of a round).  Checks that each order hands out every tile exactly once, then
 prints, for the causal shapes of bench/attn_bench.py (16 heads, batch x seq =
 16K, Lq = Lk) on 132 CTAs, mean over max work a CTA, a tile costing its key
 tiles plus COST (its prologue and epilogue, in key tiles).  1.00: no CTA
@@ -18,6 +19,7 @@ modelled as even, but at 16 x 1K x 16 heads d128 would reread K and V from
 DRAM tile by tile: ~590 MB a call, more than the 174 us it runs in).
 
 usage: python3 bench/attn_sched_model.py [--ctas 132] [--cost 0.5] [--kv]
+(--kv: prefills against longer keys, `_ps` and its candidates)
 """
 import argparse
 
@@ -28,10 +30,20 @@ def seq(order, c, q, G, tiles, bhs, D, L):
     if order == 0:
         idx = c + q * G
         return idx if idx < tiles * bhs else -1
-    if order in (2, 4):
+    if order in (2, 4, 5):
         h0 = max(1, min(bhs, (16 << 20) // (4 * D * L)))
-        if order == 4 and h0 * tiles < G:  # next/ps_chunk.patch: a chunk short of a
-            h0 = bhs  # round of tiles cannot keep a round's K and V in L2 anyway: one chunk
+        if order == 4 and h0 * tiles < G:  # `_psa`: a chunk short of a round of
+            h0 = bhs  # tiles cannot keep a round's K and V in L2 anyway: one chunk
+        if order == 5 and 2 * h0 * tiles < G:  # `_psc`: the chunks' tiles as one
+            if q * G >= tiles * bhs:  # sequence, snake-dealt in rounds of G
+                return -1
+            p = q * G + (G - 1 - c if q & 1 else c)
+            if p >= tiles * bhs:
+                return -2
+            ch, pp = divmod(p, h0 * tiles)
+            bh0 = ch * h0
+            j, bhl = divmod(pp, min(h0, bhs - bh0))
+            return (bh0 + bhl) * tiles + j
         R = -(-h0 * tiles // G)
         ch, rr = divmod(q, R)
         bh0 = ch * h0
@@ -69,10 +81,14 @@ def seq(order, c, q, G, tiles, bhs, D, L):
     return -1
 
 
-def balance(order, G, tiles, bhs, D, L, keys, cost):
+def balance(order, G, tiles, bhs, D, L, keys, cost, share=False):
     """mean over max work a CTA under ORDER, a tile of row tile tm costing
-    keys(tm) key tiles plus COST; checks that every tile is dealt once"""
-    got, work = [], []
+    keys(tm) key tiles plus COST; checks that every tile is dealt once.
+    share: also the fewest tiles a head among the CTAs' q-th tiles (q over
+    the steps where at least half the CTAs have one): how many CTAs at most
+    read each K and V row from DRAM at about the same time, L2 serving the
+    others -- 1: every tile reads its keys from DRAM"""
+    got, work, heads = [], [], {}
     for c in range(G):
         w, q = 0.0, 0
         while (idx := seq(order, c, q, G, tiles, bhs, D, L)) != -1:
@@ -80,10 +96,15 @@ def balance(order, G, tiles, bhs, D, L, keys, cost):
             if idx < 0:
                 continue
             got.append(idx)
+            heads.setdefault(q - 1, []).append(idx // tiles)
             w += keys(tiles - 1 - idx % tiles) + cost  # kp_attn_tile: j = 0 is the last rows
         work.append(w)
     assert sorted(got) == list(range(tiles * bhs)), f"order {order}: not a permutation"
-    return sum(work) / G / max(work)
+    eff = sum(work) / G / max(work)
+    if not share:
+        return eff
+    full = [h for h in heads.values() if 2 * len(h) >= G] or list(heads.values())
+    return eff, min(len(h) / len(set(h)) for h in full)
 
 
 def main():
@@ -92,7 +113,7 @@ def main():
     ap.add_argument("--cost", type=float, default=0.5)
     ap.add_argument("--kv", action="store_true",
                     help="prefills against longer keys (Lq < Lk, causal bottom-right): "
-                         "`_pc`, `_ps` and `_ps` with next/ps_chunk.patch's chunks")
+                         "`_pc`, `_ps` and its candidates `_psa`, `_psc`")
     o = ap.parse_args()
     G = o.ctas
     if o.kv:
@@ -112,20 +133,22 @@ def main():
 def kv(G, cost):
     """mean / max work a CTA for prefills of Lq queries against Lk keys
     (16 heads, batch 16K / Lq), a tile seeing min(Lk, Lk - Lq + its last
-    row + 1) keys; `_ps` against its chunks made at least a round of tiles
-    (order 4, next/ps_chunk.patch: all heads one chunk where the L2 rule's
-    chunk is short of a round; bench/NOTES.md 127)"""
-    print(f"mean / max work a CTA over {G} CTAs (causal bottom-right, 128-row tiles)")
-    print(f"{'shape':>26} | {'_pc':>5} | {'_ps':>5} | {'_ps one chunk':>14}")
-    for d in (128, 64):
-        for lq, lk in ((128, 4096), (512, 4096), (2048, 8192), (2048, 32768), (4096, 4096),
-                       (16384, 16384)):
-            bhs, tiles, br = 16384 // lq * 16, -(-lq // 128), 128
+    row + 1) keys, and after it the fewest tiles a head at one step (see
+    balance); `_ps` against its candidates for chunks short of a round:
+    order 4, `_psa` (all heads one chunk where the L2 rule's chunk holds
+    fewer tiles than CTAs) and 5, `_psc` (the chunks' tiles dealt as one
+    sequence where two chunks hold fewer); bench/NOTES.md 127-128"""
+    print(f"mean / max work a CTA over {G} CTAs (causal bottom-right), x: fewest tiles a head a step")
+    print(f"{'shape':>28} | {'_pc':>10} | {'_ps':>10} | {'_psa':>10} | {'_psc':>10}")
+    for d, br in ((128, 128), (64, 192)):
+        for lq, lk in ((128, 4096), (512, 4096), (1024, 4096), (2048, 8192), (2048, 32768),
+                       (4096, 32768), (8192, 32768), (8192, 131072), (4096, 4096), (16384, 16384)):
+            bhs, tiles = 16384 // lq * 16, -(-lq // br)
             effs = [balance(order, G, tiles, bhs, d, lk,
-                            lambda tm: -(-min(lk, lk - lq + (tm + 1) * br) // 128), cost)
-                    for order in (1, 2, 4)]
-            print(f"{f'd{d} b{16384 // lq} {lq}x{lk}':>26} | "
-                  + " | ".join(f"{e:5.2f}" for e in effs[:2]) + f" | {effs[2]:14.2f}")
+                            lambda tm: -(-min(lk, lk - lq + (tm + 1) * br) // 128), cost, True)
+                    for order in (1, 2, 4, 5)]
+            print(f"{f'd{d} {br}-row b{16384 // lq} {lq}x{lk}':>28} | "
+                  + " | ".join(f"{e:4.2f} x{s:<4.0f}" for e, s in effs))
 
 
 if __name__ == "__main__":

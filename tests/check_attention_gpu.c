@@ -191,57 +191,95 @@ static void visible(const acase *c, int64_t i, int64_t *lo, int64_t *hi) {
 
 static double unit_roundoff(kp_dtype dt) { return dt == KP_F16 ? 0x1p-11 : 0x1p-8; }
 
-/* Compare O and LSE (downloaded) with float64; returns the bad count. */
-static int64_t check_outputs(gpu *g, const char *vname, kp_dtype dt, const acase *c, int64_t hd,
-                             double scale, const t4 *Q, const t4 *K, const t4 *V, const t4 *O,
-                             const hbuf *L) {
-  const double u = unit_roundoff(dt);
+/* O and LSE (downloaded) against float64 for the (batch, head) pairs [p0,
+** p1), the bad count added to bad (par_rows: the pairs in parallel).
+** report: in this thread, over every pair, the first 4 bad values printed
+** and the first failed. */
+typedef struct out_job {
+  gpu *g;
+  const char *vname;
+  kp_dtype dt;
+  const acase *c;
+  int64_t hd;
+  double scale;
+  const t4 *Q, *K, *V, *O;
+  const hbuf *L;
+  int report, oom;
+  int64_t bad;
+} out_job;
+
+static void check_pairs(void *p, int64_t p0, int64_t p1) {
+  out_job *j = p;
+  const acase *c = j->c;
+  const int64_t hd = j->hd;
+  const double u = unit_roundoff(j->dt);
   double *q = malloc((size_t)(c->lq * hd) * sizeof *q), *k = malloc((size_t)(c->lk * hd) * sizeof *k),
          *v = malloc((size_t)(c->lk * hd) * sizeof *v), *out = malloc((size_t)hd * sizeof *out),
          *mag = malloc((size_t)hd * sizeof *mag);
-  ck_assert_msg(q && k && v && out && mag, "%s: out of host memory", g->test);
   int64_t bad = 0;
-  for (int64_t b = 0; b < c->batch; b++)
-    for (int64_t h = 0; h < c->hq; h++) {
-      t4_dense(Q, b, h, q);
-      t4_dense(K, b, h / (c->hq / c->hkv), k);
-      t4_dense(V, b, h / (c->hq / c->hkv), v);
-      for (int64_t i = 0; i < c->lq; i++) {
-        int64_t lo, hi;
-        visible(c, i, &lo, &hi);
-        double smag;
-        const double lse = ref_attention_row(q + i * hd, k, v, hd, lo, hi, scale, out, mag, &smag);
-        const double es = (double)hd * 0x1p-23 * smag;
-        for (int64_t d = 0; d < hd; d++) {
-          const double got = hb_get(&O->b, t4_idx(O, b, i, h, d));
-          const double tol = (2.0 * es + u + 0x1p-20) * mag[d] + u * fabs(out[d]) + dt_floor(dt);
-          const int ok = lo >= hi ? got == 0.0 : fabs(got - out[d]) <= tol; /* NaN fails */
-          if (ok) continue;
-          if (bad++ < 4)
-            fprintf(stderr, "  %s: O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g "
-                    "(keys [%lld, %lld)), bound %.3g\n", vname, (long long)b, (long long)i,
-                    (long long)h, (long long)d, got, out[d], (long long)lo, (long long)hi, tol);
-          if (bad == 1)
-            gpu_fail(g, "first bad output O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g",
-                     (long long)b, (long long)i, (long long)h, (long long)d, got, out[d]);
-        }
-        if (!L) continue;
-        const size_t li = (size_t)(KP_PRE + (b * c->hq + h) * c->lq + i);
-        const double got = hb_get(L, li);
-        const double tol = es + (double)(c->lk + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
-        const int ok = lo >= hi ? isinf(got) && got < 0 : fabs(got - lse) <= tol;
+  if (!(q && k && v && out && mag)) {
+    j->oom = 1;
+    p1 = p0;
+  }
+  for (int64_t bh = p0; bh < p1; bh++) {
+    const int64_t b = bh / c->hq, h = bh % c->hq;
+    t4_dense(j->Q, b, h, q);
+    t4_dense(j->K, b, h / (c->hq / c->hkv), k);
+    t4_dense(j->V, b, h / (c->hq / c->hkv), v);
+    for (int64_t i = 0; i < c->lq; i++) {
+      int64_t lo, hi;
+      visible(c, i, &lo, &hi);
+      double smag;
+      const double lse = ref_attention_row(q + i * hd, k, v, hd, lo, hi, j->scale, out, mag, &smag);
+      const double es = (double)hd * 0x1p-23 * smag;
+      for (int64_t d = 0; d < hd; d++) {
+        const double got = hb_get(&j->O->b, t4_idx(j->O, b, i, h, d));
+        const double tol = (2.0 * es + u + 0x1p-20) * mag[d] + u * fabs(out[d]) + dt_floor(j->dt);
+        const int ok = lo >= hi ? got == 0.0 : fabs(got - out[d]) <= tol; /* NaN fails */
         if (ok) continue;
-        if (bad++ < 4)
-          fprintf(stderr, "  %s: LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g (keys [%lld, "
-                  "%lld)), bound %.3g\n", vname, (long long)b, (long long)h, (long long)i, got, lse,
-                  (long long)lo, (long long)hi, tol);
-        if (bad == 1)
-          gpu_fail(g, "first bad LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g", (long long)b,
-                   (long long)h, (long long)i, got, lse);
+        if (j->report && bad < 4)
+          fprintf(stderr, "  %s: O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g "
+                  "(keys [%lld, %lld)), bound %.3g\n", j->vname, (long long)b, (long long)i,
+                  (long long)h, (long long)d, got, out[d], (long long)lo, (long long)hi, tol);
+        if (j->report && bad == 0)
+          gpu_fail(j->g, "first bad output O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g",
+                   (long long)b, (long long)i, (long long)h, (long long)d, got, out[d]);
+        bad++;
       }
+      if (!j->L) continue;
+      const size_t li = (size_t)(KP_PRE + (b * c->hq + h) * c->lq + i);
+      const double got = hb_get(j->L, li);
+      const double tol = es + (double)(c->lk + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
+      const int ok = lo >= hi ? isinf(got) && got < 0 : fabs(got - lse) <= tol;
+      if (ok) continue;
+      if (j->report && bad < 4)
+        fprintf(stderr, "  %s: LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g (keys [%lld, "
+                "%lld)), bound %.3g\n", j->vname, (long long)b, (long long)h, (long long)i, got,
+                lse, (long long)lo, (long long)hi, tol);
+      if (j->report && bad == 0)
+        gpu_fail(j->g, "first bad LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g", (long long)b,
+                 (long long)h, (long long)i, got, lse);
+      bad++;
     }
+  }
   free(q), free(k), free(v), free(out), free(mag);
-  return bad;
+  __atomic_fetch_add(&j->bad, bad, __ATOMIC_RELAXED);
+}
+
+/* Compare O and LSE (downloaded) with float64; returns the bad count (the
+** count in parallel, the report only where something is out of bounds). */
+static int64_t check_outputs(gpu *g, const char *vname, kp_dtype dt, const acase *c, int64_t hd,
+                             double scale, const t4 *Q, const t4 *K, const t4 *V, const t4 *O,
+                             const hbuf *L) {
+  out_job j = {g, vname, dt, c, hd, scale, Q, K, V, O, L, 0, 0, 0};
+  const int64_t pairs = c->batch * c->hq;
+  par_rows(pairs, c->lq * (c->lk < 64 ? 64 : c->lk) * hd, check_pairs, &j);
+  ck_assert_msg(!j.oom, "%s: out of host memory", g->test);
+  if (j.bad) {
+    j.report = 1, j.bad = 0;
+    check_pairs(&j, 0, pairs);
+  }
+  return j.bad;
 }
 
 /* The LSE buffer's bytes outside its batch * hq * lq floats are unchanged. */

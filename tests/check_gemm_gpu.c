@@ -167,6 +167,54 @@ static uint32_t operand_align(const bmat *t, uint32_t a) {
   return a;
 }
 
+/* ref_gemm over rows [i0, i1) of batch bi, and the count of D's elements
+** there out of gemm_bound, added to bad (par_rows).  report: the rows
+** again, in this thread, the reference already there, each bad element
+** printed (the first 4 of the case, `prior` of them in earlier batches) and
+** the case's first failed. */
+typedef struct gemm_job {
+  gpu *g;
+  const char *vname;
+  const gcase *c;
+  kp_dtype odt;
+  const bmat *D;
+  int64_t bi;
+  const double *a, *b, *cc, *bias;
+  double *pre, *out, *mag;
+  int report;
+  int64_t prior, bad;
+} gemm_job;
+
+static void gemm_rows(void *p, int64_t i0, int64_t i1) {
+  gemm_job *j = p;
+  const gcase *c = j->c;
+  const int64_t n = c->n, k = c->k;
+  if (!j->report)
+    ref_gemm(i1 - i0, n, k, j->a + i0 * k, j->b, c->kn, c->alpha, c->beta,
+             j->cc ? j->cc + i0 * n : NULL, j->bias, c->act, j->pre + i0 * n, j->out + i0 * n,
+             j->mag + i0 * n);
+  int64_t bad = 0;
+  for (int64_t i = i0; i < i1; i++)
+    for (int64_t jj = 0; jj < n; jj++) {
+      const int64_t x = i * n + jj;
+      const double got = bm_out(j->D, j->bi, i, jj), want = dt_round(j->odt, j->out[x]);
+      const double tol = gemm_bound(j->odt, k, c->alpha, c->beta, j->mag[x], j->cc ? j->cc[x] : 0.0,
+                                    j->bias ? j->bias[jj] : 0.0, j->pre[x], j->out[x], c->act);
+      if (fabs(got - want) <= tol) continue; /* NaN (poison left) fails */
+      const int64_t nth = j->prior + bad++;
+      if (!j->report) continue;
+      if (nth < 4)
+        fprintf(stderr, "  %s: D[batch %lld][%lld][%lld] = %.9g, expected %.9g (exact %.9g, "
+                        "sum|ab| %.6g), bound %.3g\n",
+                j->vname, (long long)j->bi, (long long)i, (long long)jj, got, want, j->out[x],
+                j->mag[x], tol);
+      if (nth == 0)
+        gpu_fail(j->g, "first bad output D[batch %lld][%lld][%lld] = %.9g, expected %.9g (bound %.3g)",
+                 (long long)j->bi, (long long)i, (long long)jj, got, want, tol);
+    }
+  __atomic_fetch_add(&j->bad, bad, __ATOMIC_RELAXED);
+}
+
 /* Run case c with pack entry vi forced (-1: the selection).  Returns 0
 ** (nothing run, nothing counted) when vi does not apply to the call. */
 static int gemm_case(gpu *g, kp_dtype dt, int vi, const gcase *c) {
@@ -243,22 +291,15 @@ static int gemm_case(gpu *g, kp_dtype dt, int vi, const gcase *c) {
     int64_t bad = 0;
     for (int64_t bi = 0; bi < nb; bi++) {
       double *a = bm_dense(g, &A, bi), *b = bm_dense(g, &B, bi), *cc = Cm ? bm_dense(g, Cm, bi) : NULL;
-      ref_gemm(m, n, k, a, b, c->kn, c->alpha, c->beta, cc, bias, c->act, pre, out, mag);
-      for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-          const int64_t x = i * n + j;
-          const double got = bm_out(&D, bi, i, j), want = dt_round(odt, out[x]);
-          const double tol = gemm_bound(odt, k, c->alpha, c->beta, mag[x], cc ? cc[x] : 0.0,
-                                        bias ? bias[j] : 0.0, pre[x], out[x], c->act);
-          if (fabs(got - want) <= tol) continue; /* NaN (poison left) fails */
-          if (bad++ < 4)
-            fprintf(stderr, "  %s: D[batch %lld][%lld][%lld] = %.9g, expected %.9g (exact %.9g, "
-                            "sum|ab| %.6g), bound %.3g\n",
-                    vname, (long long)bi, (long long)i, (long long)j, got, want, out[x], mag[x], tol);
-          if (bad == 1)
-            gpu_fail(g, "first bad output D[batch %lld][%lld][%lld] = %.9g, expected %.9g (bound %.3g)",
-                     (long long)bi, (long long)i, (long long)j, got, want, tol);
-        }
+      /* the reference and the count, rows in parallel; the report only
+      ** where something is out of bounds */
+      gemm_job gj = {g, vname, c, odt, &D, bi, a, b, cc, bias, pre, out, mag, 0, bad, 0};
+      par_rows(m, n * k, gemm_rows, &gj);
+      if (gj.bad) {
+        gj.report = 1, gj.bad = 0;
+        gemm_rows(&gj, 0, m);
+      }
+      bad += gj.bad;
       free(a), free(b), free(cc);
     }
     if (bad)

@@ -20,6 +20,7 @@
 */
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,51 @@ static double *ref_alloc(gpu *g, int64_t n) {
 /* 10^U(-2, 3): rows of very different magnitudes (rmsnorm is scale-free) */
 static double row_scale(gpu *g) { return pow(10.0, rng_uniform(g, -2.0, 3.0)); }
 
+/* The references, rows in parallel (par_rows): y (and y2) from x (and x2,
+** w); GLU's gate and up rows xs values apart. */
+typedef struct ref_job {
+  const double *x, *x2, *w;
+  double *y, *y2;
+  int64_t cols, xs;
+  kp_dtype dt;
+  int act, oom;
+} ref_job;
+
+static void softmax_rows(void *p, int64_t r0, int64_t r1) {
+  const ref_job *j = p;
+  for (int64_t r = r0; r < r1; r++) ref_softmax_row(j->x + r * j->cols, j->y + r * j->cols, j->cols);
+}
+
+static void rmsnorm_rows(void *p, int64_t r0, int64_t r1) {
+  const ref_job *j = p;
+  for (int64_t r = r0; r < r1; r++)
+    ref_rmsnorm_row(j->x + r * j->cols, j->w, j->y + r * j->cols, j->cols, (double)EPS);
+}
+
+/* y2: the stored residual round(x + x2); y: rmsnorm of it */
+static void add_rmsnorm_rows(void *p, int64_t r0, int64_t r1) {
+  const ref_job *j = p;
+  for (int64_t e = r0 * j->cols; e < r1 * j->cols; e++) j->y2[e] = dt_round(j->dt, j->x[e] + j->x2[e]);
+  for (int64_t r = r0; r < r1; r++)
+    ref_rmsnorm_row(j->y2 + r * j->cols, j->w, j->y + r * j->cols, j->cols, (double)EPS);
+}
+
+/* rows of 2 cols: the norm over all of a row, then silu(first half) * second */
+static void rmsnorm_swiglu_rows(void *p, int64_t r0, int64_t r1) {
+  ref_job *j = p;
+  const int64_t n = j->cols;
+  double *h = malloc((size_t)(2 * n) * sizeof *h);
+  if (!h) {
+    j->oom = 1;
+    return;
+  }
+  for (int64_t r = r0; r < r1; r++) {
+    ref_rmsnorm_row(j->x + r * 2 * n, j->w, h, 2 * n, (double)EPS);
+    for (int64_t c = 0; c < n; c++) j->y[r * n + c] = ref_silu(h[c]) * h[n + c];
+  }
+  free(h);
+}
+
 /* ---- softmax ------------------------------------------------------------------------- */
 
 /* Special rows, by r % 12: -inf masks, all -inf (NaN row), +inf (NaN row),
@@ -144,7 +190,8 @@ void softmax_case(gpu *g, kp_dtype dt, int64_t rows, int64_t cols, int64_t ldx,
   if (special) softmax_fill_special(g, &x, dt);
   else ht_fill_uniform(g, &x, -8.0, 8.0);
   double *ref = ref_alloc(g, rows * cols);
-  for (int64_t r = 0; r < rows; r++) ref_softmax_row(x.val + r * cols, ref + r * cols, cols);
+  ref_job rj = {.x = x.val, .y = ref, .cols = cols};
+  par_rows(rows, cols, softmax_rows, &rj);
   hb_upload(g, &x.b);
   ht *out = &x;
   if (!inplace) {
@@ -202,8 +249,7 @@ END_TEST
 /* ---- rmsnorm / add_rmsnorm -------------------------------------------------------- */
 
 static void fill_scaled_rows(gpu *g, ht *t, double lo, double hi, const double *scale) {
-  for (int64_t r = 0; r < t->rows; r++)
-    for (int64_t c = 0; c < t->cols; c++) ht_set(t, r, c, rng_uniform(g, lo, hi) * scale[r]);
+  ht_fill_rows(g, t, t->cols, lo, hi, lo, hi, scale);
 }
 
 void rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
@@ -218,8 +264,8 @@ void rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
   ht_make(g, &w, dt, 1, cols, cols, s->offy, KP_POISON);
   ht_fill_uniform(g, &w, 0.1, 2.0);
   ht_make(g, &y, dt, rows, cols, ldy, s->offy, KP_POISON);
-  for (int64_t r = 0; r < rows; r++)
-    ref_rmsnorm_row(x.val + r * cols, w.val, ref + r * cols, cols, (double)EPS);
+  ref_job rj = {.x = x.val, .w = w.val, .y = ref, .cols = cols};
+  par_rows(rows, cols, rmsnorm_rows, &rj);
   hb_upload(g, &x.b);
   hb_upload(g, &w.b);
   hb_upload(g, &y.b);
@@ -273,9 +319,8 @@ void add_rmsnorm_case(gpu *g, kp_dtype dt, const shape *s) {
   ht_fill_uniform(g, &w, 0.1, 2.0);
   ht_make(g, &y, dt, rows, cols, ldy, s->offy, KP_POISON);
   /* the stored residual is round(x + res); y is rmsnorm of that stored value */
-  for (int64_t e = 0; e < rows * cols; e++) rnew[e] = dt_round(dt, x.val[e] + res.val[e]);
-  for (int64_t r = 0; r < rows; r++)
-    ref_rmsnorm_row(rnew + r * cols, w.val, ref + r * cols, cols, (double)EPS);
+  ref_job rj = {.x = x.val, .x2 = res.val, .w = w.val, .y = ref, .y2 = rnew, .cols = cols, .dt = dt};
+  par_rows(rows, cols, add_rmsnorm_rows, &rj);
   hb_upload(g, &x.b);
   hb_upload(g, &res.b);
   hb_upload(g, &w.b);
@@ -312,6 +357,17 @@ static double act(int a, double v) {
   return a == ACT_SILU ? ref_silu(v) : a == ACT_GELU_ERF ? ref_gelu_erf(v) : ref_gelu_tanh(v);
 }
 
+/* y = act(gate) * up, y2 = gate * up (x: gate, x2: up) */
+static void glu_rows(void *p, int64_t r0, int64_t r1) {
+  const ref_job *j = p;
+  const int64_t xs = j->xs;
+  for (int64_t r = r0; r < r1; r++)
+    for (int64_t c = 0; c < j->cols; c++) {
+      j->y[r * j->cols + c] = act(j->act, j->x[r * xs + c]) * j->x2[r * xs + c];
+      j->y2[r * j->cols + c] = j->x[r * xs + c] * j->x2[r * xs + c];
+    }
+}
+
 /* fused: gate and up are the two halves of one (rows, 2*cols) tensor;
 ** otherwise two buffers with the same stride (up shifted by offy). */
 void glu_case(gpu *g, kp_dtype dt, int a, const shape *s, int fused) {
@@ -327,9 +383,7 @@ void glu_case(gpu *g, kp_dtype dt, int a, const shape *s, int fused) {
   const void *gp, *upp;
   if (fused) {
     ht_make(g, &gt, dt, rows, 2 * cols, ldin, s->offx, KP_POISON);
-    for (int64_t r = 0; r < rows; r++)
-      for (int64_t c = 0; c < 2 * cols; c++)
-        ht_set(&gt, r, c, c < cols ? rng_uniform(g, -8.0, 8.0) : rng_uniform(g, -4.0, 4.0));
+    ht_fill_rows(g, &gt, cols, -8.0, 8.0, -4.0, 4.0, NULL);
     gv = gt.val, uv = gt.val + cols, vs = 2 * cols;
     gp = ht_dev(&gt);
     upp = hb_dev(&gt.b, ht_index(&gt, 0, cols));
@@ -346,11 +400,8 @@ void glu_case(gpu *g, kp_dtype dt, int a, const shape *s, int fused) {
   /* geglu: 1 + erf(x) and 1 + tanh(x) cancel in fp32 for x << 0 (as in
      PyTorch), so its error is measured against |gate * up| too */
   double *ref = ref_alloc(g, rows * cols), *mag = ref_alloc(g, rows * cols);
-  for (int64_t r = 0; r < rows; r++)
-    for (int64_t c = 0; c < cols; c++) {
-      ref[r * cols + c] = act(a, gv[r * vs + c]) * uv[r * vs + c];
-      mag[r * cols + c] = gv[r * vs + c] * uv[r * vs + c];
-    }
+  ref_job rj = {.x = gv, .x2 = uv, .y = ref, .y2 = mag, .cols = cols, .xs = vs, .act = a};
+  par_rows(rows, cols, glu_rows, &rj);
   hb_upload(g, &gt.b);
   if (!fused) hb_upload(g, &up.b);
   hb_upload(g, &y.b);
@@ -408,17 +459,16 @@ void rmsnorm_swiglu_case(gpu *g, kp_dtype dt, const shape *s) {
            dtn(dt), (long long)rows, (long long)cols, (long long)(2 * cols), (long long)ldx,
            (long long)ldy, s->offx, s->offy);
   ht x, w, y;
-  double *sc = ref_alloc(g, rows), *h = ref_alloc(g, 2 * cols), *ref = ref_alloc(g, rows * cols);
+  double *sc = ref_alloc(g, rows), *ref = ref_alloc(g, rows * cols);
   for (int64_t r = 0; r < rows; r++) sc[r] = row_scale(g);
   ht_make(g, &x, dt, rows, 2 * cols, ldx, s->offx, KP_POISON);
   fill_scaled_rows(g, &x, -3.0, 3.0, sc);
   ht_make(g, &w, dt, 1, 2 * cols, 2 * cols, s->offy, KP_POISON);
   ht_fill_uniform(g, &w, 0.1, 2.0);
   ht_make(g, &y, dt, rows, cols, ldy, s->offy, KP_POISON);
-  for (int64_t r = 0; r < rows; r++) {
-    ref_rmsnorm_row(x.val + r * 2 * cols, w.val, h, 2 * cols, (double)EPS);
-    for (int64_t c = 0; c < cols; c++) ref[r * cols + c] = ref_silu(h[c]) * h[cols + c];
-  }
+  ref_job rj = {.x = x.val, .w = w.val, .y = ref, .cols = cols};
+  par_rows(rows, 3 * cols, rmsnorm_swiglu_rows, &rj);
+  ck_assert_msg(!rj.oom, "%s: out of host memory", g->test);
   hb_upload(g, &x.b);
   hb_upload(g, &w.b);
   hb_upload(g, &y.b);
@@ -434,7 +484,6 @@ void rmsnorm_swiglu_case(gpu *g, kp_dtype dt, const shape *s) {
   ht_free(g, &w);
   ht_free(g, &y);
   free(sc);
-  free(h);
   free(ref);
 }
 
@@ -777,6 +826,76 @@ START_TEST(test_reference) {
 }
 END_TEST
 
+/* par_rows: each row once, in ranges that cover [0, n), one a thread and
+** each on its own thread where the work is big (KP_TEST_THREADS); a fill's
+** rows (rng_row) the same whatever the threads */
+typedef struct par_probe {
+  int *hits;
+  pthread_t *who;
+  double *val;
+  uint64_t base;
+  int64_t cols;
+} par_probe;
+
+static void par_probe_rows(void *p, int64_t r0, int64_t r1) {
+  const par_probe *k = p;
+  for (int64_t r = r0; r < r1; r++) {
+    __atomic_fetch_add(&k->hits[r], 1, __ATOMIC_RELAXED);
+    k->who[r] = pthread_self();
+    rng_row x = rng_row_at(k->base, r);
+    for (int64_t c = 0; c < k->cols; c++) k->val[r * k->cols + c] = rng_row_uniform(&x, -2.0, 3.0);
+  }
+}
+
+START_TEST(test_par_rows) {
+  static const int64_t N[] = {0, 1, 2, 7, 16, 17, 1000};
+  static const char *THREADS[] = {"1", "3", "16", "64"};
+  enum { COLS = 300 };
+  const char *was = getenv("KP_TEST_THREADS");
+  char *saved = was ? strdup(was) : NULL;
+  double *first = malloc(1000 * COLS * sizeof *first);
+  ck_assert(first != NULL);
+  for (int t = 0; t < 4; t++) {
+    setenv("KP_TEST_THREADS", THREADS[t], 1);
+    const int nt = par_threads();
+    ck_assert_int_eq(nt, t == 0 ? 1 : t == 1 ? 3 : 16);
+    for (size_t i = 0; i < sizeof N / sizeof N[0]; i++) {
+      const int64_t n = N[i];
+      par_probe k = {calloc((size_t)n + 1, sizeof(int)), calloc((size_t)n + 1, sizeof(pthread_t)),
+                     malloc(((size_t)n + 1) * COLS * sizeof(double)), 0x5eedull, COLS};
+      ck_assert(k.hits && k.who && k.val);
+      for (int big = 0; big < 2; big++) {
+        memset(k.hits, 0, ((size_t)n + 1) * sizeof(int));
+        par_rows(n, big ? COLS : 1, par_probe_rows, &k);
+        int64_t threads = 0;
+        for (int64_t r = 0; r < n; r++) {
+          ck_assert_msg(k.hits[r] == 1, "n=%lld threads=%d: row %lld run %d times", (long long)n,
+                        nt, (long long)r, k.hits[r]);
+          threads += r == 0 || !pthread_equal(k.who[r], k.who[r - 1]);
+        }
+        /* in parallel: ranges of rows, one a thread; small work: this thread */
+        const int64_t want = !big || n * COLS < (1 << 16) ? (n > 0) : n < nt ? n : nt;
+        ck_assert_msg(threads == want, "n=%lld work=%d threads=%d: %lld runs of rows, %lld expected",
+                      (long long)n, big ? COLS : 1, nt, (long long)threads, (long long)want);
+        if (n == 1000 && t == 0 && !big) memcpy(first, k.val, 1000 * COLS * sizeof *first);
+        if (n == 1000)
+          ck_assert_msg(!memcmp(first, k.val, 1000 * COLS * sizeof *first),
+                        "a fill over %d threads differs from one thread's", nt);
+      }
+      for (int64_t e = 0; e < n * COLS; e++) ck_assert(k.val[e] >= -2.0 && k.val[e] < 3.0);
+      free(k.hits), free(k.who), free(k.val);
+    }
+  }
+  /* rows' streams differ */
+  rng_row a = rng_row_at(1, 0), b = rng_row_at(1, 1);
+  ck_assert(rng_row_uniform(&a, 0.0, 1.0) != rng_row_uniform(&b, 0.0, 1.0));
+  if (saved) setenv("KP_TEST_THREADS", saved, 1);
+  else unsetenv("KP_TEST_THREADS");
+  free(saved);
+  free(first);
+}
+END_TEST
+
 Suite *ops_gpu_suite(void) {
   Suite *s = suite_create("ops_gpu");
 
@@ -784,6 +903,7 @@ Suite *ops_gpu_suite(void) {
   tcase_add_test(host, test_conv_f16);
   tcase_add_test(host, test_conv_bf16);
   tcase_add_test(host, test_reference);
+  tcase_add_test(host, test_par_rows);
   suite_add_tcase(s, host);
 
   KP_GPU_TCASE(sm, "ops_softmax");

@@ -4,6 +4,7 @@
 #include "gpu_harness.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,12 @@
 #include "reference.h"
 
 /* ---- test lifetime ---------------------------------------------------------- */
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 void gpu_cu_check(gpu *g, CUresult r, const char *what) {
   if (r == CUDA_SUCCESS) return;
@@ -31,9 +38,7 @@ static void gpu_bind(gpu *g) { CU(g, cuCtxSetCurrent(g->cu)); }
 void gpu_open(gpu *g, const char *test, int idx) {
   memset(g, 0, sizeof *g);
   g->test = test;
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  g->t0 = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+  g->t0 = now_s();
   snprintf(g->case_desc, sizeof g->case_desc, "setup");
   const char *s = getenv("KP_TEST_SEED");
   if (s && *s) {
@@ -75,12 +80,10 @@ void gpu_close(gpu *g) {
   CU(g, cuCtxSetCurrent(NULL));
   CU(g, cuDevicePrimaryCtxRelease(g->dev));
   const char *times = getenv("KP_TEST_TIMES");
-  if (times && *times && strcmp(times, "0")) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    fprintf(stderr, "TIME %s: %.1f s, %d cases\n", g->test,
-            (double)t.tv_sec + 1e-9 * (double)t.tv_nsec - g->t0, g->cases);
-  }
+  if (times && *times && strcmp(times, "0"))
+    fprintf(stderr, "TIME %s: %.1f s, %d cases (driver: memory %.1f s, copies %.1f, sync %.1f; "
+                    "host threads %d)\n", g->test, now_s() - g->t0, g->cases, g->t_mem, g->t_copy,
+            g->t_sync, par_threads());
   if (g->failed) {
     fprintf(stderr, "FAILED %s: %d of %d cases (seed %llu; rerun with KP_TEST_SEED=%llu)\n",
             g->test, g->failed, g->cases, g->seed, g->seed);
@@ -127,11 +130,13 @@ int gpu_op_ok(gpu *g, kp_status s, const char *op) {
 
 void gpu_sync(gpu *g, const char *after) {
   char w[160];
+  const double t0 = now_s();
   gpu_bind(g);
   snprintf(w, sizeof w, "cuStreamSynchronize after %s", after);
   gpu_cu_check(g, g->drv->cuStreamSynchronize(g->stream), w);
   snprintf(w, sizeof w, "cuCtxSynchronize after %s", after);
   gpu_cu_check(g, g->drv->cuCtxSynchronize(), w);
+  g->t_sync += now_s() - t0;
 }
 
 /* ---- random numbers ---------------------------------------------------------- */
@@ -149,6 +154,61 @@ double rng_uniform(gpu *g, double lo, double hi) {
 
 int64_t rng_int(gpu *g, int64_t lo, int64_t hi) {
   return lo + (int64_t)(rng_u64(g) % (uint64_t)(hi - lo + 1));
+}
+
+rng_row rng_row_at(uint64_t base, int64_t r) {
+  rng_row x = {base ^ ((uint64_t)r * 0xD1B54A32D192ED03ull)};
+  return x;
+}
+
+double rng_row_uniform(rng_row *x, double lo, double hi) {
+  uint64_t z = (x->s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return lo + (hi - lo) * ((double)((z ^ (z >> 31)) >> 11) * 0x1p-53);
+}
+
+/* ---- host work in parallel ------------------------------------------------------- */
+
+#define PAR_MAX 16
+
+int par_threads(void) {
+  const char *s = getenv("KP_TEST_THREADS");
+  long n = s && *s ? strtol(s, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : (int)n;
+}
+
+typedef struct par_job {
+  void (*fn)(void *, int64_t, int64_t);
+  void *arg;
+  int64_t lo, hi;
+} par_job;
+
+static void *par_run(void *p) {
+  const par_job *j = p;
+  j->fn(j->arg, j->lo, j->hi);
+  return NULL;
+}
+
+void par_rows(int64_t n, int64_t work, void (*fn)(void *arg, int64_t lo, int64_t hi), void *arg) {
+  int t = par_threads();
+  if (t > n) t = (int)n;
+  /* (below some 64K elements a thread's start costs more than it saves) */
+  if (t <= 1 || n * (work > 1 ? work : 1) < (1 << 16)) {
+    if (n > 0) fn(arg, 0, n);
+    return;
+  }
+  par_job job[PAR_MAX];
+  pthread_t th[PAR_MAX];
+  int started[PAR_MAX] = {0};
+  for (int i = 0; i < t; i++) job[i] = (par_job){fn, arg, n * i / t, n * (i + 1) / t};
+  for (int i = 1; i < t; i++) /* (a thread that cannot start: its rows run here) */
+    started[i] = pthread_create(&th[i], NULL, par_run, &job[i]) == 0;
+  par_run(&job[0]);
+  for (int i = 1; i < t; i++) {
+    if (started[i]) pthread_join(th[i], NULL);
+    else par_run(&job[i]);
+  }
 }
 
 /* ---- dtypes -------------------------------------------------------------------- */
@@ -219,13 +279,17 @@ void hb_make(gpu *g, hbuf *b, kp_dtype dt, size_t n, unsigned char poison) {
   memset(b->img, poison, n * b->es);
   memset(b->orig, poison, n * b->es);
   gpu_bind(g);
+  const double t0 = now_s();
   CU(g, cuMemAlloc(&b->d, n * b->es));
+  g->t_mem += now_s() - t0;
 }
 
 void hb_free(gpu *g, hbuf *b) {
   if (b->d) {
     gpu_bind(g);
+    const double t0 = now_s();
     CU(g, cuMemFree(b->d));
+    g->t_mem += now_s() - t0;
   }
   free(b->img);
   free(b->orig);
@@ -235,12 +299,16 @@ void hb_free(gpu *g, hbuf *b) {
 void hb_upload(gpu *g, hbuf *b) {
   memcpy(b->orig, b->img, b->n * b->es);
   gpu_bind(g);
+  const double t0 = now_s();
   CU(g, cuMemcpyHtoD(b->d, b->img, b->n * b->es));
+  g->t_copy += now_s() - t0;
 }
 
 void hb_download(gpu *g, hbuf *b) {
   gpu_bind(g);
+  const double t0 = now_s();
   CU(g, cuMemcpyDtoH(b->img, b->d, b->n * b->es));
+  g->t_copy += now_s() - t0;
 }
 
 void *hb_dev(const hbuf *b, size_t elem) { return dptr(b->d + elem * b->es); }
@@ -287,9 +355,33 @@ double ht_set(ht *t, int64_t r, int64_t c, double v) {
   return t->val[r * t->cols + c] = hb_put(&t->b, ht_index(t, r, c), v);
 }
 
+typedef struct fill_job {
+  ht *t;
+  uint64_t base;
+  int64_t split;
+  double lo, hi, lo2, hi2;
+  const double *scale;
+} fill_job;
+
+static void fill_rows(void *p, int64_t r0, int64_t r1) {
+  const fill_job *j = p;
+  for (int64_t r = r0; r < r1; r++) {
+    rng_row x = rng_row_at(j->base, r);
+    const double s = j->scale ? j->scale[r] : 1.0;
+    for (int64_t c = 0; c < j->t->cols; c++)
+      ht_set(j->t, r, c,
+             (c < j->split ? rng_row_uniform(&x, j->lo, j->hi) : rng_row_uniform(&x, j->lo2, j->hi2)) * s);
+  }
+}
+
+void ht_fill_rows(gpu *g, ht *t, int64_t split, double lo, double hi, double lo2, double hi2,
+                  const double *scale) {
+  fill_job j = {t, rng_u64(g), split, lo, hi, lo2, hi2, scale};
+  par_rows(t->rows, t->cols, fill_rows, &j);
+}
+
 void ht_fill_uniform(gpu *g, ht *t, double lo, double hi) {
-  for (int64_t r = 0; r < t->rows; r++)
-    for (int64_t c = 0; c < t->cols; c++) ht_set(t, r, c, rng_uniform(g, lo, hi));
+  ht_fill_rows(g, t, t->cols, lo, hi, lo, hi, NULL);
 }
 
 void *ht_dev(const ht *t) { return hb_dev(&t->b, (size_t)t->off); }
@@ -328,20 +420,32 @@ int64_t ht_check_outside(gpu *g, const ht *t, const char *name) {
   return bad;
 }
 
-int64_t ht_check_output(gpu *g, ht *t, const char *name, const double *ref, const double *mag,
-                        double tol) {
-  hb_download(g, &t->b);
-  int64_t outside = ht_check_outside(g, t, name);
-  const double fl = dt_floor(t->b.dt);
-  int64_t bad = 0, wr = 0, wc = 0;
-  double worst = 0.0;
-  for (int64_t r = 0; r < t->rows; r++) {
-    const double *rr = ref + r * t->cols;
+/* Rows [r0, r1) of an output against ref (ht_check_output's rule), its
+** bad count added to k->bad; with k->report (one call over every row, in
+** this thread) the first 6 bad elements printed and the worst one kept.
+** The count runs in parallel, and only a failing output is gone over again
+** for the report. */
+typedef struct out_check {
+  const ht *t;
+  const char *name;
+  const double *ref, *mag;
+  double tol, fl;
+  int report;
+  int64_t bad, wr, wc;
+  double worst;
+} out_check;
+
+static void check_rows(void *p, int64_t r0, int64_t r1) {
+  out_check *k = p;
+  const ht *t = k->t;
+  int64_t bad = 0;
+  for (int64_t r = r0; r < r1; r++) {
+    const double *rr = k->ref + r * t->cols;
     double scale = 0.0;
     for (int64_t c = 0; c < t->cols; c++) {
       if (isfinite(rr[c]) && fabs(rr[c]) > scale) scale = fabs(rr[c]);
-      if (mag && isfinite(mag[r * t->cols + c]) && fabs(mag[r * t->cols + c]) > scale)
-        scale = fabs(mag[r * t->cols + c]);
+      if (k->mag && isfinite(k->mag[r * t->cols + c]) && fabs(k->mag[r * t->cols + c]) > scale)
+        scale = fabs(k->mag[r * t->cols + c]);
     }
     for (int64_t c = 0; c < t->cols; c++) {
       const double o = ht_get(t, r, c), e = rr[c];
@@ -359,42 +463,78 @@ int64_t ht_check_output(gpu *g, ht *t, const char *name, const double *ref, cons
       } else {
         const double d = fabs(o - e);
         err = d / (scale > 0.0 ? scale : 1.0);
-        ok = d <= tol * scale + fl;
+        ok = d <= k->tol * scale + k->fl;
       }
-      if (err > worst) worst = err, wr = r, wc = c;
+      if (k->report && err > k->worst) k->worst = err, k->wr = r, k->wc = c;
       if (ok) continue;
-      if (bad++ < 6)
+      if (k->report && bad < 6)
         fprintf(stderr, "  %s[%lld,%lld] = %.9g, reference %.9g (row scale %.6g, rel err %.3g, tol %.3g)\n",
-                name, (long long)r, (long long)c, o, e, scale, err, tol);
+                k->name, (long long)r, (long long)c, o, e, scale, err, k->tol);
+      bad++;
     }
   }
-  if (bad)
+  __atomic_fetch_add(&k->bad, bad, __ATOMIC_RELAXED);
+}
+
+int64_t ht_check_output(gpu *g, ht *t, const char *name, const double *ref, const double *mag,
+                        double tol) {
+  hb_download(g, &t->b);
+  int64_t outside = ht_check_outside(g, t, name);
+  out_check k = {t, name, ref, mag, tol, dt_floor(t->b.dt), 0, 0, 0, 0, 0.0};
+  par_rows(t->rows, t->cols, check_rows, &k);
+  if (k.bad) {
+    k.report = 1, k.bad = 0;
+    check_rows(&k, 0, t->rows);
     gpu_fail(g, "%s: %lld of %lld elements wrong; worst rel err %.3g at [%lld,%lld] = %.9g vs %.9g (tol %.3g)",
-             name, (long long)bad, (long long)(t->rows * t->cols), worst, (long long)wr,
-             (long long)wc, ht_get(t, wr, wc), ref[wr * t->cols + wc], tol);
-  return bad + outside;
+             name, (long long)k.bad, (long long)(t->rows * t->cols), k.worst, (long long)k.wr,
+             (long long)k.wc, ht_get(t, k.wr, k.wc), ref[k.wr * t->cols + k.wc], tol);
+  }
+  return k.bad + outside;
+}
+
+/* Rows [r0, r1) within max_ulp of ref (ht_check_ulp), as check_rows */
+typedef struct ulp_check {
+  const ht *t;
+  const char *name;
+  const double *ref;
+  int64_t max_ulp;
+  int report;
+  int64_t wrong, worst;
+} ulp_check;
+
+static void ulp_rows(void *p, int64_t r0, int64_t r1) {
+  ulp_check *k = p;
+  const ht *t = k->t;
+  int64_t wrong = 0;
+  for (int64_t r = r0; r < r1; r++)
+    for (int64_t c = 0; c < t->cols; c++) {
+      unsigned char want[4];
+      const double e = dt_put(t->b.dt, want, k->ref[r * t->cols + c]);
+      const int64_t u = dt_ulp_diff(t->b.dt, t->b.img + ht_index(t, r, c) * t->b.es, want);
+      if (k->report && u > k->worst) k->worst = u;
+      if (u <= k->max_ulp) continue;
+      if (k->report && wrong < 6)
+        fprintf(stderr, "  %s[%lld,%lld] = %.9g, expected %.9g (%lld ulp apart, at most %lld allowed)\n",
+                k->name, (long long)r, (long long)c, ht_get(t, r, c), e,
+                (long long)(u == INT64_MAX ? -1 : u), (long long)k->max_ulp);
+      wrong++;
+    }
+  __atomic_fetch_add(&k->wrong, wrong, __ATOMIC_RELAXED);
 }
 
 int64_t ht_check_ulp(gpu *g, ht *t, const char *name, const double *ref, int64_t max_ulp) {
   hb_download(g, &t->b);
-  int64_t bad = ht_check_outside(g, t, name), wrong = 0, worst = 0;
-  for (int64_t r = 0; r < t->rows; r++)
-    for (int64_t c = 0; c < t->cols; c++) {
-      unsigned char want[4];
-      const double e = dt_put(t->b.dt, want, ref[r * t->cols + c]);
-      const int64_t u = dt_ulp_diff(t->b.dt, t->b.img + ht_index(t, r, c) * t->b.es, want);
-      if (u > worst) worst = u;
-      if (u <= max_ulp) continue;
-      if (wrong++ < 6)
-        fprintf(stderr, "  %s[%lld,%lld] = %.9g, expected %.9g (%lld ulp apart, at most %lld allowed)\n",
-                name, (long long)r, (long long)c, ht_get(t, r, c), e,
-                (long long)(u == INT64_MAX ? -1 : u), (long long)max_ulp);
-    }
-  if (wrong)
+  int64_t bad = ht_check_outside(g, t, name);
+  ulp_check k = {t, name, ref, max_ulp, 0, 0, 0};
+  par_rows(t->rows, t->cols, ulp_rows, &k);
+  if (k.wrong) {
+    k.report = 1, k.wrong = 0;
+    ulp_rows(&k, 0, t->rows);
     gpu_fail(g, "%s: %lld of %lld elements more than %lld ulp from the expected value (worst %lld)",
-             name, (long long)wrong, (long long)(t->rows * t->cols), (long long)max_ulp,
-             (long long)(worst == INT64_MAX ? -1 : worst));
-  return bad + wrong;
+             name, (long long)k.wrong, (long long)(t->rows * t->cols), (long long)max_ulp,
+             (long long)(k.worst == INT64_MAX ? -1 : k.worst));
+  }
+  return bad + k.wrong;
 }
 
 /* ---- CUDA graphs ------------------------------------------------------------------ */

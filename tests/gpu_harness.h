@@ -43,12 +43,16 @@ typedef struct gpu {
   char case_desc[320];
   char first_fail[1024];
   double t0; /* when gpu_open began (KP_TEST_TIMES) */
+  /* seconds in driver calls (KP_TEST_TIMES): allocations and frees, copies,
+  ** synchronisations (the kernels' time); the rest is the host's */
+  double t_mem, t_copy, t_sync;
 } gpu;
 
 /* Start / finish one test.  `idx` is the loop index (mixed into the seed).
 ** The seed comes from $KP_TEST_SEED when set, else from time and pid.  With
-** $KP_TEST_TIMES set, gpu_close prints the test's wall time and cases (where
-** a GPU run's minutes go; nothing is timed against a bound). */
+** $KP_TEST_TIMES set, gpu_close prints the test's wall time and cases, and
+** the seconds in allocations, copies and synchronisations (where a GPU
+** run's minutes go; nothing is timed against a bound). */
 void gpu_open(gpu *g, const char *test, int idx);
 void gpu_close(gpu *g);
 
@@ -73,6 +77,24 @@ void gpu_cu_check(gpu *g, CUresult r, const char *what);
 uint64_t rng_u64(gpu *g);
 double rng_uniform(gpu *g, double lo, double hi);
 int64_t rng_int(gpu *g, int64_t lo, int64_t hi); /* inclusive */
+/* A row's own stream, so that rows fill in parallel and a seed still gives
+** the same data: row r of a fill whose base was drawn once from g's stream
+** (rng_u64), whatever thread fills it. */
+typedef struct rng_row {
+  uint64_t s;
+} rng_row;
+rng_row rng_row_at(uint64_t base, int64_t r);
+double rng_row_uniform(rng_row *x, double lo, double hi);
+
+/* Host work over rows in parallel: fn(arg, lo, hi) on contiguous ranges
+** covering [0, n), each range in its own thread -- $KP_TEST_THREADS of them
+** (default: the CPUs online, at most 16) -- or all in this one where n *
+** work (elements a row, say) is small.  fn may write only its rows' data
+** and may not call Check or the driver.  The float64 references and the
+** comparisons of big outputs take most of a GPU test's time: a GPU
+** machine's CPUs share them. */
+void par_rows(int64_t n, int64_t work, void (*fn)(void *arg, int64_t lo, int64_t hi), void *arg);
+int par_threads(void); /* the threads par_rows uses */
 
 /* Storage dtypes on the host. */
 double dt_get(kp_dtype dt, const void *p);
@@ -120,6 +142,10 @@ void ht_free(gpu *g, ht *t);
 size_t ht_index(const ht *t, int64_t r, int64_t c);
 double ht_set(ht *t, int64_t r, int64_t c, double v);
 void ht_fill_uniform(gpu *g, ht *t, double lo, double hi);
+/* Columns [0, split) uniform in [lo, hi), the rest in [lo2, hi2), each row
+** times scale[r] (scale NULL: 1); rows in parallel (par_rows). */
+void ht_fill_rows(gpu *g, ht *t, int64_t split, double lo, double hi, double lo2, double hi2,
+                  const double *scale);
 void *ht_dev(const ht *t);
 double ht_get(const ht *t, int64_t r, int64_t c); /* from the current image */
 /* Download an output and compare with ref[r*cols + c]: per row,
