@@ -6,7 +6,11 @@
 # order of tests/check_main.c: ~480 s); call B: `run_first.sh b` (the
 # suites after it, ~500 s).  Each suite writes a TAP log test by test
 # (gpu_suite), so a cut run still tells what passed; the harness prints a
-# FAIL line per failing case as it goes.  Build (make packs-whole), carry
+# FAIL line per failing case as it goes.  (The seventy-second session put
+# the tests' float64 side on host threads, bench/NOTES.md 128: the first run
+# of it on a GPU; its TIME lines now give the seconds in the driver's
+# allocations, copies and syncs -- if both halves end well inside their
+# deadlines, one call may hold the suite again.)  Build (make packs-whole), carry
 # the packs (bench/lanes.sh), copy this script to build/carry/ and run it.
 cd "$(dirname "$0")/../.." && . bench/lanes.sh && lanes_setup || exit 1
 GPU=0
