@@ -191,10 +191,11 @@ static void visible(const acase *c, int64_t i, int64_t *lo, int64_t *hi) {
 
 static double unit_roundoff(kp_dtype dt) { return dt == KP_F16 ? 0x1p-11 : 0x1p-8; }
 
-/* O and LSE (downloaded) against float64 for the (batch, head) pairs [p0,
-** p1), the bad count added to bad (par_rows: the pairs in parallel).
-** report: in this thread, over every pair, the first 4 bad values printed
-** and the first failed. */
+/* O and LSE (downloaded) against float64 for the query rows [x0, x1) of
+** every (batch, head) pair in order (x = (b hq + h) lq + i: a case of one
+** or two heads still spreads over the threads), the bad count added to bad
+** (par_rows).  report: in this thread, over every row, the first 4 bad
+** values printed and the first failed. */
 typedef struct out_job {
   gpu *g;
   const char *vname;
@@ -208,7 +209,7 @@ typedef struct out_job {
   int64_t bad;
 } out_job;
 
-static void check_pairs(void *p, int64_t p0, int64_t p1) {
+static void check_rows(void *p, int64_t x0, int64_t x1) {
   out_job *j = p;
   const acase *c = j->c;
   const int64_t hd = j->hd;
@@ -216,51 +217,52 @@ static void check_pairs(void *p, int64_t p0, int64_t p1) {
   double *q = malloc((size_t)(c->lq * hd) * sizeof *q), *k = malloc((size_t)(c->lk * hd) * sizeof *k),
          *v = malloc((size_t)(c->lk * hd) * sizeof *v), *out = malloc((size_t)hd * sizeof *out),
          *mag = malloc((size_t)hd * sizeof *mag);
-  int64_t bad = 0;
+  int64_t bad = 0, pair = -1;
   if (!(q && k && v && out && mag)) {
     j->oom = 1;
-    p1 = p0;
+    x1 = x0;
   }
-  for (int64_t bh = p0; bh < p1; bh++) {
-    const int64_t b = bh / c->hq, h = bh % c->hq;
-    t4_dense(j->Q, b, h, q);
-    t4_dense(j->K, b, h / (c->hq / c->hkv), k);
-    t4_dense(j->V, b, h / (c->hq / c->hkv), v);
-    for (int64_t i = 0; i < c->lq; i++) {
-      int64_t lo, hi;
-      visible(c, i, &lo, &hi);
-      double smag;
-      const double lse = ref_attention_row(q + i * hd, k, v, hd, lo, hi, j->scale, out, mag, &smag);
-      const double es = (double)hd * 0x1p-23 * smag;
-      for (int64_t d = 0; d < hd; d++) {
-        const double got = hb_get(&j->O->b, t4_idx(j->O, b, i, h, d));
-        const double tol = (2.0 * es + u + 0x1p-20) * mag[d] + u * fabs(out[d]) + dt_floor(j->dt);
-        const int ok = lo >= hi ? got == 0.0 : fabs(got - out[d]) <= tol; /* NaN fails */
-        if (ok) continue;
-        if (j->report && bad < 4)
-          fprintf(stderr, "  %s: O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g "
-                  "(keys [%lld, %lld)), bound %.3g\n", j->vname, (long long)b, (long long)i,
-                  (long long)h, (long long)d, got, out[d], (long long)lo, (long long)hi, tol);
-        if (j->report && bad == 0)
-          gpu_fail(j->g, "first bad output O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g",
-                   (long long)b, (long long)i, (long long)h, (long long)d, got, out[d]);
-        bad++;
-      }
-      if (!j->L) continue;
-      const size_t li = (size_t)(KP_PRE + (b * c->hq + h) * c->lq + i);
-      const double got = hb_get(j->L, li);
-      const double tol = es + (double)(c->lk + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
-      const int ok = lo >= hi ? isinf(got) && got < 0 : fabs(got - lse) <= tol;
+  for (int64_t x = x0; x < x1; x++) {
+    const int64_t b = x / (c->hq * c->lq), h = x / c->lq % c->hq, i = x % c->lq;
+    if (x / c->lq != pair) { /* this thread's first row of the pair: its dense copies */
+      pair = x / c->lq;
+      t4_dense(j->Q, b, h, q);
+      t4_dense(j->K, b, h / (c->hq / c->hkv), k);
+      t4_dense(j->V, b, h / (c->hq / c->hkv), v);
+    }
+    int64_t lo, hi;
+    visible(c, i, &lo, &hi);
+    double smag;
+    const double lse = ref_attention_row(q + i * hd, k, v, hd, lo, hi, j->scale, out, mag, &smag);
+    const double es = (double)hd * 0x1p-23 * smag;
+    for (int64_t d = 0; d < hd; d++) {
+      const double got = hb_get(&j->O->b, t4_idx(j->O, b, i, h, d));
+      const double tol = (2.0 * es + u + 0x1p-20) * mag[d] + u * fabs(out[d]) + dt_floor(j->dt);
+      const int ok = lo >= hi ? got == 0.0 : fabs(got - out[d]) <= tol; /* NaN fails */
       if (ok) continue;
       if (j->report && bad < 4)
-        fprintf(stderr, "  %s: LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g (keys [%lld, "
-                "%lld)), bound %.3g\n", j->vname, (long long)b, (long long)h, (long long)i, got,
-                lse, (long long)lo, (long long)hi, tol);
+        fprintf(stderr, "  %s: O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g "
+                "(keys [%lld, %lld)), bound %.3g\n", j->vname, (long long)b, (long long)i,
+                (long long)h, (long long)d, got, out[d], (long long)lo, (long long)hi, tol);
       if (j->report && bad == 0)
-        gpu_fail(j->g, "first bad LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g", (long long)b,
-                 (long long)h, (long long)i, got, lse);
+        gpu_fail(j->g, "first bad output O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g",
+                 (long long)b, (long long)i, (long long)h, (long long)d, got, out[d]);
       bad++;
     }
+    if (!j->L) continue;
+    const size_t li = (size_t)(KP_PRE + (b * c->hq + h) * c->lq + i);
+    const double got = hb_get(j->L, li);
+    const double tol = es + (double)(c->lk + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
+    const int ok = lo >= hi ? isinf(got) && got < 0 : fabs(got - lse) <= tol;
+    if (ok) continue;
+    if (j->report && bad < 4)
+      fprintf(stderr, "  %s: LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g (keys [%lld, "
+              "%lld)), bound %.3g\n", j->vname, (long long)b, (long long)h, (long long)i, got, lse,
+              (long long)lo, (long long)hi, tol);
+    if (j->report && bad == 0)
+      gpu_fail(j->g, "first bad LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g", (long long)b,
+               (long long)h, (long long)i, got, lse);
+    bad++;
   }
   free(q), free(k), free(v), free(out), free(mag);
   __atomic_fetch_add(&j->bad, bad, __ATOMIC_RELAXED);
@@ -272,12 +274,13 @@ static int64_t check_outputs(gpu *g, const char *vname, kp_dtype dt, const acase
                              double scale, const t4 *Q, const t4 *K, const t4 *V, const t4 *O,
                              const hbuf *L) {
   out_job j = {g, vname, dt, c, hd, scale, Q, K, V, O, L, 0, 0, 0};
-  const int64_t pairs = c->batch * c->hq;
-  par_rows(pairs, c->lq * (c->lk < 64 ? 64 : c->lk) * hd, check_pairs, &j);
+  const int64_t rows = c->batch * c->hq * c->lq;
+  /* (a thread's dense copies of its first pair, lk hd values, are work too) */
+  par_rows(rows, (c->lk < 64 ? 64 : c->lk) * hd, check_rows, &j);
   ck_assert_msg(!j.oom, "%s: out of host memory", g->test);
   if (j.bad) {
     j.report = 1, j.bad = 0;
-    check_pairs(&j, 0, pairs);
+    check_rows(&j, 0, rows);
   }
   return j.bad;
 }

@@ -167,11 +167,12 @@ static uint32_t operand_align(const bmat *t, uint32_t a) {
   return a;
 }
 
-/* ref_gemm over rows [i0, i1) of batch bi, and the count of D's elements
-** there out of gemm_bound, added to bad (par_rows).  report: the rows
-** again, in this thread, the reference already there, each bad element
-** printed (the first 4 of the case, `prior` of them in earlier batches) and
-** the case's first failed. */
+/* ref_gemm over D's elements [x0, x1) of batch bi (x = i n + j: a GEMV's
+** few rows still spread over the threads), and the count of those out of
+** gemm_bound, added to bad (par_rows).  report: the elements again, in
+** this thread, the reference already there, each bad one printed (the
+** first 4 of the case, `prior` of them in earlier batches) and the case's
+** first failed. */
 typedef struct gemm_job {
   gpu *g;
   const char *vname;
@@ -185,33 +186,31 @@ typedef struct gemm_job {
   int64_t prior, bad;
 } gemm_job;
 
-static void gemm_rows(void *p, int64_t i0, int64_t i1) {
+static void gemm_elems(void *p, int64_t x0, int64_t x1) {
   gemm_job *j = p;
   const gcase *c = j->c;
   const int64_t n = c->n, k = c->k;
-  if (!j->report)
-    ref_gemm(i1 - i0, n, k, j->a + i0 * k, j->b, c->kn, c->alpha, c->beta,
-             j->cc ? j->cc + i0 * n : NULL, j->bias, c->act, j->pre + i0 * n, j->out + i0 * n,
-             j->mag + i0 * n);
   int64_t bad = 0;
-  for (int64_t i = i0; i < i1; i++)
-    for (int64_t jj = 0; jj < n; jj++) {
-      const int64_t x = i * n + jj;
-      const double got = bm_out(j->D, j->bi, i, jj), want = dt_round(j->odt, j->out[x]);
-      const double tol = gemm_bound(j->odt, k, c->alpha, c->beta, j->mag[x], j->cc ? j->cc[x] : 0.0,
-                                    j->bias ? j->bias[jj] : 0.0, j->pre[x], j->out[x], c->act);
-      if (fabs(got - want) <= tol) continue; /* NaN (poison left) fails */
-      const int64_t nth = j->prior + bad++;
-      if (!j->report) continue;
-      if (nth < 4)
-        fprintf(stderr, "  %s: D[batch %lld][%lld][%lld] = %.9g, expected %.9g (exact %.9g, "
-                        "sum|ab| %.6g), bound %.3g\n",
-                j->vname, (long long)j->bi, (long long)i, (long long)jj, got, want, j->out[x],
-                j->mag[x], tol);
-      if (nth == 0)
-        gpu_fail(j->g, "first bad output D[batch %lld][%lld][%lld] = %.9g, expected %.9g (bound %.3g)",
-                 (long long)j->bi, (long long)i, (long long)jj, got, want, tol);
-    }
+  for (int64_t x = x0; x < x1; x++) {
+    const int64_t i = x / n, jj = x % n;
+    if (!j->report)
+      ref_gemm_at(i, jj, n, k, j->a, j->b, c->kn, c->alpha, c->beta, j->cc, j->bias, c->act,
+                  j->pre, j->out, j->mag);
+    const double got = bm_out(j->D, j->bi, i, jj), want = dt_round(j->odt, j->out[x]);
+    const double tol = gemm_bound(j->odt, k, c->alpha, c->beta, j->mag[x], j->cc ? j->cc[x] : 0.0,
+                                  j->bias ? j->bias[jj] : 0.0, j->pre[x], j->out[x], c->act);
+    if (fabs(got - want) <= tol) continue; /* NaN (poison left) fails */
+    const int64_t nth = j->prior + bad++;
+    if (!j->report) continue;
+    if (nth < 4)
+      fprintf(stderr, "  %s: D[batch %lld][%lld][%lld] = %.9g, expected %.9g (exact %.9g, "
+                      "sum|ab| %.6g), bound %.3g\n",
+              j->vname, (long long)j->bi, (long long)i, (long long)jj, got, want, j->out[x],
+              j->mag[x], tol);
+    if (nth == 0)
+      gpu_fail(j->g, "first bad output D[batch %lld][%lld][%lld] = %.9g, expected %.9g (bound %.3g)",
+               (long long)j->bi, (long long)i, (long long)jj, got, want, tol);
+  }
   __atomic_fetch_add(&j->bad, bad, __ATOMIC_RELAXED);
 }
 
@@ -294,10 +293,10 @@ static int gemm_case(gpu *g, kp_dtype dt, int vi, const gcase *c) {
       /* the reference and the count, rows in parallel; the report only
       ** where something is out of bounds */
       gemm_job gj = {g, vname, c, odt, &D, bi, a, b, cc, bias, pre, out, mag, 0, bad, 0};
-      par_rows(m, n * k, gemm_rows, &gj);
+      par_rows(m * n, k, gemm_elems, &gj);
       if (gj.bad) {
         gj.report = 1, gj.bad = 0;
-        gemm_rows(&gj, 0, m);
+        gemm_elems(&gj, 0, m * n);
       }
       bad += gj.bad;
       free(a), free(b), free(cc);

@@ -109,25 +109,30 @@ double ref_act(double v, int act) {
   }
 }
 
+void ref_gemm_at(int64_t i, int64_t j, int64_t n, int64_t k, const double *a, const double *b,
+                 int b_kn, double alpha, double beta, const double *c, const double *bias, int act,
+                 double *pre, double *out, double *mag) {
+  double s = 0.0, sm = 0.0;
+  const double *ar = a + i * k;
+  for (int64_t p = 0; p < k; p++) {
+    const double t = ar[p] * (b_kn ? b[p * n + j] : b[j * k + p]);
+    s += t;
+    sm += fabs(t);
+  }
+  double v = alpha * s;
+  if (c) v += beta * c[i * n + j];
+  if (bias) v += bias[j];
+  pre[i * n + j] = v;
+  out[i * n + j] = ref_act(v, act);
+  if (mag) mag[i * n + j] = sm;
+}
+
 void ref_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b, int b_kn,
               double alpha, double beta, const double *c, const double *bias, int act,
               double *pre, double *out, double *mag) {
   for (int64_t i = 0; i < m; i++)
-    for (int64_t j = 0; j < n; j++) {
-      double s = 0.0, sm = 0.0;
-      const double *ar = a + i * k;
-      for (int64_t p = 0; p < k; p++) {
-        const double t = ar[p] * (b_kn ? b[p * n + j] : b[j * k + p]);
-        s += t;
-        sm += fabs(t);
-      }
-      double v = alpha * s;
-      if (c) v += beta * c[i * n + j];
-      if (bias) v += bias[j];
-      pre[i * n + j] = v;
-      out[i * n + j] = ref_act(v, act);
-      if (mag) mag[i * n + j] = sm;
-    }
+    for (int64_t j = 0; j < n; j++)
+      ref_gemm_at(i, j, n, k, a, b, b_kn, alpha, beta, c, bias, act, pre, out, mag);
 }
 
 double ref_attention_row(const double *q, const double *k, const double *v, int64_t hd,

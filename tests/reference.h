@@ -41,6 +41,11 @@ double ref_act(double v, int act);
 void ref_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b, int b_kn,
               double alpha, double beta, const double *c, const double *bias, int act,
               double *pre, double *out, double *mag);
+/* ref_gemm's element (i, j) alone (the same arrays), so that a caller can
+** share a batch's elements among threads */
+void ref_gemm_at(int64_t i, int64_t j, int64_t n, int64_t k, const double *a, const double *b,
+                 int b_kn, double alpha, double beta, const double *c, const double *bias, int act,
+                 double *pre, double *out, double *mag);
 
 /* One query row of attention over the keys [lo, hi) (none when lo >= hi):
 ** p_j = softmax_j(scale * q . k_j), out[d] = sum_j p_j v_j[d]; k and v are
