@@ -9,7 +9,7 @@ most keys first, snake-dealt, each whole round's units rotated by the round;
 3: all rounds in pairs, unrotated, as until 2026-11-27)
 and 2 (`_ps`: heads in chunks whose K and V fill 16 MB, each
 chunk whole rounds of its tiles most keys first, dealt out snake-wise;
-4 and 5 its candidates `_psa` and `_psc` for chunks short of a round).  Checks that each order hands out every tile exactly once, then
+4-6 its candidates `_psa`, `_psc` and `_psr` for chunks short of a round).  Checks that each order hands out every tile exactly once, then
 prints, for the causal shapes of bench/attn_bench.py (16 heads, batch x seq =
 16K, Lq = Lk) on 132 CTAs, mean over max work a CTA, a tile costing its key
 tiles plus COST (its prologue and epilogue, in key tiles).  1.00: no CTA
@@ -30,8 +30,18 @@ def seq(order, c, q, G, tiles, bhs, D, L):
     if order == 0:
         idx = c + q * G
         return idx if idx < tiles * bhs else -1
-    if order in (2, 4, 5):
+    if order in (2, 4, 5, 6):
         h0 = max(1, min(bhs, (16 << 20) // (4 * D * L)))
+        if order == 6 and h0 * tiles < G:  # `_psr`: a chunk a step, round-robin
+            bh0 = q * h0  # from where the last chunk's tiles ended
+            if bh0 >= bhs:
+                return -1
+            hc = min(h0, bhs - bh0)
+            p = (c - q * h0 * tiles) % G
+            if p >= hc * tiles:
+                return -1 if bh0 + hc >= bhs else -2
+            j, bhl = divmod(p, hc)
+            return (bh0 + bhl) * tiles + j
         if order == 4 and h0 * tiles < G:  # `_psa`: a chunk short of a round of
             h0 = bhs  # tiles cannot keep a round's K and V in L2 anyway: one chunk
         if order == 5 and 2 * h0 * tiles < G:  # `_psc`: the chunks' tiles as one
@@ -113,7 +123,7 @@ def main():
     ap.add_argument("--cost", type=float, default=0.5)
     ap.add_argument("--kv", action="store_true",
                     help="prefills against longer keys (Lq < Lk, causal bottom-right): "
-                         "`_pc`, `_ps` and its candidates `_psa`, `_psc`")
+                         "`_pc`, `_ps` and its candidates `_psa`, `_psc`, `_psr`")
     o = ap.parse_args()
     G = o.ctas
     if o.kv:
@@ -137,16 +147,18 @@ def kv(G, cost):
     balance); `_ps` against its candidates for chunks short of a round:
     order 4, `_psa` (all heads one chunk where the L2 rule's chunk holds
     fewer tiles than CTAs) and 5, `_psc` (the chunks' tiles dealt as one
-    sequence where two chunks hold fewer); bench/NOTES.md 127-128"""
+    sequence where two chunks hold fewer) and 6, `_psr` (where one chunk
+    holds fewer, a chunk a step, dealt round-robin from where the last
+    one's tiles ended); bench/NOTES.md 127-128"""
     print(f"mean / max work a CTA over {G} CTAs (causal bottom-right), x: fewest tiles a head a step")
-    print(f"{'shape':>28} | {'_pc':>10} | {'_ps':>10} | {'_psa':>10} | {'_psc':>10}")
+    print(f"{'shape':>28} | {'_pc':>10} | {'_ps':>10} | {'_psa':>10} | {'_psc':>10} | {'_psr':>10}")
     for d, br in ((128, 128), (64, 192)):
         for lq, lk in ((128, 4096), (512, 4096), (1024, 4096), (2048, 8192), (2048, 32768),
                        (4096, 32768), (8192, 32768), (8192, 131072), (4096, 4096), (16384, 16384)):
             bhs, tiles = 16384 // lq * 16, -(-lq // br)
             effs = [balance(order, G, tiles, bhs, d, lk,
                             lambda tm: -(-min(lk, lk - lq + (tm + 1) * br) // 128), cost, True)
-                    for order in (1, 2, 4, 5)]
+                    for order in (1, 2, 4, 5, 6)]
             print(f"{f'd{d} {br}-row b{16384 // lq} {lq}x{lk}':>28} | "
                   + " | ".join(f"{e:4.2f} x{s:<4.0f}" for e, s in effs))
 
