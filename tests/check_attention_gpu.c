@@ -575,6 +575,92 @@ static void cu_make(gpu *g, hbuf *cu, const int64_t *n, int64_t batch, int64_t e
   hb_upload(g, cu);
 }
 
+/* In varlen_case (and vl_rows): element of Q / O (row i of sequence b), of
+** K / V (key j), of the LSE; c is the case, q0 / k0 the sequences' first
+** tokens in the packed buffers */
+#define QIDX(T, b, i, h, d) (c->vq ? t4_idx((T), 0, q0[b] + (i), (h), (d)) : t4_idx((T), (b), (i), (h), (d)))
+#define KIDX(T, b, j, h, d) (c->vk ? t4_idx((T), 0, k0[b] + (j), (h), (d)) : t4_idx((T), (b), (j), (h), (d)))
+#define LIDX(b, i, h) ((size_t)KP_PRE + (size_t)(c->vq ? (q0[b] + (i)) * c->hq + (h) : ((b) * c->hq + (h)) * c->lq + (i)))
+
+/* A varlen case's O and LSE (downloaded) against float64 for the query rows
+** [x0, x1) of every (sequence, head) pair in order (x counts pair (b, h)'s
+** eq[b] rows), marking in wo / wlse what the call should have written, the
+** bad count added to bad (par_rows).  report: in this thread, over every
+** row, the first 4 bad values printed. */
+typedef struct vl_job {
+  const char *vname;
+  kp_dtype dt;
+  const vcase *c;
+  int64_t hd;
+  double scale;
+  const int64_t *eq, *ek, *q0, *k0;
+  const t4 *Q, *K, *V, *O;
+  const hbuf *L;
+  unsigned char *wo, *wlse;
+  int report, oom;
+  int64_t bad;
+} vl_job;
+
+static void vl_rows(void *p, int64_t x0, int64_t x1) {
+  vl_job *jb = p;
+  const vcase *c = jb->c;
+  const int64_t *q0 = jb->q0, *k0 = jb->k0, *eq = jb->eq, *ek = jb->ek, hd = jb->hd;
+  const double u = unit_roundoff(jb->dt);
+  double *q = malloc((size_t)hd * sizeof *q), *k = malloc((size_t)(c->lk * hd) * sizeof *k),
+         *v = malloc((size_t)(c->lk * hd) * sizeof *v), *out = malloc((size_t)hd * sizeof *out),
+         *mag = malloc((size_t)hd * sizeof *mag);
+  int64_t bad = 0, base = 0;
+  if (!(q && k && v && out && mag)) {
+    jb->oom = 1;
+    x1 = x0;
+  }
+  for (int64_t bh = 0; bh < c->batch * c->hq && base < x1; bh++) {
+    const int64_t b = bh / c->hq, h = bh % c->hq, start = base;
+    base += eq[b];
+    const int64_t i0 = x0 > start ? x0 - start : 0, i1 = x1 - start < eq[b] ? x1 - start : eq[b];
+    if (i0 >= i1) continue;
+    const int64_t hk = h / (c->hq / c->hkv);
+    for (int64_t j = 0; j < ek[b]; j++)
+      for (int64_t x = 0; x < hd; x++) {
+        k[j * hd + x] = hb_orig(&jb->K->b, KIDX(jb->K, b, j, hk, x));
+        v[j * hd + x] = hb_orig(&jb->V->b, KIDX(jb->V, b, j, hk, x));
+      }
+    for (int64_t i = i0; i < i1; i++) {
+      for (int64_t x = 0; x < hd; x++) q[x] = hb_orig(&jb->Q->b, QIDX(jb->Q, b, i, h, x));
+      int64_t lo, hi;
+      ref_attention_keys(eq[b], ek[b], c->causal, c->wl, c->wr, i, &lo, &hi);
+      double smag;
+      const double lse = ref_attention_row(q, k, v, hd, lo, hi, jb->scale, out, mag, &smag);
+      const double es = (double)hd * 0x1p-23 * smag;
+      for (int64_t x = 0; x < hd; x++) {
+        const size_t e = QIDX(jb->O, b, i, h, x);
+        jb->wo[e] = 1;
+        const double got = hb_get(&jb->O->b, e);
+        const double tol = (2.0 * es + u + 0x1p-20) * mag[x] + u * fabs(out[x]) + dt_floor(jb->dt);
+        if (lo >= hi ? got == 0.0 : fabs(got - out[x]) <= tol) continue; /* NaN fails */
+        if (jb->report && bad < 4)
+          fprintf(stderr, "  %s: O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g "
+                  "(keys [%lld, %lld) of %lld), bound %.3g\n", jb->vname, (long long)b,
+                  (long long)i, (long long)h, (long long)x, got, out[x], (long long)lo,
+                  (long long)hi, (long long)ek[b], tol);
+        bad++;
+      }
+      const size_t li = LIDX(b, i, h);
+      jb->wlse[li] = 1;
+      const double got = hb_get(jb->L, li);
+      const double tol = es + (double)(ek[b] + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
+      if (lo >= hi ? isinf(got) && got < 0 : fabs(got - lse) <= tol) continue;
+      if (jb->report && bad < 4)
+        fprintf(stderr, "  %s: LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g (keys "
+                "[%lld, %lld)), bound %.3g\n", jb->vname, (long long)b, (long long)h,
+                (long long)i, got, lse, (long long)lo, (long long)hi, tol);
+      bad++;
+    }
+  }
+  free(q), free(k), free(v), free(out), free(mag);
+  __atomic_fetch_add(&jb->bad, bad, __ATOMIC_RELAXED);
+}
+
 /* Run varlen case c at head dim hd with pack entry vi forced (-1: the
 ** selection; strides padded by pad; K and V paged in pages of `page`
 ** tokens, 0: not).  Returns 0 (nothing run) when vi does not apply. */
@@ -615,10 +701,6 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
                   {(uint64_t)c->lq, (uint64_t)c->lk, (uint64_t)(B * c->hq), (uint64_t)hd,
                    (uint64_t)(c->hq / c->hkv)}};
   const int ran = vi < 0 || kp_entry_applies(&pk->entries[vi], &call, &g->ctx->props, NULL, 0);
-  /* element of Q / O (row i of sequence b), of K / V (key j) */
-#define QIDX(T, b, i, h, d) (c->vq ? t4_idx((T), 0, q0[b] + (i), (h), (d)) : t4_idx((T), (b), (i), (h), (d)))
-#define KIDX(T, b, j, h, d) (c->vk ? t4_idx((T), 0, k0[b] + (j), (h), (d)) : t4_idx((T), (b), (j), (h), (d)))
-#define LIDX(b, i, h) ((size_t)KP_PRE + (size_t)(c->vq ? (q0[b] + (i)) * c->hq + (h) : ((b) * c->hq + (h)) * c->lq + (i)))
   if (ran) {
     gpu_case(g, "%s %s: %s batch=%lld hq=%lld hkv=%lld bounds lq=%lld lk=%lld total_q=%lld "
              "total_k=%lld hd=%lld causal=%d window=(%lld, %lld) layout=%s pad=%lld page=%lld",
@@ -651,11 +733,7 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
     /* which elements of O and LSE the call writes */
     unsigned char *wo = calloc(O.b.n, 1), *wlse = calloc(L.n, 1);
     unsigned char *first_o = malloc(O.b.n * O.b.es), *first_l = malloc(L.n * 4);
-    double *q = malloc((size_t)hd * sizeof *q), *k = malloc((size_t)(c->lk * hd) * sizeof *k),
-           *v = malloc((size_t)(c->lk * hd) * sizeof *v), *out = malloc((size_t)hd * sizeof *out),
-           *mag = malloc((size_t)hd * sizeof *mag);
-    ck_assert_msg(wo && wlse && first_o && first_l && q && k && v && out && mag,
-                  "%s: out of host memory", g->test);
+    ck_assert_msg(wo && wlse && first_o && first_l, "%s: out of host memory", g->test);
     for (int run = 0; run < 2; run++) {
       if (run) { /* poison again: the second run must write everything itself */
         memcpy(first_o, O.b.img, O.b.n * O.b.es), memcpy(first_l, L.img, L.n * 4);
@@ -676,47 +754,19 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
                    memcmp(first_o, O.b.img, O.b.n * O.b.es) ? "O" : "LSE");
         continue;
       }
-      const double u = unit_roundoff(dt);
-      int64_t bad = 0;
-      for (int64_t b = 0; b < B; b++)
-        for (int64_t h = 0; h < c->hq; h++) {
-          const int64_t hk = h / (c->hq / c->hkv);
-          for (int64_t j = 0; j < ek[b]; j++)
-            for (int64_t x = 0; x < hd; x++) {
-              k[j * hd + x] = hb_orig(&K.b, KIDX(&K, b, j, hk, x));
-              v[j * hd + x] = hb_orig(&V.b, KIDX(&V, b, j, hk, x));
-            }
-          for (int64_t i = 0; i < eq[b]; i++) {
-            for (int64_t x = 0; x < hd; x++) q[x] = hb_orig(&Q.b, QIDX(&Q, b, i, h, x));
-            int64_t lo, hi;
-            ref_attention_keys(eq[b], ek[b], c->causal, c->wl, c->wr, i, &lo, &hi);
-            double smag;
-            const double lse = ref_attention_row(q, k, v, hd, lo, hi, (double)d.scale, out, mag,
-                                                 &smag);
-            const double es = (double)hd * 0x1p-23 * smag;
-            for (int64_t x = 0; x < hd; x++) {
-              const size_t e = QIDX(&O, b, i, h, x);
-              wo[e] = 1;
-              const double got = hb_get(&O.b, e);
-              const double tol = (2.0 * es + u + 0x1p-20) * mag[x] + u * fabs(out[x]) + dt_floor(dt);
-              if (lo >= hi ? got == 0.0 : fabs(got - out[x]) <= tol) continue; /* NaN fails */
-              if (bad++ < 4)
-                fprintf(stderr, "  %s: O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g "
-                        "(keys [%lld, %lld) of %lld), bound %.3g\n", vname, (long long)b,
-                        (long long)i, (long long)h, (long long)x, got, out[x], (long long)lo,
-                        (long long)hi, (long long)ek[b], tol);
-            }
-            const size_t li = LIDX(b, i, h);
-            wlse[li] = 1;
-            const double got = hb_get(&L, li);
-            const double tol = es + (double)(ek[b] + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
-            if (lo >= hi ? isinf(got) && got < 0 : fabs(got - lse) <= tol) continue;
-            if (bad++ < 4)
-              fprintf(stderr, "  %s: LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g (keys "
-                      "[%lld, %lld)), bound %.3g\n", vname, (long long)b, (long long)h,
-                      (long long)i, got, lse, (long long)lo, (long long)hi, tol);
-          }
-        }
+      /* the reference and the count, rows in parallel; the report only
+      ** where something is out of bounds */
+      vl_job jb = {vname, dt, c, hd, (double)d.scale, eq, ek, q0, k0, &Q, &K, &V, &O, &L,
+                   wo, wlse, 0, 0, 0};
+      int64_t rows = 0;
+      for (int64_t b = 0; b < B; b++) rows += eq[b] * c->hq;
+      par_rows(rows, (c->lk < 64 ? 64 : c->lk) * hd, vl_rows, &jb);
+      ck_assert_msg(!jb.oom, "%s: out of host memory", g->test);
+      if (jb.bad) {
+        jb.report = 1, jb.bad = 0;
+        vl_rows(&jb, 0, rows);
+      }
+      const int64_t bad = jb.bad;
       if (bad) gpu_fail(g, "%lld outputs out of bounds", (long long)bad);
       /* everything else -- rows past each sequence's (cut) length, tokens of
       ** no sequence, padding, guards -- as it was */
@@ -732,7 +782,6 @@ static int varlen_case(gpu *g, kp_dtype dt, int vi, const vcase *c, int64_t hd, 
       if (touched) gpu_fail(g, "%lld elements of no row written", (long long)touched);
     }
     free(wo), free(wlse), free(first_o), free(first_l);
-    free(q), free(k), free(v), free(out), free(mag);
     check_inputs(g, &Q, &K, &V, page ? &pg : NULL);
   }
 #undef QIDX
