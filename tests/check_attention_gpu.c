@@ -191,6 +191,17 @@ static void visible(const acase *c, int64_t i, int64_t *lo, int64_t *hi) {
 
 static double unit_roundoff(kp_dtype dt) { return dt == KP_F16 ? 0x1p-11 : 0x1p-8; }
 
+/* How far a GPU value may be from float64 (both checks below): an element
+** of O, from the reference's out and mag and its row's es = hd 2^-23 smag;
+** the LSE of a row over nkeys keys */
+static double o_bound(kp_dtype dt, double es, double out, double mag) {
+  const double u = unit_roundoff(dt);
+  return (2.0 * es + u + 0x1p-20) * mag + u * fabs(out) + dt_floor(dt);
+}
+static double lse_bound(double es, int64_t nkeys, double lse) {
+  return es + (double)(nkeys + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
+}
+
 /* O and LSE (downloaded) against float64 for the query rows [x0, x1) of
 ** every (batch, head) pair in order (x = (b hq + h) lq + i: a case of one
 ** or two heads still spreads over the threads), the bad count added to bad
@@ -213,7 +224,6 @@ static void check_rows(void *p, int64_t x0, int64_t x1) {
   out_job *j = p;
   const acase *c = j->c;
   const int64_t hd = j->hd;
-  const double u = unit_roundoff(j->dt);
   double *q = malloc((size_t)(c->lq * hd) * sizeof *q), *k = malloc((size_t)(c->lk * hd) * sizeof *k),
          *v = malloc((size_t)(c->lk * hd) * sizeof *v), *out = malloc((size_t)hd * sizeof *out),
          *mag = malloc((size_t)hd * sizeof *mag);
@@ -237,7 +247,7 @@ static void check_rows(void *p, int64_t x0, int64_t x1) {
     const double es = (double)hd * 0x1p-23 * smag;
     for (int64_t d = 0; d < hd; d++) {
       const double got = hb_get(&j->O->b, t4_idx(j->O, b, i, h, d));
-      const double tol = (2.0 * es + u + 0x1p-20) * mag[d] + u * fabs(out[d]) + dt_floor(j->dt);
+      const double tol = o_bound(j->dt, es, out[d], mag[d]);
       const int ok = lo >= hi ? got == 0.0 : fabs(got - out[d]) <= tol; /* NaN fails */
       if (ok) continue;
       if (j->report && bad < 4)
@@ -252,7 +262,7 @@ static void check_rows(void *p, int64_t x0, int64_t x1) {
     if (!j->L) continue;
     const size_t li = (size_t)(KP_PRE + (b * c->hq + h) * c->lq + i);
     const double got = hb_get(j->L, li);
-    const double tol = es + (double)(c->lk + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
+    const double tol = lse_bound(es, c->lk, lse);
     const int ok = lo >= hi ? isinf(got) && got < 0 : fabs(got - lse) <= tol;
     if (ok) continue;
     if (j->report && bad < 4)
@@ -605,7 +615,6 @@ static void vl_rows(void *p, int64_t x0, int64_t x1) {
   vl_job *jb = p;
   const vcase *c = jb->c;
   const int64_t *q0 = jb->q0, *k0 = jb->k0, *eq = jb->eq, *ek = jb->ek, hd = jb->hd;
-  const double u = unit_roundoff(jb->dt);
   double *q = malloc((size_t)hd * sizeof *q), *k = malloc((size_t)(c->lk * hd) * sizeof *k),
          *v = malloc((size_t)(c->lk * hd) * sizeof *v), *out = malloc((size_t)hd * sizeof *out),
          *mag = malloc((size_t)hd * sizeof *mag);
@@ -636,7 +645,7 @@ static void vl_rows(void *p, int64_t x0, int64_t x1) {
         const size_t e = QIDX(jb->O, b, i, h, x);
         jb->wo[e] = 1;
         const double got = hb_get(&jb->O->b, e);
-        const double tol = (2.0 * es + u + 0x1p-20) * mag[x] + u * fabs(out[x]) + dt_floor(jb->dt);
+        const double tol = o_bound(jb->dt, es, out[x], mag[x]);
         if (lo >= hi ? got == 0.0 : fabs(got - out[x]) <= tol) continue; /* NaN fails */
         if (jb->report && bad < 4)
           fprintf(stderr, "  %s: O[b %lld][i %lld][h %lld][d %lld] = %.9g, expected %.9g "
@@ -648,7 +657,7 @@ static void vl_rows(void *p, int64_t x0, int64_t x1) {
       const size_t li = LIDX(b, i, h);
       jb->wlse[li] = 1;
       const double got = hb_get(jb->L, li);
-      const double tol = es + (double)(ek[b] + 8) * 0x1p-23 + 0x1p-20 * fabs(lse);
+      const double tol = lse_bound(es, ek[b], lse);
       if (lo >= hi ? isinf(got) && got < 0 : fabs(got - lse) <= tol) continue;
       if (jb->report && bad < 4)
         fprintf(stderr, "  %s: LSE[b %lld][h %lld][i %lld] = %.9g, expected %.9g (keys "
